@@ -1,0 +1,25 @@
+// Two tiers with fixed names (docs/testing.md):
+//   *.spec.ts      unit: every external system replaced, fast, no network
+//   *.int-spec.ts  integration: real PostgreSQL, NATS and Artemis, started by the harness
+const base = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
+  // Tests run from sources: a library's tests never need a build of another library.
+  moduleNameMapper: { '^@artemis-studio/(contracts|db|bus|platform|testing)$': '<rootDir>/libs/$1/src' },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/web/'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/**/src/**/*.spec.ts'] },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,services}/**/src/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};

@@ -1,0 +1,111 @@
+import type { BucketDef, Channel, PayloadOf, ReplyOf, RequestOf, RpcDef, ValueOf } from '@artemis-studio/contracts';
+
+/**
+ * What services may do with the bus. Deliberately narrow: everything crosses it as a contract
+ * channel, RPC or bucket from `@artemis-studio/contracts`, validated on receipt, so an in-process
+ * adapter can stand in for NATS in a one-process mode without touching a service.
+ */
+export interface Bus {
+  readonly state: BusState;
+  /** Resolves once the first connection is up; operations issued before it wait or are queued. */
+  ready(): Promise<void>;
+
+  /** Fire-and-forget on core NATS. Returns false when the message could not be handed to the client (counted). */
+  publish<C extends Channel>(channel: C, subject: string, payload: PayloadOf<C>): boolean;
+  /** Receives every valid message on `subject` (wildcards allowed); malformed ones are counted and skipped. */
+  subscribe<C extends Channel>(
+    channel: C,
+    subject: string,
+    handler: (payload: PayloadOf<C>, subject: string) => void | Promise<void>,
+    options?: { queue?: string },
+  ): Unsubscribe;
+
+  request<R extends RpcDef>(rpc: R, request: RequestOf<R>, options?: { timeoutMs?: number }): Promise<ReplyOf<R>>;
+  /** Serves an RPC in this service's queue group; a thrown RpcError keeps its code, anything else is a 500. */
+  serve<R extends RpcDef>(rpc: R, handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>): Unsubscribe;
+
+  /** Publishes to the JetStream stream that captures `channel`; `msgId` makes a retry a discarded duplicate. */
+  publishDurable<C extends Channel>(
+    channel: C,
+    subject: string,
+    payload: PayloadOf<C>,
+    options: { msgId: string; timeoutMs?: number },
+  ): Promise<{ seq: number; duplicate: boolean }>;
+  /**
+   * A durable, explicitly acknowledged consumer shared by every replica that names the same
+   * `durable`. Delivery is not awaited: the handler acks when its work is committed, and
+   * `maxAckPending` bounds what is in flight.
+   */
+  consume<C extends Channel>(
+    channel: C,
+    options: DurableConsumerOptions,
+    handler: (payload: PayloadOf<C>, delivery: Delivery) => void,
+  ): Stoppable;
+
+  kv<B extends BucketDef>(bucket: B): Promise<TypedKv<ValueOf<B>>>;
+  close(): Promise<void>;
+}
+
+export type BusState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+export type Unsubscribe = () => void;
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+export interface DurableConsumerOptions {
+  durable: string;
+  /** Narrows the stream to some of the channel's subjects; defaults to the channel's pattern. */
+  filterSubject?: string;
+  maxAckPending?: number;
+  /** How long a delivered message may stay unacknowledged before it is redelivered. */
+  ackWaitMs?: number;
+}
+
+export interface Delivery {
+  readonly subject: string;
+  /** The stream sequence of this message. */
+  readonly streamSeq: number;
+  readonly redeliveryCount: number;
+  ack(): void;
+  /** Redeliver later (after `delayMs`). */
+  nak(delayMs?: number): void;
+}
+
+export interface KvEntry<V> {
+  key: string;
+  value: V;
+  revision: number;
+}
+
+export interface TypedKv<V> {
+  get(key: string): Promise<KvEntry<V> | null>;
+  put(key: string, value: V): Promise<number>;
+  /** Writes only if the key does not exist; resolves to null when it does. */
+  create(key: string, value: V): Promise<number | null>;
+  /** Writes only if the key is still at `revision`; resolves to null when it moved on. */
+  update(key: string, value: V, revision: number): Promise<number | null>;
+  delete(key: string): Promise<void>;
+  keys(): Promise<string[]>;
+  /** Current values first, then every change; a deleted or expired key arrives as null. */
+  watch(handler: (key: string, value: V | null) => void): Stoppable;
+}
+
+/** An RPC failure, carried in NATS service error headers (ADR-32). */
+export class RpcError extends Error {
+  override name = 'RpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the bus counts; the platform exposes it on /metrics. */
+export interface BusMetrics {
+  malformed(channel: string): void;
+  handlerFailed(channel: string): void;
+  publishDropped(channel: string): void;
+}
+
+export const noopBusMetrics: BusMetrics = { malformed() {}, handlerFailed() {}, publishDropped() {} };

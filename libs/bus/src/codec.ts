@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Parses and validates one message body; never throws, so a malformed message cannot reach a handler. */
+export function decode<S extends z.ZodType>(schema: S, data: Uint8Array): Decoded<z.infer<S>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(decoder.decode(data));
+  } catch (err) {
+    return { ok: false, reason: `not JSON: ${(err as Error).message}` };
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { ok: false, reason: `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+  }
+  return { ok: true, value: result.data };
+}
+
+/** Validates before encoding: sending a message that breaks the contract is our bug, and throws. */
+export function encode<S extends z.ZodType>(schema: S, value: z.infer<S>, what: string): Uint8Array {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new TypeError(`refusing to send an invalid ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+  }
+  return encoder.encode(JSON.stringify(result.data));
+}

@@ -1,0 +1,4 @@
+export * from './bus';
+export { NatsBus } from './nats-bus';
+export type { NatsBusOptions, BusLog } from './nats-bus';
+export { decode, encode } from './codec';

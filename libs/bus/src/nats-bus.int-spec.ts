@@ -1,0 +1,174 @@
+import { RawBrokerEvent, buckets, channels, rpcs, subjects } from '@artemis-studio/contracts';
+import { testConfig, waitFor } from '@artemis-studio/testing';
+import { connect } from 'nats';
+import { randomUUID } from 'node:crypto';
+import { BusMetrics, RpcError, Stoppable } from './bus';
+import { NatsBus } from './nats-bus';
+
+class CountingMetrics implements BusMetrics {
+  readonly counts: Record<string, number> = {};
+  malformed(channel: string) {
+    this.bump(`malformed:${channel}`);
+  }
+  handlerFailed(channel: string) {
+    this.bump(`failed:${channel}`);
+  }
+  publishDropped(channel: string) {
+    this.bump(`dropped:${channel}`);
+  }
+  private bump(key: string) {
+    this.counts[key] = (this.counts[key] ?? 0) + 1;
+  }
+}
+
+const quiet = { warn: () => undefined, error: () => undefined };
+
+function rawEvent(clusterId: string, n: number): RawBrokerEvent {
+  return {
+    eventId: randomUUID(),
+    clusterId,
+    node: 'node-a',
+    type: 'CONSUMER_CREATED',
+    brokerTs: new Date().toISOString(),
+    receivedAt: new Date().toISOString(),
+    address: `q${n}`,
+    queue: `q${n}`,
+    consumer: String(n),
+    session: null,
+    connection: null,
+    remoteAddress: null,
+    user: null,
+    props: { _AMQ_NotifType: 'CONSUMER_CREATED', _AMQ_Distance: 0 },
+  };
+}
+
+describe('NatsBus against real NATS', () => {
+  const metrics = new CountingMetrics();
+  const sut = new NatsBus({ servers: testConfig.natsUrl, name: 'bus-test', metrics, log: quiet });
+  const cleanup: Stoppable[] = [];
+  /** A raw client, to send what our bus would refuse to send. */
+  let raw: Awaited<ReturnType<typeof connect>>;
+
+  beforeAll(async () => {
+    await sut.ready();
+    raw = await connect({ servers: testConfig.natsUrl });
+  });
+
+  afterAll(async () => {
+    for (const c of cleanup) await c.stop();
+    await raw.close();
+    await sut.close();
+  });
+
+  it('reports its connection state for readiness', () => {
+    expect(sut.state).toBe('connected');
+  });
+
+  it('delivers valid signals and counts and skips a malformed one without calling the handler', async () => {
+    const clusterId = randomUUID();
+    const received: unknown[] = [];
+    const unsubscribe = sut.subscribe(channels.signal, `studio.v1.cluster.${clusterId}.signal.*`, (s) => {
+      received.push(s);
+    });
+    await raw.flush();
+    await new Promise((r) => setTimeout(r, 100));
+    const before = metrics.counts['malformed:signal'] ?? 0;
+
+    raw.publish(subjects.signal(clusterId, 'queues'), new TextEncoder().encode('{"topic":"bogus"}'));
+    raw.publish(subjects.signal(clusterId, 'queues'), new TextEncoder().encode('not json'));
+    const signal = { topic: 'queues' as const, clusterId, ts: new Date().toISOString() };
+    expect(sut.publish(channels.signal, subjects.signal(clusterId, 'queues'), signal)).toBe(true);
+
+    await waitFor('the valid signal', () => received.length === 1);
+    expect(received).toEqual([signal]);
+    expect(metrics.counts['malformed:signal']).toBe(before + 2);
+    unsubscribe();
+  });
+
+  it('round-trips events through the STUDIO_EVENTS stream with a durable consumer, skipping a malformed one', async () => {
+    const clusterId = randomUUID();
+    const durable = `bus-test-${randomUUID().slice(0, 8)}`;
+    const events = [0, 1, 2].map((n) => rawEvent(clusterId, n));
+    const got: RawBrokerEvent[] = [];
+
+    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[0], { msgId: events[0].eventId });
+    const js = raw.jetstream();
+    await js.publish(subjects.eventRaw(clusterId), new TextEncoder().encode('{"clusterId":42}'));
+    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[1], { msgId: events[1].eventId });
+    // A retried publish with the same message id is a duplicate JetStream discards.
+    const retry = await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[1], {
+      msgId: events[1].eventId,
+    });
+    expect(retry.duplicate).toBe(true);
+    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[2], { msgId: events[2].eventId });
+
+    const before = metrics.counts['malformed:event.raw'] ?? 0;
+    const consumer = sut.consume(
+      channels.eventRaw,
+      { durable, filterSubject: subjects.eventRaw(clusterId), ackWaitMs: 2000 },
+      (event, delivery) => {
+        got.push(event);
+        delivery.ack();
+      },
+    );
+    cleanup.push(consumer);
+
+    await waitFor('three valid events', () => got.length === 3);
+    expect(got.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    expect(metrics.counts['malformed:event.raw']).toBe(before + 1);
+
+    // The malformed message was terminated, not left to be redelivered: nothing is pending.
+    await new Promise((r) => setTimeout(r, 2500));
+    const info = await (await raw.jetstreamManager()).consumers.info('STUDIO_EVENTS', durable);
+    expect(info.num_ack_pending).toBe(0);
+    expect(info.num_pending).toBe(0);
+    expect(got).toHaveLength(3);
+    await consumer.stop();
+    await (await raw.jetstreamManager()).consumers.delete('STUDIO_EVENTS', durable);
+  });
+
+  it('answers requests in a queue group and carries errors in headers', async () => {
+    const clusterId = randomUUID();
+    const stop = sut.serve(rpcs.eventsSince, async (req) => {
+      if (req.afterSeq === 13) throw new RpcError(404, 'no such cluster');
+      return { events: [] };
+    });
+    await new Promise((r) => setTimeout(r, 100));
+
+    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 0, limit: 10 })).resolves.toEqual({ events: [] });
+    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 13, limit: 10 })).rejects.toMatchObject({
+      code: 404,
+      message: 'no such cluster',
+    });
+    // A malformed request is refused by the server, not passed to the handler.
+    const reply = await raw.request('studio.v1.rpc.event-store.since', new TextEncoder().encode('{}'), { timeout: 2000 });
+    expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('400');
+    stop();
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 0, limit: 10 }, { timeoutMs: 500 })).rejects.toMatchObject({
+      code: 503,
+    });
+  });
+
+  it('stores, compares-and-sets and watches typed KV values', async () => {
+    const kv = await sut.kv(buckets.capabilities);
+    const key = randomUUID();
+    const seen: unknown[] = [];
+    const watch = kv.watch((k, v) => {
+      if (k === key) seen.push(v);
+    });
+    cleanup.push(watch);
+    const verdict = { status: 'UNKNOWN' as const, reason: 'first reconcile pending', asOf: new Date().toISOString() };
+
+    const revision = await kv.create(key, verdict);
+    expect(revision).toEqual(expect.any(Number));
+    expect(await kv.create(key, verdict)).toBeNull();
+    expect(await kv.update(key, { ...verdict, status: 'AVAILABLE' }, revision!)).toEqual(expect.any(Number));
+    expect(await kv.update(key, verdict, revision!)).toBeNull();
+    expect((await kv.get(key))?.value.status).toBe('AVAILABLE');
+    await kv.delete(key);
+    expect(await kv.get(key)).toBeNull();
+    await waitFor('the watcher to see put, update and delete', () => seen.length === 3);
+    expect(seen[2]).toBeNull();
+  });
+});

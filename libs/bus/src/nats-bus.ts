@@ -1,0 +1,459 @@
+import {
+  BucketDef,
+  Channel,
+  EVENTS_STREAM,
+  PayloadOf,
+  ReplyOf,
+  RequestOf,
+  RpcDef,
+  ValueOf,
+  channels,
+  subjects,
+} from '@artemis-studio/contracts';
+import {
+  AckPolicy,
+  DebugEvents,
+  DeliverPolicy,
+  DiscardPolicy,
+  Events,
+  JetStreamManager,
+  KV,
+  NatsConnection,
+  NatsError,
+  RetentionPolicy,
+  StorageType,
+  connect,
+  headers as natsHeaders,
+  nanos,
+} from 'nats';
+import {
+  Bus,
+  BusMetrics,
+  BusState,
+  Delivery,
+  DurableConsumerOptions,
+  KvEntry,
+  RpcError,
+  Stoppable,
+  TypedKv,
+  Unsubscribe,
+  noopBusMetrics,
+} from './bus';
+import { decode, encode } from './codec';
+
+export interface NatsBusOptions {
+  servers: string | string[];
+  /** Client name, shown by the server; also the default queue group for served RPCs. */
+  name: string;
+  metrics?: BusMetrics;
+  log?: BusLog;
+  requestTimeoutMs?: number;
+  /** Limits of the STUDIO_EVENTS stream; past them the oldest messages are discarded (and counted by the event store). */
+  eventsStream?: { maxAgeMs?: number; maxBytes?: number; maxMsgs?: number; duplicateWindowMs?: number };
+}
+
+export interface BusLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+const consoleLog: BusLog = { warn: (m) => console.warn(m), error: (m) => console.error(m) };
+
+const ERROR_HEADER = 'Nats-Service-Error';
+const ERROR_CODE_HEADER = 'Nats-Service-Error-Code';
+
+/**
+ * The bus over NATS. Connects in the background and reconnects forever, so a service boots and
+ * reports "not ready" while NATS is away instead of crashing; `state` feeds readiness.
+ */
+export class NatsBus implements Bus {
+  private connection?: NatsConnection;
+  private readonly connected: Promise<NatsConnection>;
+  private jsm?: Promise<JetStreamManager>;
+  private streamReady?: Promise<void>;
+  private currentState: BusState = 'connecting';
+  private readonly metrics: BusMetrics;
+  private readonly log: BusLog;
+
+  constructor(private readonly options: NatsBusOptions) {
+    this.metrics = options.metrics ?? noopBusMetrics;
+    this.log = options.log ?? consoleLog;
+    this.connected = connect({
+      servers: options.servers,
+      name: options.name,
+      waitOnFirstConnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      reconnectJitter: 500,
+      pingInterval: 10_000,
+      maxPingOut: 2,
+    }).then((nc) => {
+      this.connection = nc;
+      this.currentState = 'connected';
+      void this.followStatus(nc);
+      return nc;
+    });
+    // A close before the first connect is the only way this rejects; nobody may be awaiting it yet.
+    this.connected.catch(() => (this.currentState = 'closed'));
+  }
+
+  get state(): BusState {
+    return this.currentState;
+  }
+
+  async ready(): Promise<void> {
+    await this.connected;
+  }
+
+  private async followStatus(nc: NatsConnection): Promise<void> {
+    void nc.closed().then(() => (this.currentState = 'closed'));
+    for await (const status of nc.status()) {
+      if (status.type === Events.Disconnect || status.type === DebugEvents.Reconnecting) {
+        if (this.currentState !== 'closed') this.currentState = 'reconnecting';
+      } else if (status.type === Events.Reconnect) {
+        this.currentState = 'connected';
+      }
+    }
+  }
+
+  publish<C extends Channel>(channel: C, subject: string, payload: PayloadOf<C>): boolean {
+    const data = encode(channel.schema, payload, channel.name);
+    const nc = this.connection;
+    if (!nc || nc.isClosed()) {
+      this.metrics.publishDropped(channel.name);
+      return false;
+    }
+    // While reconnecting the client buffers (reconnectBufSize); past that it throws, and we count.
+    try {
+      nc.publish(subject, data);
+      return true;
+    } catch (err) {
+      this.metrics.publishDropped(channel.name);
+      this.log.warn(`bus: could not publish ${channel.name} on ${subject}: ${(err as Error).message}`);
+      return false;
+    }
+  }
+
+  subscribe<C extends Channel>(
+    channel: C,
+    subject: string,
+    handler: (payload: PayloadOf<C>, subject: string) => void | Promise<void>,
+    options: { queue?: string } = {},
+  ): Unsubscribe {
+    let cancelled = false;
+    let unsubscribe: Unsubscribe = () => (cancelled = true);
+    void this.connected.then((nc) => {
+      if (cancelled) return;
+      const sub = nc.subscribe(subject, {
+        queue: options.queue,
+        callback: (err, msg) => {
+          if (err) return this.log.warn(`bus: subscription ${subject}: ${err.message}`);
+          const decoded = decode(channel.schema, msg.data);
+          if (!decoded.ok) return this.malformed(channel.name, msg.subject, decoded.reason);
+          this.runHandler(channel.name, () => handler(decoded.value as PayloadOf<C>, msg.subject));
+        },
+      });
+      unsubscribe = () => sub.unsubscribe();
+    });
+    return () => unsubscribe();
+  }
+
+  async request<R extends RpcDef>(rpc: R, request: RequestOf<R>, options: { timeoutMs?: number } = {}): Promise<ReplyOf<R>> {
+    const nc = await this.connectedWithin(options.timeoutMs ?? this.options.requestTimeoutMs ?? 5000);
+    const data = encode(rpc.request, request, `${rpc.name} request`);
+    let reply;
+    try {
+      reply = await nc.request(subjects.rpc(rpc.name), data, { timeout: options.timeoutMs ?? this.options.requestTimeoutMs ?? 5000 });
+    } catch (err) {
+      const code = (err as NatsError).code;
+      if (code === '503') throw new RpcError(503, `no ${rpc.name} responder is running`);
+      if (code === 'TIMEOUT') throw new RpcError(504, `${rpc.name} did not answer in time`);
+      throw new RpcError(503, `${rpc.name} failed: ${(err as Error).message}`);
+    }
+    const errorMessage = reply.headers?.get(ERROR_HEADER);
+    if (errorMessage) throw new RpcError(Number(reply.headers?.get(ERROR_CODE_HEADER) || 500), errorMessage);
+    const decoded = decode(rpc.reply, reply.data);
+    if (!decoded.ok) {
+      this.metrics.malformed(`${rpc.name} reply`);
+      throw new RpcError(502, `${rpc.name} sent a malformed reply: ${decoded.reason}`);
+    }
+    return decoded.value as ReplyOf<R>;
+  }
+
+  serve<R extends RpcDef>(rpc: R, handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>): Unsubscribe {
+    let cancelled = false;
+    let unsubscribe: Unsubscribe = () => (cancelled = true);
+    void this.connected.then((nc) => {
+      if (cancelled) return;
+      const sub = nc.subscribe(subjects.rpc(rpc.name), {
+        queue: this.options.name,
+        callback: (err, msg) => {
+          if (err) return this.log.warn(`bus: rpc ${rpc.name}: ${err.message}`);
+          const fail = (code: number, message: string) => {
+            const h = natsHeaders();
+            h.set(ERROR_HEADER, message);
+            h.set(ERROR_CODE_HEADER, String(code));
+            msg.respond(new Uint8Array(0), { headers: h });
+          };
+          const decoded = decode(rpc.request, msg.data);
+          if (!decoded.ok) {
+            this.malformed(`${rpc.name} request`, msg.subject, decoded.reason);
+            return fail(400, `malformed ${rpc.name} request: ${decoded.reason}`);
+          }
+          handler(decoded.value as RequestOf<R>)
+            .then((result) => msg.respond(encode(rpc.reply, result, `${rpc.name} reply`)))
+            .catch((error: unknown) => {
+              if (error instanceof RpcError) return fail(error.code, error.message);
+              this.metrics.handlerFailed(rpc.name);
+              this.log.error(`bus: rpc ${rpc.name} failed: ${(error as Error).stack ?? error}`);
+              fail(500, `${rpc.name} failed: ${(error as Error).message}`);
+            });
+        },
+      });
+      unsubscribe = () => sub.unsubscribe();
+    });
+    return () => unsubscribe();
+  }
+
+  async publishDurable<C extends Channel>(
+    channel: C,
+    subject: string,
+    payload: PayloadOf<C>,
+    options: { msgId: string; timeoutMs?: number },
+  ): Promise<{ seq: number; duplicate: boolean }> {
+    const data = encode(channel.schema, payload, channel.name);
+    const nc = await this.connectedWithin(options.timeoutMs ?? 5000);
+    await this.ensureEventsStream();
+    const ack = await nc.jetstream().publish(subject, data, { msgID: options.msgId, timeout: options.timeoutMs ?? 5000 });
+    return { seq: ack.seq, duplicate: ack.duplicate };
+  }
+
+  consume<C extends Channel>(
+    channel: C,
+    options: DurableConsumerOptions,
+    handler: (payload: PayloadOf<C>, delivery: Delivery) => void,
+  ): Stoppable {
+    let stopped = false;
+    let current: { close(): Promise<void | Error> } | undefined;
+    const loop = async () => {
+      const nc = await this.connected;
+      while (!stopped) {
+        try {
+          await this.ensureEventsStream();
+          const jsm = await this.manager();
+          await jsm.consumers.add(EVENTS_STREAM, {
+            durable_name: options.durable,
+            ack_policy: AckPolicy.Explicit,
+            deliver_policy: DeliverPolicy.All,
+            filter_subject: options.filterSubject ?? channel.pattern,
+            max_ack_pending: options.maxAckPending ?? 1000,
+            ack_wait: nanos(options.ackWaitMs ?? 30_000),
+          });
+          const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, options.durable);
+          const messages = await consumer.consume({ max_messages: Math.min(options.maxAckPending ?? 1000, 1000) });
+          current = messages;
+          if (stopped) await messages.close();
+          for await (const msg of messages) {
+            const decoded = decode(channel.schema, msg.data);
+            if (!decoded.ok) {
+              // Acknowledged, not redelivered forever: a malformed message never gets better.
+              this.malformed(channel.name, msg.subject, decoded.reason);
+              // No reason text: servers before 2.10 ignore a "+TERM <reason>" and redeliver.
+              msg.term();
+              continue;
+            }
+            const delivery: Delivery = {
+              subject: msg.subject,
+              streamSeq: msg.info.streamSequence,
+              redeliveryCount: msg.info.redeliveryCount,
+              ack: () => msg.ack(),
+              nak: (delayMs) => msg.nak(delayMs),
+            };
+            this.runHandler(channel.name, () => handler(decoded.value as PayloadOf<C>, delivery));
+          }
+        } catch (err) {
+          if (stopped) break;
+          this.log.warn(`bus: consumer ${options.durable} interrupted, restarting: ${(err as Error).message}`);
+          await sleep(1000);
+        }
+      }
+    };
+    const running = loop();
+    return {
+      stop: async () => {
+        stopped = true;
+        await current?.close();
+        await running.catch(() => undefined);
+      },
+    };
+  }
+
+  async kv<B extends BucketDef>(bucket: B): Promise<TypedKv<ValueOf<B>>> {
+    const nc = await this.connected;
+    const store = await nc.jetstream().views.kv(bucket.name, { history: 1, ...(bucket.ttlMs ? { ttl: bucket.ttlMs } : {}) });
+    return new NatsTypedKv<ValueOf<B>>(store, bucket, this.metrics, this.log);
+  }
+
+  async close(): Promise<void> {
+    this.currentState = 'closed';
+    const nc = this.connection;
+    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
+  }
+
+  /** Creates or updates the STUDIO_EVENTS stream once per connection lifetime of this bus. */
+  ensureEventsStream(): Promise<void> {
+    this.streamReady ??= (async () => {
+      const jsm = await this.manager();
+      const limits = this.options.eventsStream ?? {};
+      const config = {
+        name: EVENTS_STREAM,
+        subjects: [channels.eventRaw.pattern],
+        retention: RetentionPolicy.Limits,
+        storage: StorageType.File,
+        discard: DiscardPolicy.Old,
+        max_age: nanos(limits.maxAgeMs ?? 24 * 3600_000),
+        max_bytes: limits.maxBytes ?? 1024 * 1024 * 1024,
+        max_msgs: limits.maxMsgs ?? -1,
+        duplicate_window: nanos(limits.duplicateWindowMs ?? 120_000),
+      };
+      try {
+        await jsm.streams.info(EVENTS_STREAM);
+        await jsm.streams.update(EVENTS_STREAM, config);
+      } catch (err) {
+        if ((err as NatsError).code !== '404') throw err;
+        await jsm.streams.add(config);
+      }
+    })().catch((err) => {
+      this.streamReady = undefined;
+      throw err;
+    });
+    return this.streamReady;
+  }
+
+  private manager(): Promise<JetStreamManager> {
+    this.jsm ??= this.connected.then((nc) => nc.jetstreamManager());
+    return this.jsm;
+  }
+
+  private async connectedWithin(timeoutMs: number): Promise<NatsConnection> {
+    if (this.connection) return this.connection;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RpcError(503, 'the bus is not connected to NATS')), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.connected, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private malformed(channel: string, subject: string, reason: string): void {
+    this.metrics.malformed(channel);
+    this.log.warn(`bus: skipped a malformed ${channel} message on ${subject}: ${reason}`);
+  }
+
+  private runHandler(channel: string, run: () => void | Promise<void>): void {
+    const fail = (err: unknown) => {
+      this.metrics.handlerFailed(channel);
+      this.log.error(`bus: ${channel} handler failed: ${(err as Error)?.stack ?? err}`);
+    };
+    try {
+      const result = run();
+      if (result instanceof Promise) result.catch(fail);
+    } catch (err) {
+      fail(err);
+    }
+  }
+}
+
+class NatsTypedKv<V> implements TypedKv<V> {
+  constructor(
+    private readonly store: KV,
+    private readonly bucket: BucketDef,
+    private readonly metrics: BusMetrics,
+    private readonly log: BusLog,
+  ) {}
+
+  async get(key: string): Promise<KvEntry<V> | null> {
+    const entry = await this.store.get(key);
+    if (!entry || entry.operation !== 'PUT') return null;
+    const value = this.decodeValue(key, entry.value);
+    return value === undefined ? null : { key, value, revision: entry.revision };
+  }
+
+  put(key: string, value: V): Promise<number> {
+    return this.store.put(key, encode(this.bucket.schema, value, `${this.bucket.name} value`));
+  }
+
+  async create(key: string, value: V): Promise<number | null> {
+    try {
+      return await this.store.create(key, encode(this.bucket.schema, value, `${this.bucket.name} value`));
+    } catch (err) {
+      if (isWrongRevision(err)) return null;
+      throw err;
+    }
+  }
+
+  async update(key: string, value: V, revision: number): Promise<number | null> {
+    try {
+      return await this.store.update(key, encode(this.bucket.schema, value, `${this.bucket.name} value`), revision);
+    } catch (err) {
+      if (isWrongRevision(err)) return null;
+      throw err;
+    }
+  }
+
+  delete(key: string): Promise<void> {
+    return this.store.delete(key);
+  }
+
+  async keys(): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const key of await this.store.keys()) keys.push(key);
+    return keys;
+  }
+
+  watch(handler: (key: string, value: V | null) => void): Stoppable {
+    let iterator: { stop(): void } | undefined;
+    let stopped = false;
+    const running = (async () => {
+      const updates = await this.store.watch();
+      iterator = updates;
+      if (stopped) updates.stop();
+      for await (const entry of updates) {
+        if (entry.operation !== 'PUT') {
+          handler(entry.key, null);
+          continue;
+        }
+        const value = this.decodeValue(entry.key, entry.value);
+        if (value !== undefined) handler(entry.key, value);
+      }
+    })();
+    running.catch((err) => this.log.warn(`bus: watch of ${this.bucket.name} ended: ${(err as Error).message}`));
+    return {
+      stop: async () => {
+        stopped = true;
+        iterator?.stop();
+        await running.catch(() => undefined);
+      },
+    };
+  }
+
+  private decodeValue(key: string, data: Uint8Array): V | undefined {
+    const decoded = decode(this.bucket.schema, data);
+    if (decoded.ok) return decoded.value as V;
+    this.metrics.malformed(this.bucket.name);
+    this.log.warn(`bus: skipped a malformed ${this.bucket.name} value at ${key}: ${decoded.reason}`);
+    return undefined;
+  }
+}
+
+function isWrongRevision(err: unknown): boolean {
+  const message = (err as Error)?.message ?? '';
+  return /wrong last sequence|key exists/i.test(message);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { Instant, Uuid } from '../common';
+
+/**
+ * One `_AMQ_*` property as the broker sent it. Longs past 2^53 and binary values are carried as
+ * strings, because JSON has no exact representation for them.
+ */
+export const PropValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+const Text = z.string().max(4096).nullable();
+
+/**
+ * A broker notification normalised by the notifier and published on `event.raw` (ADR-0028).
+ * `eventId` is the JetStream message id (a retried publish is discarded as a duplicate) and the
+ * key that keeps a redelivered event from being stored twice.
+ */
+export const RawBrokerEventSchema = z.object({
+  eventId: Uuid,
+  clusterId: Uuid,
+  node: z.string().min(1).max(200),
+  /** `_AMQ_NotifType`; a type this build does not know passes through with its name. */
+  type: z.string().min(1).max(100),
+  /** `_AMQ_NotifTimestamp`, when the broker sent one. */
+  brokerTs: Instant.nullable(),
+  receivedAt: Instant,
+  address: Text,
+  queue: Text,
+  consumer: Text,
+  session: Text,
+  connection: Text,
+  remoteAddress: Text,
+  user: Text,
+  /** Every `_AMQ_*` property verbatim. */
+  props: z.record(z.string(), PropValueSchema),
+});
+export type RawBrokerEvent = z.infer<typeof RawBrokerEventSchema>;
+
+/** A stored broker event: `seq` is its `broker_event` identity, its order and the SSE cursor. */
+export const BrokerEventSchema = RawBrokerEventSchema.extend({
+  seq: z.number().int().positive(),
+});
+export type BrokerEvent = z.infer<typeof BrokerEventSchema>;

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { BUCKETS, subjectPatterns } from '../subjects';
+import { BrokerEventSchema, RawBrokerEventSchema } from './broker-event';
+import { CapabilityVerdictSchema } from './capability';
+import { LeaseSchema } from './lease';
+import { LiveNodeSetSchema } from './live-nodes';
+import { SignalSchema } from './signal';
+
+/**
+ * A kind of message on the bus: the subjects it travels on and the schema every receiver
+ * validates it against. `stream` channels are captured by the STUDIO_EVENTS JetStream stream.
+ */
+export interface Channel<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly schema: S;
+  /** Matches this channel's subjects for every cluster. */
+  readonly pattern: string;
+  readonly delivery: 'core' | 'stream';
+}
+export type PayloadOf<C extends Channel> = z.infer<C['schema']>;
+
+export const channels = {
+  signal: { name: 'signal', schema: SignalSchema, pattern: subjectPatterns.signal(), delivery: 'core' },
+  eventRaw: { name: 'event.raw', schema: RawBrokerEventSchema, pattern: subjectPatterns.eventRaw(), delivery: 'stream' },
+  eventStored: { name: 'event.stored', schema: BrokerEventSchema, pattern: subjectPatterns.eventStored(), delivery: 'core' },
+} as const satisfies Record<string, Channel>;
+
+/** A JetStream KV bucket and the schema of its values. */
+export interface BucketDef<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly schema: S;
+  /** Entry lifetime; a lease bucket's TTL is the lease TTL. */
+  readonly ttlMs?: number;
+}
+export type ValueOf<B extends BucketDef> = z.infer<B['schema']>;
+
+export const LEASE_TTL_MS = 15_000;
+
+export const buckets = {
+  liveNodes: { name: BUCKETS.liveNodes, schema: LiveNodeSetSchema },
+  capabilities: { name: BUCKETS.capabilities, schema: CapabilityVerdictSchema },
+  leases: { name: BUCKETS.leases, schema: LeaseSchema, ttlMs: LEASE_TTL_MS },
+} as const satisfies Record<string, BucketDef>;

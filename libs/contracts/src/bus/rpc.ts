@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { Uuid } from '../common';
+import { BrokerEventSchema } from './broker-event';
+import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchema } from '../http/state';
+
+/** A request/reply endpoint on `studio.v1.rpc.<name>`, served by one queue group. */
+export interface RpcDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly request: Req;
+  readonly reply: Reply;
+}
+export type RequestOf<R extends RpcDef> = z.infer<R['request']>;
+export type ReplyOf<R extends RpcDef> = z.infer<R['reply']>;
+
+const rpc = <Req extends z.ZodType, Reply extends z.ZodType>(name: string, request: Req, reply: Reply) =>
+  ({ name, request, reply }) as RpcDef<Req, Reply>;
+
+export const REPLAY_LIMIT_MAX = 500;
+
+export const rpcs = {
+  /** Last-Event-ID replay: events after the cursor, ascending by `seq`. */
+  eventsSince: rpc(
+    'event-store.since',
+    z.object({ clusterId: Uuid, afterSeq: z.number().int().nonnegative(), limit: z.number().int().min(1).max(REPLAY_LIMIT_MAX) }),
+    z.object({ events: z.array(BrokerEventSchema) }),
+  ),
+  eventsHistory: rpc(
+    'event-store.history',
+    z.object({ clusterId: Uuid, query: EventsQuerySchema }),
+    EventsPageSchema,
+  ),
+  liveList: rpc(
+    'scraper.live-list',
+    z.object({
+      clusterId: Uuid,
+      kind: z.enum(LIVE_LIST_KINDS),
+      page: z.number().int().min(1),
+      pageSize: z.number().int().min(1).max(500),
+    }),
+    LiveListPageSchema,
+  ),
+} as const;

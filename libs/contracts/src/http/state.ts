@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { BrokerEventSchema } from '../bus/broker-event';
+import { Instant, Uuid } from '../common';
+
+export const HealthSchema = z.enum(['HEALTHY', 'DEGRADED', 'DOWN', 'UNKNOWN']);
+export type Health = z.infer<typeof HealthSchema>;
+
+export const NodeRoleSchema = z.enum(['live', 'backup', 'unknown']);
+
+export const NodeStateSchema = z.object({
+  name: z.string(),
+  reachable: z.boolean(),
+  role: NodeRoleSchema,
+  brokerNodeId: z.string().nullable(),
+  version: z.string().nullable(),
+  uptimeMs: z.number().nullable(),
+  replicaSync: z.boolean().nullable(),
+  /** Why the node is unreachable or refused us, as observed. */
+  reason: z.string().nullable(),
+  observedAt: Instant.nullable(),
+});
+
+export const TopologySchema = z.object({
+  clusterId: Uuid,
+  health: HealthSchema,
+  nodes: z.array(NodeStateSchema),
+});
+export type Topology = z.infer<typeof TopologySchema>;
+
+const PageQuery = {
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(500).default(50),
+};
+
+export const QUEUE_SORT_FIELDS = ['name', 'address', 'messageCount', 'consumerCount', 'deliveringCount', 'messagesAdded'] as const;
+export const QueueQuerySchema = z.object({
+  ...PageQuery,
+  sort: z.enum(QUEUE_SORT_FIELDS).default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  search: z.string().max(200).optional(),
+});
+export type QueueQuery = z.infer<typeof QueueQuerySchema>;
+
+export const QueueRowSchema = z.object({
+  node: z.string(),
+  address: z.string(),
+  name: z.string(),
+  routingType: z.string(),
+  messageCount: z.number(),
+  consumerCount: z.number(),
+  deliveringCount: z.number(),
+  messagesAdded: z.number(),
+  messagesAcknowledged: z.number(),
+  messagesExpired: z.number(),
+  messagesKilled: z.number(),
+  paused: z.boolean(),
+  durable: z.boolean(),
+  temporary: z.boolean(),
+  observedAt: Instant,
+});
+export type QueueRow = z.infer<typeof QueueRowSchema>;
+
+export const QueuePageSchema = z.object({
+  items: z.array(QueueRowSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type QueuePage = z.infer<typeof QueuePageSchema>;
+
+export const LIVE_LIST_KINDS = ['consumers', 'sessions', 'connections'] as const;
+export type LiveListKind = (typeof LIVE_LIST_KINDS)[number];
+export const LiveListQuerySchema = z.object({ ...PageQuery });
+
+/** A live list read fanned out over live nodes: partial results are flagged with each node's failure. */
+export const LiveListPageSchema = z.object({
+  items: z.array(z.record(z.string(), z.unknown())),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  partial: z.boolean(),
+  nodeErrors: z.array(z.object({ node: z.string(), reason: z.string() })),
+});
+export type LiveListPage = z.infer<typeof LiveListPageSchema>;
+
+export const EventsQuerySchema = z.object({
+  type: z.string().max(100).optional(),
+  address: z.string().max(4096).optional(),
+  queue: z.string().max(4096).optional(),
+  node: z.string().max(200).optional(),
+  consumer: z.string().max(4096).optional(),
+  from: Instant.optional(),
+  to: Instant.optional(),
+  /** Keyset cursor: events with `seq` below it (newest first). */
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type EventsQuery = z.infer<typeof EventsQuerySchema>;
+
+export const EventsPageSchema = z.object({
+  items: z.array(BrokerEventSchema),
+  nextCursor: z.number().int().nullable(),
+  /** Events this cluster lost at any bound; never silent (non-negotiable 2). */
+  dropped: z.number().int().nonnegative(),
+});
+export type EventsPage = z.infer<typeof EventsPageSchema>;
+
+export const StreamQuerySchema = z.object({
+  clusterId: Uuid,
+  topics: z.string().max(500).optional(),
+  lastEventId: z.coerce.number().int().nonnegative().optional(),
+});

@@ -1,0 +1,38 @@
+import type { SignalTopic } from './topics';
+
+/*
+ * The NATS contract (docs/nats-contract.md). Other tools tap these subjects: DO NOT CHANGE a name
+ * without a new version prefix and a migration plan.
+ */
+export const SUBJECT_PREFIX = 'studio.v1';
+
+export const subjects = {
+  signal: (clusterId: string, topic: SignalTopic) => `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
+  eventRaw: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
+  eventStored: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
+  rpc: (name: string) => `${SUBJECT_PREFIX}.rpc.${name}`,
+} as const;
+
+/** Wildcards matching one kind of subject across clusters (`*` for one cluster id). */
+export const subjectPatterns = {
+  signal: (clusterId = '*', topic: SignalTopic | '*' = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
+  eventRaw: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
+  eventStored: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
+} as const;
+
+/** The cluster id inside any `studio.v1.cluster.<id>.…` subject, or undefined. */
+export function clusterIdOfSubject(subject: string): string | undefined {
+  const parts = subject.split('.');
+  return parts[2] === 'cluster' ? parts[3] : undefined;
+}
+
+/** JetStream stream holding `event.raw` for every cluster. */
+export const EVENTS_STREAM = 'STUDIO_EVENTS';
+
+/** JetStream KV buckets. */
+export const BUCKETS = {
+  liveNodes: 'studio_live_nodes',
+  capabilities: 'studio_capabilities',
+  leases: 'studio_leases',
+} as const;
+export type BucketName = (typeof BUCKETS)[keyof typeof BUCKETS];

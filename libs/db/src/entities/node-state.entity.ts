@@ -1,0 +1,19 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { bigintAsNumber } from './transformers';
+
+@Entity('node_state')
+export class NodeStateEntity {
+  @PrimaryColumn({ type: 'uuid', name: 'node_id' }) nodeId!: string;
+  @Column({ type: 'uuid', name: 'cluster_id' }) clusterId!: string;
+  @Column({ type: 'timestamptz', name: 'observed_at' }) observedAt!: Date;
+  @Column({ type: 'timestamptz', name: 'last_ok_at', nullable: true }) lastOkAt!: Date | null;
+  @Column({ type: 'bigint', name: 'uptime_ms', nullable: true, transformer: bigintAsNumber }) uptimeMs!: number | null;
+  @Column({ type: 'boolean' }) reachable!: boolean;
+  @Column({ type: 'boolean', nullable: true }) active!: boolean | null;
+  @Column({ type: 'boolean', nullable: true }) backup!: boolean | null;
+  @Column({ type: 'boolean', name: 'replica_sync', nullable: true }) replicaSync!: boolean | null;
+  @Column({ type: 'text' }) role!: 'live' | 'backup' | 'unknown';
+  @Column({ type: 'text', name: 'broker_node_id', nullable: true }) brokerNodeId!: string | null;
+  @Column({ type: 'text', nullable: true }) version!: string | null;
+  @Column({ type: 'text', nullable: true }) reason!: string | null;
+}

@@ -1,0 +1,6 @@
+export * from './entities';
+export { createDataSource } from './data-source';
+export type { DataSourceOptions } from './data-source';
+export { migrate } from './migrate';
+export { MIGRATIONS } from './migrations';
+export { SecretVault, SecretVaultError } from './secret-vault';

@@ -1,0 +1,87 @@
+import { createTestDatabase, type TestDatabase } from '@artemis-studio/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from './data-source';
+import { ClusterCredentialEntity, ClusterEntity } from './entities';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
+import { SecretVault } from './secret-vault';
+
+describe('migrations against real PostgreSQL', () => {
+  let database: TestDatabase;
+  const open: DataSource[] = [];
+  const connect = async () => {
+    const ds = await createDataSource({ url: database.url, poolSize: 3 }).initialize();
+    open.push(ds);
+    return ds;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ migrated: false });
+  });
+
+  afterAll(async () => {
+    await Promise.all(open.map((ds) => ds.destroy()));
+    await database.drop();
+  });
+
+  it('apply to an empty database, then again as a no-op', async () => {
+    const sut = await connect();
+    expect(await migrate(sut)).toEqual(MIGRATIONS.map((m) => m.name));
+    expect(await migrate(sut)).toEqual([]);
+  });
+
+  it('are serialised across replicas that start at once', async () => {
+    const fresh = await createTestDatabase({ migrated: false });
+    const replicas = await Promise.all(
+      [1, 2, 3].map(() => createDataSource({ url: fresh.url, poolSize: 3 }).initialize()),
+    );
+    try {
+      const applied = await Promise.all(replicas.map((ds) => migrate(ds)));
+      expect(applied.flat()).toEqual(MIGRATIONS.map((m) => m.name));
+    } finally {
+      await Promise.all(replicas.map((ds) => ds.destroy()));
+      await fresh.drop();
+    }
+  });
+
+  it('create broker_event as an identity-keyed log with fillfactor 100 and its indexes', async () => {
+    const sut = await connect();
+    const [column] = await sut.query(
+      `SELECT data_type, is_identity, identity_generation FROM information_schema.columns
+        WHERE table_name = 'broker_event' AND column_name = 'seq'`,
+    );
+    expect(column).toEqual({ data_type: 'bigint', is_identity: 'YES', identity_generation: 'ALWAYS' });
+    const [table] = await sut.query(`SELECT reloptions FROM pg_class WHERE relname = 'broker_event'`);
+    expect(table.reloptions).toContain('fillfactor=100');
+    const indexes = (await sut.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'broker_event'`)).map(
+      (r: { indexname: string }) => r.indexname,
+    );
+    expect(indexes).toEqual(
+      expect.arrayContaining(['broker_event_event_id', 'broker_event_cluster_seq', 'broker_event_cluster_type_seq']),
+    );
+    await expect(
+      sut.query(`INSERT INTO broker_event (seq, received_at, cluster_id, event_id, type, node, props)
+                 VALUES (1, now(), gen_random_uuid(), gen_random_uuid(), 'X', 'n', '{}')`),
+    ).rejects.toThrow(/non-DEFAULT value into column "seq"/);
+  });
+
+  it('match the entities, and a sealed credential survives a round trip through bytea', async () => {
+    const sut = await connect();
+    const vault = new SecretVault(randomBytes(32));
+    const cluster = await sut.getRepository(ClusterEntity).save({
+      name: `c-${randomUUID()}`,
+      jolokiaOrigin: null,
+      nodes: [{ name: 'a', position: 0, jolokiaUrl: 'http://127.0.0.1:8161/console/jolokia', amqpUrl: null }],
+    });
+    await sut.getRepository(ClusterCredentialEntity).save({
+      clusterId: cluster.id,
+      kind: 'JOLOKIA',
+      sealed: vault.seal('{"username":"u","password":"p"}', cluster.id, 'JOLOKIA'),
+    });
+    const stored = await sut.getRepository(ClusterCredentialEntity).findOneByOrFail({ clusterId: cluster.id, kind: 'JOLOKIA' });
+    expect(vault.open(stored.sealed, cluster.id, 'JOLOKIA')).toBe('{"username":"u","password":"p"}');
+    const loaded = await sut.getRepository(ClusterEntity).findOneOrFail({ where: { id: cluster.id }, relations: { nodes: true } });
+    expect(loaded.nodes.map((n) => n.name)).toEqual(['a']);
+  });
+});

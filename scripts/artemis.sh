@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Provisions real Apache Artemis brokers for development and tests (docs/adr/0003-broker-provisioning.md).
+#
+#   scripts/artemis.sh fetch                  download the pinned binary distribution into the cache
+#   scripts/artemis.sh start  <profile>       create (if needed) and start every node, wait until serving
+#   scripts/artemis.sh stop   <profile>       stop every node and wait for the JVMs to exit
+#   scripts/artemis.sh status <profile>       one line per node: running or stopped
+#   scripts/artemis.sh env    <profile>       the node's URLs and credentials as shell variables
+#   scripts/artemis.sh kill   <profile> <node>  SIGKILL one node's JVM (failover tests)
+#   scripts/artemis.sh reset  <profile>       stop and delete the instances (next start recreates them)
+#
+# Profiles (ports never touch RabbitMQ's 5672 or Mosquitto's 1883: only the multi-protocol acceptor
+# is created and AMQP 1.0 is dialled on it):
+#   dev   one broker  "dev":  acceptor 61616, Jolokia http://127.0.0.1:8161/console/jolokia
+#   test  one broker  "test": acceptor 61716, Jolokia http://127.0.0.1:8261/console/jolokia
+#   pair  replication pair "primary" (61816 / 8361) and "backup" (61817 / 8362)
+#
+# The distribution and the instances live outside the repository, in $ARTEMIS_STUDIO_HOME
+# (default ~/.cache/artemis-studio). Every instance is bound to loopback.
+set -euo pipefail
+
+ARTEMIS_VERSION="2.40.0"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+FIXTURES="$HERE/artemis"
+STUDIO_HOME="${ARTEMIS_STUDIO_HOME:-$HOME/.cache/artemis-studio}"
+DIST="$STUDIO_HOME/apache-artemis-$ARTEMIS_VERSION"
+INSTANCES="$STUDIO_HOME/instances"
+READY_TIMEOUT_SECONDS="${ARTEMIS_READY_TIMEOUT_SECONDS:-120}"
+
+BROKER_USER="studio"
+BROKER_PASSWORD="studio"
+# A user without the notification permissions, for capability tests.
+OBSERVER_USER="observer"
+OBSERVER_PASSWORD="observer"
+
+die() { echo "artemis.sh: $*" >&2; exit 1; }
+log() { echo "artemis.sh: $*" >&2; }
+
+require() {
+  command -v "$1" >/dev/null 2>&1 || die "$1 is required ($2) but was not found on PATH"
+}
+
+# profile -> "node:offset[:role]" list
+nodes_of() {
+  case "$1" in
+    dev) echo "dev:0" ;;
+    test) echo "test:100" ;;
+    pair) echo "primary:200:primary backup:201:backup" ;;
+    *) die "unknown profile '$1' (dev, test, pair)" ;;
+  esac
+}
+
+fetch() {
+  [ -x "$DIST/bin/artemis" ] && return 0
+  require mvn "Maven fetches the broker from Maven Central"
+  require tar "to unpack the distribution"
+  mkdir -p "$STUDIO_HOME"
+  local tmp
+  tmp="$(mktemp -d "$STUDIO_HOME/fetch.XXXXXX")"
+  log "fetching org.apache.activemq:apache-artemis:$ARTEMIS_VERSION:tar.gz:bin from Maven Central"
+  mvn -B -q dependency:copy \
+    -Dartifact="org.apache.activemq:apache-artemis:$ARTEMIS_VERSION:tar.gz:bin" \
+    -DoutputDirectory="$tmp" >"$tmp/mvn.log" 2>&1 || { cat "$tmp/mvn.log" >&2; die "Maven could not fetch the distribution"; }
+  tar xzf "$tmp/apache-artemis-$ARTEMIS_VERSION-bin.tar.gz" -C "$tmp"
+  # A rename is atomic, so a concurrent or interrupted fetch never leaves half a distribution.
+  mv "$tmp/apache-artemis-$ARTEMIS_VERSION" "$DIST" 2>/dev/null || [ -x "$DIST/bin/artemis" ]
+  rm -rf "$tmp"
+}
+
+# The fixture's fingerprint: an instance created from other fixtures or another version is recreated.
+fingerprint() {
+  cat "$HERE/artemis.sh" "$FIXTURES"/*.xml | sha256sum | cut -c1-16
+}
+
+insert_before() { # file, marker line regex, snippet file: inserts the snippet before the first match
+  local out
+  out="$(mktemp)"
+  awk -v snippet="$3" -v marker="$2" '
+    !done && $0 ~ marker { while ((getline line < snippet) > 0) print line; done = 1 }
+    { print }
+    END { if (!done) exit 3 }' "$1" >"$out" || die "marker '$2' not found in $1"
+  mv "$out" "$1"
+}
+
+create_node() { # profile name offset role
+  local profile="$1" name="$2" offset="$3" role="${4:-}"
+  local dir="$INSTANCES/$profile/$name"
+  local args=(
+    create "$dir" --silent --force --name "$name"
+    --user "$BROKER_USER" --password "$BROKER_PASSWORD" --role amq --require-login
+    --host 127.0.0.1 --http-host 127.0.0.1 --port-offset "$offset"
+    --no-amqp-acceptor --no-mqtt-acceptor --no-stomp-acceptor --no-hornetq-acceptor
+    --java-memory "${ARTEMIS_JAVA_MEMORY:-512M}" --nio
+  )
+  case "$role" in
+    primary) args+=(--replicated --cluster-user cluster --cluster-password cluster
+                    --static-cluster "tcp://127.0.0.1:$((61616 + offset + 1))") ;;
+    backup) args+=(--replicated --backup --cluster-user cluster --cluster-password cluster
+                   --static-cluster "tcp://127.0.0.1:$((61616 + offset - 1))") ;;
+  esac
+  rm -rf "$dir"
+  mkdir -p "$(dirname "$dir")"
+  "$DIST/bin/artemis" "${args[@]}" >"$INSTANCES/$profile/$name.create.log" 2>&1 \
+    || { cat "$INSTANCES/$profile/$name.create.log" >&2; die "artemis create failed for $profile/$name"; }
+
+  local xml="$dir/etc/broker.xml"
+  insert_before "$xml" '^[[:space:]]*</core>' "$FIXTURES/notification-plugin.xml"
+  insert_before "$xml" '<security-setting match="#">' "$FIXTURES/notification-security.xml"
+  if [ "$role" = primary ]; then
+    # Fail back to the primary when it returns, so failover tests can run more than once.
+    sed -i 's|<replication>\s*<primary>|&<check-for-active-server>true</check-for-active-server>|' "$xml"
+  fi
+  # The generated files end without a newline: start ours on a line of its own.
+  printf '\n%s = %s\n' "$OBSERVER_USER" "$OBSERVER_PASSWORD" >>"$dir/etc/artemis-users.properties"
+  printf '\nviewer = %s\n' "$OBSERVER_USER" >>"$dir/etc/artemis-roles.properties"
+  fingerprint >"$dir/.studio-fingerprint"
+}
+
+pid_of() { # instance dir -> pid of a live JVM, or nothing
+  local pidfile="$1/data/artemis.pid"
+  [ -f "$pidfile" ] || return 0
+  local pid
+  pid="$(cat "$pidfile")"
+  if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
+}
+
+wait_ready() { # dir name role from_line
+  local dir="$1" name="$2" role="$3" from="$4" deadline=$((SECONDS + READY_TIMEOUT_SECONDS))
+  # AMQ221007: the server is active. A passive backup never logs it; it logs AMQ221109 once it
+  # has announced itself to the primary, and AMQ221024 when its replica is synchronised.
+  local pattern='AMQ221007'
+  [ "$role" = backup ] && pattern='AMQ221024|AMQ221007'
+  while [ $SECONDS -lt $deadline ]; do
+    if tail -n +"$from" "$dir/log/artemis.log" 2>/dev/null | grep -qE "$pattern"; then return 0; fi
+    [ -n "$(pid_of "$dir")" ] || { tail -n 40 "$dir/log/artemis.log" >&2 || true; die "$name exited during start-up"; }
+    sleep 0.25
+  done
+  tail -n 40 "$dir/log/artemis.log" >&2 || true
+  die "$name was not ready within ${READY_TIMEOUT_SECONDS}s"
+}
+
+start_profile() {
+  local profile="$1" spec name offset role dir from
+  require java "a JDK 17 runs the broker"
+  fetch
+  for spec in $(nodes_of "$profile"); do
+    IFS=: read -r name offset role <<<"$spec"
+    dir="$INSTANCES/$profile/$name"
+    if [ ! -f "$dir/.studio-fingerprint" ] || [ "$(cat "$dir/.studio-fingerprint")" != "$(fingerprint)" ]; then
+      [ -z "$(pid_of "$dir" 2>/dev/null)" ] || stop_node "$dir" "$name"
+      log "creating $profile/$name"
+      create_node "$profile" "$name" "$offset" "$role"
+    fi
+    if [ -n "$(pid_of "$dir")" ]; then log "$profile/$name already running"; continue; fi
+    mkdir -p "$dir/log"
+    from=1
+    [ -f "$dir/log/artemis.log" ] && from=$(( $(wc -l <"$dir/log/artemis.log") + 1 ))
+    log "starting $profile/$name"
+    "$dir/bin/artemis-service" start >/dev/null
+    wait_ready "$dir" "$name" "$role" "$from"
+    log "$profile/$name is ready"
+  done
+}
+
+stop_node() { # dir name
+  local dir="$1" name="$2" pid deadline
+  pid="$(pid_of "$dir")"
+  [ -n "$pid" ] || return 0
+  "$dir/bin/artemis-service" stop >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
+  deadline=$((SECONDS + 60))
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ $SECONDS -ge $deadline ]; then log "$name did not stop in 60s; killing"; kill -9 "$pid" 2>/dev/null || true; fi
+    sleep 0.2
+  done
+}
+
+stop_profile() {
+  local profile="$1" spec name offset role nodes
+  # Stop in reverse order: a backup first, so stopping the primary does not trigger a failover.
+  nodes="$(nodes_of "$profile" | tr ' ' '\n' | tac)"
+  for spec in $nodes; do
+    IFS=: read -r name offset role <<<"$spec"
+    stop_node "$INSTANCES/$profile/$name" "$name"
+    log "$profile/$name stopped"
+  done
+}
+
+status_profile() {
+  local profile="$1" spec name offset role pid
+  for spec in $(nodes_of "$profile"); do
+    IFS=: read -r name offset role <<<"$spec"
+    pid="$(pid_of "$INSTANCES/$profile/$name")"
+    if [ -n "$pid" ]; then echo "$profile/$name running pid=$pid"; else echo "$profile/$name stopped"; fi
+  done
+}
+
+env_profile() {
+  local profile="$1" spec name offset role i=0
+  echo "ARTEMIS_USER=$BROKER_USER"
+  echo "ARTEMIS_PASSWORD=$BROKER_PASSWORD"
+  echo "ARTEMIS_OBSERVER_USER=$OBSERVER_USER"
+  echo "ARTEMIS_OBSERVER_PASSWORD=$OBSERVER_PASSWORD"
+  for spec in $(nodes_of "$profile"); do
+    IFS=: read -r name offset role <<<"$spec"
+    echo "ARTEMIS_NODE${i}_NAME=$name"
+    echo "ARTEMIS_NODE${i}_JOLOKIA_URL=http://127.0.0.1:$((8161 + offset))/console/jolokia"
+    echo "ARTEMIS_NODE${i}_AMQP_URL=amqp://127.0.0.1:$((61616 + offset))"
+    echo "ARTEMIS_NODE${i}_HOME=$INSTANCES/$profile/$name"
+    i=$((i + 1))
+  done
+}
+
+kill_node() {
+  local profile="$1" name="$2" pid
+  pid="$(pid_of "$INSTANCES/$profile/$name")"
+  [ -n "$pid" ] || die "$profile/$name is not running"
+  kill -9 "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}
+
+cmd="${1:-}"
+case "$cmd" in
+  fetch) fetch ;;
+  start) start_profile "${2:?profile}" ;;
+  stop) stop_profile "${2:?profile}" ;;
+  status) status_profile "${2:?profile}" ;;
+  env) env_profile "${2:?profile}" ;;
+  kill) kill_node "${2:?profile}" "${3:?node}" ;;
+  reset) stop_profile "${2:?profile}"; rm -rf "${INSTANCES:?}/${2}" ;;
+  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac
