@@ -1,0 +1,49 @@
+import { createServiceApp } from '@artemis-studio/platform';
+import type { INestApplication } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { testConfig, testDatabaseUrl } from './config';
+import { waitFor } from './wait';
+
+export interface RunningService {
+  app: INestApplication;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots a service's root module on a free port against the test database and NATS; `env`
+ * overrides the environment the service reads once at boot (to point it at a dead dependency).
+ */
+export async function startService(rootModule: unknown, env: Record<string, string> = {}): Promise<RunningService> {
+  const saved = { ...process.env };
+  Object.assign(process.env, { DATABASE_URL: testDatabaseUrl(), NATS_URL: testConfig.natsUrl, PORT: '0' }, env);
+  try {
+    const app = await createServiceApp(rootModule);
+    app.useLogger(false);
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  } finally {
+    process.env = saved;
+  }
+}
+
+/** The foundation's promise for every service: it boots, is live, becomes ready and serves metrics. */
+export async function expectServiceToServe(rootModule: unknown): Promise<void> {
+  const service = await startService(rootModule);
+  try {
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    const report = await waitFor('readiness', async () => {
+      const response = await fetch(`${service.url}/readyz`);
+      return response.status === 200 && response.json();
+    });
+    expect(report).toEqual({
+      ready: true,
+      checks: { database: { ok: true, detail: 'connected' }, bus: { ok: true, detail: 'connected' } },
+    });
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+  } finally {
+    await service.close();
+  }
+}

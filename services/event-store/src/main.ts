@@ -1,0 +1,4 @@
+import { bootstrapService } from '@artemis-studio/platform';
+import { EventStoreModule } from './app.module';
+
+void bootstrapService(EventStoreModule);

@@ -1,0 +1,4 @@
+import { bootstrapService } from '@artemis-studio/platform';
+import { GatewayModule } from './app.module';
+
+void bootstrapService(GatewayModule);

@@ -1,0 +1,4 @@
+import { bootstrapService } from '@artemis-studio/platform';
+import { NotifierModule } from './app.module';
+
+void bootstrapService(NotifierModule);
