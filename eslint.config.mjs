@@ -22,10 +22,21 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/services/**', '@artemis-studio/{scraper,notifier,event-store,gateway,web}'], message: 'Services and web depend on libs only.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/services/**', '@artemis-studio/{scraper,notifier,event-store,gateway,web}'],
+              message: 'Services and web depend on libs only.',
+            },
+          ],
+        },
       ],
     },
   },
   { files: ['web/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
-  { files: ['**/*.js', '**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

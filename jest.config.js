@@ -12,7 +12,11 @@ const base = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/**/src/**/*.spec.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,services}/**/src/**/*.spec.ts', '<rootDir>/deploy/**/*.spec.ts'],
+    },
     {
       ...base,
       displayName: 'integration',

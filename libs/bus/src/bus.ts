@@ -1,4 +1,12 @@
-import type { BucketDef, Channel, PayloadOf, ReplyOf, RequestOf, RpcDef, ValueOf } from '@artemis-studio/contracts';
+import type {
+  BucketDef,
+  Channel,
+  PayloadOf,
+  ReplyOf,
+  RequestOf,
+  RpcDef,
+  ValueOf,
+} from '@artemis-studio/contracts';
 
 /**
  * What services may do with the bus. Deliberately narrow: everything crosses it as a contract
@@ -20,7 +28,11 @@ export interface Bus {
     options?: { queue?: string },
   ): Unsubscribe;
 
-  request<R extends RpcDef>(rpc: R, request: RequestOf<R>, options?: { timeoutMs?: number }): Promise<ReplyOf<R>>;
+  request<R extends RpcDef>(
+    rpc: R,
+    request: RequestOf<R>,
+    options?: { timeoutMs?: number },
+  ): Promise<ReplyOf<R>>;
   /** Serves an RPC in this service's queue group; a thrown RpcError keeps its code, anything else is a 500. */
   serve<R extends RpcDef>(rpc: R, handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>): Unsubscribe;
 

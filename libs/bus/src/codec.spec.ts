@@ -19,7 +19,10 @@ describe('codec', () => {
   });
 
   it('names the offending field', () => {
-    const decoded = decode(SignalSchema, new TextEncoder().encode(JSON.stringify({ ...signal, clusterId: 'x' })));
+    const decoded = decode(
+      SignalSchema,
+      new TextEncoder().encode(JSON.stringify({ ...signal, clusterId: 'x' })),
+    );
     expect(decoded).toEqual({ ok: false, reason: expect.stringContaining('clusterId') });
   });
 

@@ -25,7 +25,9 @@ export function decode<S extends z.ZodType>(schema: S, data: Uint8Array): Decode
 export function encode<S extends z.ZodType>(schema: S, value: z.infer<S>, what: string): Uint8Array {
   const result = schema.safeParse(value);
   if (!result.success) {
-    throw new TypeError(`refusing to send an invalid ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+    throw new TypeError(
+      `refusing to send an invalid ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`,
+    );
   }
   return encoder.encode(JSON.stringify(result.data));
 }

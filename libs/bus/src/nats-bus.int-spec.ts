@@ -91,16 +91,22 @@ describe('NatsBus against real NATS', () => {
     const events = [0, 1, 2].map((n) => rawEvent(clusterId, n));
     const got: RawBrokerEvent[] = [];
 
-    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[0], { msgId: events[0].eventId });
+    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[0], {
+      msgId: events[0].eventId,
+    });
     const js = raw.jetstream();
     await js.publish(subjects.eventRaw(clusterId), new TextEncoder().encode('{"clusterId":42}'));
-    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[1], { msgId: events[1].eventId });
+    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[1], {
+      msgId: events[1].eventId,
+    });
     // A retried publish with the same message id is a duplicate JetStream discards.
     const retry = await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[1], {
       msgId: events[1].eventId,
     });
     expect(retry.duplicate).toBe(true);
-    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[2], { msgId: events[2].eventId });
+    await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[2], {
+      msgId: events[2].eventId,
+    });
 
     const before = metrics.counts['malformed:event.raw'] ?? 0;
     const consumer = sut.consume(
@@ -135,17 +141,25 @@ describe('NatsBus against real NATS', () => {
     });
     await new Promise((r) => setTimeout(r, 100));
 
-    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 0, limit: 10 })).resolves.toEqual({ events: [] });
-    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 13, limit: 10 })).rejects.toMatchObject({
-      code: 404,
-      message: 'no such cluster',
+    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 0, limit: 10 })).resolves.toEqual({
+      events: [],
     });
+    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 13, limit: 10 })).rejects.toMatchObject(
+      {
+        code: 404,
+        message: 'no such cluster',
+      },
+    );
     // A malformed request is refused by the server, not passed to the handler.
-    const reply = await raw.request('studio.v1.rpc.event-store.since', new TextEncoder().encode('{}'), { timeout: 2000 });
+    const reply = await raw.request('studio.v1.rpc.event-store.since', new TextEncoder().encode('{}'), {
+      timeout: 2000,
+    });
     expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('400');
     stop();
     await new Promise((r) => setTimeout(r, 100));
-    await expect(sut.request(rpcs.eventsSince, { clusterId, afterSeq: 0, limit: 10 }, { timeoutMs: 500 })).rejects.toMatchObject({
+    await expect(
+      sut.request(rpcs.eventsSince, { clusterId, afterSeq: 0, limit: 10 }, { timeoutMs: 500 }),
+    ).rejects.toMatchObject({
       code: 503,
     });
   });
@@ -158,7 +172,11 @@ describe('NatsBus against real NATS', () => {
       if (k === key) seen.push(v);
     });
     cleanup.push(watch);
-    const verdict = { status: 'UNKNOWN' as const, reason: 'first reconcile pending', asOf: new Date().toISOString() };
+    const verdict = {
+      status: 'UNKNOWN' as const,
+      reason: 'first reconcile pending',
+      asOf: new Date().toISOString(),
+    };
 
     const revision = await kv.create(key, verdict);
     expect(revision).toEqual(expect.any(Number));

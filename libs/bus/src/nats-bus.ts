@@ -72,29 +72,52 @@ export class NatsBus implements Bus {
   private jsm?: Promise<JetStreamManager>;
   private streamReady?: Promise<void>;
   private currentState: BusState = 'connecting';
+  private closeRequested = false;
   private readonly metrics: BusMetrics;
   private readonly log: BusLog;
 
   constructor(private readonly options: NatsBusOptions) {
     this.metrics = options.metrics ?? noopBusMetrics;
     this.log = options.log ?? consoleLog;
-    this.connected = connect({
-      servers: options.servers,
-      name: options.name,
-      waitOnFirstConnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
-      reconnectJitter: 500,
-      pingInterval: 10_000,
-      maxPingOut: 2,
-    }).then((nc) => {
-      this.connection = nc;
-      this.currentState = 'connected';
-      void this.followStatus(nc);
-      return nc;
-    });
-    // A close before the first connect is the only way this rejects; nobody may be awaiting it yet.
+    this.connected = this.connectUntilClosed();
+    // Rejects only when closed before the first connect, when nobody may be awaiting it yet.
     this.connected.catch(() => (this.currentState = 'closed'));
+  }
+
+  /**
+   * Dials until the first connection is up; from then on the client reconnects by itself, forever.
+   * Not the client's waitOnFirstConnect: that loop cannot be cancelled, so a service closed while
+   * NATS is away would never exit.
+   */
+  private async connectUntilClosed(): Promise<NatsConnection> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.closeRequested) throw new Error('bus closed before it first connected');
+      try {
+        const nc = await connect({
+          servers: this.options.servers,
+          name: this.options.name,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+          reconnectJitter: 500,
+          pingInterval: 10_000,
+          maxPingOut: 2,
+          timeout: 2000,
+        });
+        if (this.closeRequested) {
+          await nc.close();
+          throw new Error('bus closed before it first connected');
+        }
+        this.connection = nc;
+        this.currentState = 'connected';
+        void this.followStatus(nc);
+        return nc;
+      } catch (err) {
+        if (this.closeRequested) throw err;
+        if (attempt % 10 === 0)
+          this.log.warn(`bus: NATS not reachable (${(err as Error).message}); retrying`);
+        await sleep(Math.min(250 * 2 ** Math.min(attempt, 5), 5000) * (0.5 + Math.random() / 2));
+      }
+    }
   }
 
   get state(): BusState {
@@ -158,12 +181,18 @@ export class NatsBus implements Bus {
     return () => unsubscribe();
   }
 
-  async request<R extends RpcDef>(rpc: R, request: RequestOf<R>, options: { timeoutMs?: number } = {}): Promise<ReplyOf<R>> {
+  async request<R extends RpcDef>(
+    rpc: R,
+    request: RequestOf<R>,
+    options: { timeoutMs?: number } = {},
+  ): Promise<ReplyOf<R>> {
     const nc = await this.connectedWithin(options.timeoutMs ?? this.options.requestTimeoutMs ?? 5000);
     const data = encode(rpc.request, request, `${rpc.name} request`);
     let reply;
     try {
-      reply = await nc.request(subjects.rpc(rpc.name), data, { timeout: options.timeoutMs ?? this.options.requestTimeoutMs ?? 5000 });
+      reply = await nc.request(subjects.rpc(rpc.name), data, {
+        timeout: options.timeoutMs ?? this.options.requestTimeoutMs ?? 5000,
+      });
     } catch (err) {
       const code = (err as NatsError).code;
       if (code === '503') throw new RpcError(503, `no ${rpc.name} responder is running`);
@@ -224,7 +253,9 @@ export class NatsBus implements Bus {
     const data = encode(channel.schema, payload, channel.name);
     const nc = await this.connectedWithin(options.timeoutMs ?? 5000);
     await this.ensureEventsStream();
-    const ack = await nc.jetstream().publish(subject, data, { msgID: options.msgId, timeout: options.timeoutMs ?? 5000 });
+    const ack = await nc
+      .jetstream()
+      .publish(subject, data, { msgID: options.msgId, timeout: options.timeoutMs ?? 5000 });
     return { seq: ack.seq, duplicate: ack.duplicate };
   }
 
@@ -250,7 +281,9 @@ export class NatsBus implements Bus {
             ack_wait: nanos(options.ackWaitMs ?? 30_000),
           });
           const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, options.durable);
-          const messages = await consumer.consume({ max_messages: Math.min(options.maxAckPending ?? 1000, 1000) });
+          const messages = await consumer.consume({
+            max_messages: Math.min(options.maxAckPending ?? 1000, 1000),
+          });
           current = messages;
           if (stopped) await messages.close();
           for await (const msg of messages) {
@@ -273,7 +306,9 @@ export class NatsBus implements Bus {
           }
         } catch (err) {
           if (stopped) break;
-          this.log.warn(`bus: consumer ${options.durable} interrupted, restarting: ${(err as Error).message}`);
+          this.log.warn(
+            `bus: consumer ${options.durable} interrupted, restarting: ${(err as Error).message}`,
+          );
           await sleep(1000);
         }
       }
@@ -290,11 +325,14 @@ export class NatsBus implements Bus {
 
   async kv<B extends BucketDef>(bucket: B): Promise<TypedKv<ValueOf<B>>> {
     const nc = await this.connected;
-    const store = await nc.jetstream().views.kv(bucket.name, { history: 1, ...(bucket.ttlMs ? { ttl: bucket.ttlMs } : {}) });
+    const store = await nc
+      .jetstream()
+      .views.kv(bucket.name, { history: 1, ...(bucket.ttlMs ? { ttl: bucket.ttlMs } : {}) });
     return new NatsTypedKv<ValueOf<B>>(store, bucket, this.metrics, this.log);
   }
 
   async close(): Promise<void> {
+    this.closeRequested = true;
     this.currentState = 'closed';
     const nc = this.connection;
     if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
@@ -397,7 +435,11 @@ class NatsTypedKv<V> implements TypedKv<V> {
 
   async update(key: string, value: V, revision: number): Promise<number | null> {
     try {
-      return await this.store.update(key, encode(this.bucket.schema, value, `${this.bucket.name} value`), revision);
+      return await this.store.update(
+        key,
+        encode(this.bucket.schema, value, `${this.bucket.name} value`),
+        revision,
+      );
     } catch (err) {
       if (isWrongRevision(err)) return null;
       throw err;
@@ -430,7 +472,9 @@ class NatsTypedKv<V> implements TypedKv<V> {
         if (value !== undefined) handler(entry.key, value);
       }
     })();
-    running.catch((err) => this.log.warn(`bus: watch of ${this.bucket.name} ended: ${(err as Error).message}`));
+    running.catch((err) =>
+      this.log.warn(`bus: watch of ${this.bucket.name} ended: ${(err as Error).message}`),
+    );
     return {
       stop: async () => {
         stopped = true;

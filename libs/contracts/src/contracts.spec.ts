@@ -73,7 +73,10 @@ describe('schemas', () => {
   });
 
   it('validates cluster registration: URL schemes, unique node names, no unknown keys', () => {
-    const ok = { name: 'prod', nodes: [{ name: 'a', jolokiaUrl: 'http://h:8161/console/jolokia', amqpUrl: 'amqp://h:61616' }] };
+    const ok = {
+      name: 'prod',
+      nodes: [{ name: 'a', jolokiaUrl: 'http://h:8161/console/jolokia', amqpUrl: 'amqp://h:61616' }],
+    };
     expect(CreateClusterRequestSchema.safeParse(ok).success).toBe(true);
     const bad = [
       { ...ok, nodes: [{ name: 'a', jolokiaUrl: 'ftp://h' }] },

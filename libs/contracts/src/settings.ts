@@ -11,7 +11,14 @@ export const SETTINGS = {
   /** Upper bound on how long a broker event waits before it is written, in milliseconds. */
   'artemis-studio.events.flush': { schema: millis(10, 60_000), default: 1000 },
   'artemis-studio.events.buffer-size': { schema: z.number().int().min(1).max(1_000_000), default: 10_000 },
-  'artemis-studio.events.retention-hours': { schema: z.number().int().min(1).max(24 * 365), default: 72 },
+  'artemis-studio.events.retention-hours': {
+    schema: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 365),
+    default: 72,
+  },
   'artemis-studio.stream.heartbeat-millis': { schema: millis(1000, 300_000), default: 20_000 },
   'artemis-studio.stream.replay-cap': { schema: z.number().int().min(0).max(500), default: 500 },
   'artemis-studio.scrape.tier-a-millis': { schema: millis(1000, 3_600_000), default: 5000 },

@@ -15,7 +15,8 @@ export const subjects = {
 
 /** Wildcards matching one kind of subject across clusters (`*` for one cluster id). */
 export const subjectPatterns = {
-  signal: (clusterId = '*', topic: SignalTopic | '*' = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
+  signal: (clusterId = '*', topic: SignalTopic | '*' = '*') =>
+    `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
   eventRaw: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
   eventStored: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
 } as const;

@@ -10,7 +10,11 @@ export interface DataSourceOptions {
   applicationName?: string;
 }
 
-export function createDataSource({ url, poolSize = 10, applicationName = 'artemis-studio' }: DataSourceOptions) {
+export function createDataSource({
+  url,
+  poolSize = 10,
+  applicationName = 'artemis-studio',
+}: DataSourceOptions) {
   return new DataSource({
     type: 'postgres',
     url,

@@ -54,11 +54,15 @@ describe('migrations against real PostgreSQL', () => {
     expect(column).toEqual({ data_type: 'bigint', is_identity: 'YES', identity_generation: 'ALWAYS' });
     const [table] = await sut.query(`SELECT reloptions FROM pg_class WHERE relname = 'broker_event'`);
     expect(table.reloptions).toContain('fillfactor=100');
-    const indexes = (await sut.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'broker_event'`)).map(
-      (r: { indexname: string }) => r.indexname,
-    );
+    const indexes = (
+      await sut.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'broker_event'`)
+    ).map((r: { indexname: string }) => r.indexname);
     expect(indexes).toEqual(
-      expect.arrayContaining(['broker_event_event_id', 'broker_event_cluster_seq', 'broker_event_cluster_type_seq']),
+      expect.arrayContaining([
+        'broker_event_event_id',
+        'broker_event_cluster_seq',
+        'broker_event_cluster_type_seq',
+      ]),
     );
     await expect(
       sut.query(`INSERT INTO broker_event (seq, received_at, cluster_id, event_id, type, node, props)
@@ -79,9 +83,13 @@ describe('migrations against real PostgreSQL', () => {
       kind: 'JOLOKIA',
       sealed: vault.seal('{"username":"u","password":"p"}', cluster.id, 'JOLOKIA'),
     });
-    const stored = await sut.getRepository(ClusterCredentialEntity).findOneByOrFail({ clusterId: cluster.id, kind: 'JOLOKIA' });
+    const stored = await sut
+      .getRepository(ClusterCredentialEntity)
+      .findOneByOrFail({ clusterId: cluster.id, kind: 'JOLOKIA' });
     expect(vault.open(stored.sealed, cluster.id, 'JOLOKIA')).toBe('{"username":"u","password":"p"}');
-    const loaded = await sut.getRepository(ClusterEntity).findOneOrFail({ where: { id: cluster.id }, relations: { nodes: true } });
+    const loaded = await sut
+      .getRepository(ClusterEntity)
+      .findOneOrFail({ where: { id: cluster.id }, relations: { nodes: true } });
     expect(loaded.nodes.map((n) => n.name)).toEqual(['a']);
   });
 });

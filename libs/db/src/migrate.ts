@@ -13,7 +13,9 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
     return applied.map((m) => m.name);
   } finally {
     // A session lock dies with its connection, so a failed unlock cannot strand the others.
-    await lockHolder.query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK]).catch(() => undefined);
+    await lockHolder
+      .query('SELECT pg_advisory_unlock(hashtext($1))', [MIGRATION_LOCK])
+      .catch(() => undefined);
     await lockHolder.release();
   }
 }

@@ -17,7 +17,9 @@ describe('SecretVault', () => {
 
   it('fails loudly with another key', () => {
     const sealed = sut.seal('secret', clusterId, 'JOLOKIA');
-    expect(() => new SecretVault(randomBytes(32)).open(sealed, clusterId, 'JOLOKIA')).toThrow(SecretVaultError);
+    expect(() => new SecretVault(randomBytes(32)).open(sealed, clusterId, 'JOLOKIA')).toThrow(
+      SecretVaultError,
+    );
   });
 
   it('fails loudly when opened for another cluster or kind (AAD)', () => {

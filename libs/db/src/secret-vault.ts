@@ -21,7 +21,8 @@ export class SecretVault {
   private readonly key: Buffer;
 
   constructor(key: Buffer) {
-    if (key.length !== KEY_BYTES) throw new SecretVaultError(`the vault key must be ${KEY_BYTES} bytes, got ${key.length}`);
+    if (key.length !== KEY_BYTES)
+      throw new SecretVaultError(`the vault key must be ${KEY_BYTES} bytes, got ${key.length}`);
     this.key = key;
   }
 
@@ -41,7 +42,9 @@ export class SecretVault {
 
   open(sealed: Buffer, clusterId: string, kind: CredentialKind): string {
     if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== FORMAT_VERSION) {
-      throw new SecretVaultError(`sealed ${kind} credential of cluster ${clusterId} is not in a known format`);
+      throw new SecretVaultError(
+        `sealed ${kind} credential of cluster ${clusterId} is not in a known format`,
+      );
     }
     const iv = sealed.subarray(1, 1 + IV_BYTES);
     const tag = sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
@@ -49,7 +52,10 @@ export class SecretVault {
     decipher.setAAD(aad(clusterId, kind));
     decipher.setAuthTag(tag);
     try {
-      return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       throw new SecretVaultError(
         `cannot open the ${kind} credential of cluster ${clusterId}: wrong key, or sealed for another cluster or kind`,

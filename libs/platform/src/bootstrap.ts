@@ -4,8 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, SERVICE_CONFIG, ServiceConfig } from './config/service-config';
 
 /** Builds a service's Nest application (without listening): used by main.ts and by tests. */
-export async function createServiceApp(rootModule: unknown): Promise<INestApplication> {
-  const app = await NestFactory.create(rootModule as never, { logger: ['error', 'warn', 'log'] });
+export async function createServiceApp(
+  rootModule: unknown,
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<INestApplication> {
+  const app = await NestFactory.create(rootModule as never, {
+    logger: quiet ? false : ['error', 'warn', 'log'],
+  });
   app.enableShutdownHooks();
   return app;
 }

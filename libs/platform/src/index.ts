@@ -2,7 +2,13 @@ export { PlatformModule } from './platform.module';
 export type { PlatformOptions } from './platform.module';
 export { bootstrapService, createServiceApp } from './bootstrap';
 export { BUS } from './bus/bus.provider';
-export { BaseEnvSchema, ConfigError, SERVICE_CONFIG, loadServiceConfig, parseEnv } from './config/service-config';
+export {
+  BaseEnvSchema,
+  ConfigError,
+  SERVICE_CONFIG,
+  loadServiceConfig,
+  parseEnv,
+} from './config/service-config';
 export type { ServiceConfig } from './config/service-config';
 export { DatabaseService } from './database/database.service';
 export { READINESS_CHECKS, assessReadiness } from './health/readiness';

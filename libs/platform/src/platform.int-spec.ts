@@ -1,5 +1,6 @@
 import { startService, waitFor, type RunningService } from '@artemis-studio/testing';
 import { Module } from '@nestjs/common';
+import type { ReadinessReport } from './health/readiness';
 import { PlatformModule } from './platform.module';
 
 @Module({ imports: [PlatformModule.forService({ service: 'probe', defaultPort: 0 })] })
@@ -17,7 +18,7 @@ describe('readiness follows the real dependencies', () => {
 
   const readiness = async () => {
     const response = await fetch(`${service!.url}/readyz`);
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as ReadinessReport };
   };
 
   it('is live but not ready while NATS is unreachable, and says which dependency', async () => {

@@ -20,7 +20,13 @@ describe('the test broker', () => {
 
   async function amqp(user: string, password: string): Promise<Connection> {
     const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
-    const connection = new Connection({ host: hostname, port: Number(port), username: user, password, reconnect: false });
+    const connection = new Connection({
+      host: hostname,
+      port: Number(port),
+      username: user,
+      password,
+      reconnect: false,
+    });
     connections.push(connection);
     return connection.open();
   }
@@ -29,7 +35,11 @@ describe('the test broker', () => {
     const read = (headers: Record<string, string>) =>
       axios.post(
         broker.nodes[0].jolokiaUrl,
-        { type: 'read', mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`, attribute: 'Version' },
+        {
+          type: 'read',
+          mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+          attribute: 'Version',
+        },
         { auth: { username: broker.user, password: broker.password }, headers, validateStatus: () => true },
       );
 

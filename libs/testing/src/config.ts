@@ -13,6 +13,9 @@ export const testConfig = {
 /** The fresh database of this test run, created and migrated by the global setup. */
 export function testDatabaseUrl(): string {
   const url = process.env.STUDIO_TEST_DATABASE_URL;
-  if (!url) throw new Error('STUDIO_TEST_DATABASE_URL is not set: run integration tests through jest --selectProjects integration');
+  if (!url)
+    throw new Error(
+      'STUDIO_TEST_DATABASE_URL is not set: run integration tests through jest --selectProjects integration',
+    );
   return url;
 }

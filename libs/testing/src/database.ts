@@ -34,7 +34,9 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   try {
     await client.connect();
   } catch (err) {
-    throw new Error(`PostgreSQL is not reachable at ${redact(testConfig.adminDatabaseUrl)}: ${(err as Error).message}`);
+    throw new Error(
+      `PostgreSQL is not reachable at ${redact(testConfig.adminDatabaseUrl)}: ${(err as Error).message}`,
+    );
   }
   try {
     return await work(client);

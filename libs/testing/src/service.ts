@@ -14,12 +14,18 @@ export interface RunningService {
  * Boots a service's root module on a free port against the test database and NATS; `env`
  * overrides the environment the service reads once at boot (to point it at a dead dependency).
  */
-export async function startService(rootModule: unknown, env: Record<string, string> = {}): Promise<RunningService> {
+export async function startService(
+  rootModule: unknown,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
   const saved = { ...process.env };
-  Object.assign(process.env, { DATABASE_URL: testDatabaseUrl(), NATS_URL: testConfig.natsUrl, PORT: '0' }, env);
+  Object.assign(
+    process.env,
+    { DATABASE_URL: testDatabaseUrl(), NATS_URL: testConfig.natsUrl, PORT: '0' },
+    env,
+  );
   try {
-    const app = await createServiceApp(rootModule);
-    app.useLogger(false);
+    const app = await createServiceApp(rootModule, { quiet: true });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };

@@ -21,8 +21,18 @@ export type PayloadOf<C extends Channel> = z.infer<C['schema']>;
 
 export const channels = {
   signal: { name: 'signal', schema: SignalSchema, pattern: subjectPatterns.signal(), delivery: 'core' },
-  eventRaw: { name: 'event.raw', schema: RawBrokerEventSchema, pattern: subjectPatterns.eventRaw(), delivery: 'stream' },
-  eventStored: { name: 'event.stored', schema: BrokerEventSchema, pattern: subjectPatterns.eventStored(), delivery: 'core' },
+  eventRaw: {
+    name: 'event.raw',
+    schema: RawBrokerEventSchema,
+    pattern: subjectPatterns.eventRaw(),
+    delivery: 'stream',
+  },
+  eventStored: {
+    name: 'event.stored',
+    schema: BrokerEventSchema,
+    pattern: subjectPatterns.eventStored(),
+    delivery: 'core',
+  },
 } as const satisfies Record<string, Channel>;
 
 /** A JetStream KV bucket and the schema of its values. */

@@ -21,7 +21,11 @@ export const rpcs = {
   /** Last-Event-ID replay: events after the cursor, ascending by `seq`. */
   eventsSince: rpc(
     'event-store.since',
-    z.object({ clusterId: Uuid, afterSeq: z.number().int().nonnegative(), limit: z.number().int().min(1).max(REPLAY_LIMIT_MAX) }),
+    z.object({
+      clusterId: Uuid,
+      afterSeq: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(REPLAY_LIMIT_MAX),
+    }),
     z.object({ events: z.array(BrokerEventSchema) }),
   ),
   eventsHistory: rpc(

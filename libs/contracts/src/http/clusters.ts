@@ -45,7 +45,10 @@ export const UpdateClusterRequestSchema = z
     nodes: nodeList.optional(),
     /** A kind set to null removes that credential. */
     credentials: z
-      .object({ jolokia: CredentialSchema.nullable().optional(), amqp: CredentialSchema.nullable().optional() })
+      .object({
+        jolokia: CredentialSchema.nullable().optional(),
+        amqp: CredentialSchema.nullable().optional(),
+      })
       .strict()
       .optional(),
     jolokiaOrigin: httpUrl.nullable().optional(),

@@ -32,7 +32,14 @@ const PageQuery = {
   pageSize: z.coerce.number().int().min(1).max(500).default(50),
 };
 
-export const QUEUE_SORT_FIELDS = ['name', 'address', 'messageCount', 'consumerCount', 'deliveringCount', 'messagesAdded'] as const;
+export const QUEUE_SORT_FIELDS = [
+  'name',
+  'address',
+  'messageCount',
+  'consumerCount',
+  'deliveringCount',
+  'messagesAdded',
+] as const;
 export const QueueQuerySchema = z.object({
   ...PageQuery,
   sort: z.enum(QUEUE_SORT_FIELDS).default('name'),

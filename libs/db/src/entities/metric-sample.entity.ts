@@ -14,6 +14,7 @@ export class MetricSampleEntity {
   @Column({ type: 'uuid', name: 'cluster_id' }) clusterId!: string;
   @Column({ type: 'bigint', name: 'message_count', transformer: bigintAsNumber }) messageCount!: number;
   @Column({ type: 'bigint', name: 'messages_added', transformer: bigintAsNumber }) messagesAdded!: number;
-  @Column({ type: 'bigint', name: 'messages_acknowledged', transformer: bigintAsNumber }) messagesAcknowledged!: number;
+  @Column({ type: 'bigint', name: 'messages_acknowledged', transformer: bigintAsNumber })
+  messagesAcknowledged!: number;
   @Column({ type: 'integer', name: 'consumer_count' }) consumerCount!: number;
 }

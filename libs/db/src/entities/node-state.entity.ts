@@ -7,7 +7,8 @@ export class NodeStateEntity {
   @Column({ type: 'uuid', name: 'cluster_id' }) clusterId!: string;
   @Column({ type: 'timestamptz', name: 'observed_at' }) observedAt!: Date;
   @Column({ type: 'timestamptz', name: 'last_ok_at', nullable: true }) lastOkAt!: Date | null;
-  @Column({ type: 'bigint', name: 'uptime_ms', nullable: true, transformer: bigintAsNumber }) uptimeMs!: number | null;
+  @Column({ type: 'bigint', name: 'uptime_ms', nullable: true, transformer: bigintAsNumber }) uptimeMs!:
+    number | null;
   @Column({ type: 'boolean' }) reachable!: boolean;
   @Column({ type: 'boolean', nullable: true }) active!: boolean | null;
   @Column({ type: 'boolean', nullable: true }) backup!: boolean | null;

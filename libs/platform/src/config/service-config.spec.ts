@@ -12,7 +12,9 @@ describe('loadServiceConfig', () => {
   });
 
   it('lists every problem at once', () => {
-    expect(() => loadServiceConfig('gateway', 8080, { PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    expect(() => loadServiceConfig('gateway', 8080, { PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
+      ConfigError,
+    );
     try {
       loadServiceConfig('gateway', 8080, { PORT: 'eighty', DATABASE_URL: 'mysql://x' });
     } catch (err) {

@@ -38,7 +38,11 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv)
   return result.data;
 }
 
-export function loadServiceConfig(service: string, defaultPort: number, env: NodeJS.ProcessEnv): ServiceConfig {
+export function loadServiceConfig(
+  service: string,
+  defaultPort: number,
+  env: NodeJS.ProcessEnv,
+): ServiceConfig {
   const parsed = parseEnv(BaseEnvSchema, env);
   return {
     service,

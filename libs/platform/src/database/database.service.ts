@@ -19,7 +19,10 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   private readonly readyPromise = new Promise<DataSource>((resolve) => (this.resolveReady = resolve));
 
   constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {
-    this.dataSource = createDataSource({ url: config.databaseUrl, applicationName: `artemis-studio-${config.service}` });
+    this.dataSource = createDataSource({
+      url: config.databaseUrl,
+      applicationName: `artemis-studio-${config.service}`,
+    });
   }
 
   onModuleInit(): void {

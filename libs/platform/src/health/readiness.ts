@@ -12,12 +12,18 @@ export interface ReadinessReport {
 }
 
 /** Runs every check at once, each bounded, so one hung dependency cannot hang the probe. */
-export async function assessReadiness(checks: readonly ReadinessCheck[], timeoutMs = 2000): Promise<ReadinessReport> {
+export async function assessReadiness(
+  checks: readonly ReadinessCheck[],
+  timeoutMs = 2000,
+): Promise<ReadinessReport> {
   const results = await Promise.all(
     checks.map(async (c) => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<{ ok: boolean; detail: string }>((resolve) => {
-        timer = setTimeout(() => resolve({ ok: false, detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+        timer = setTimeout(
+          () => resolve({ ok: false, detail: `no answer within ${timeoutMs} ms` }),
+          timeoutMs,
+        );
       });
       try {
         return [c.name, await Promise.race([c.check(), timeout])] as const;

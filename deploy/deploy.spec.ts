@@ -1,0 +1,85 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+
+/** The deployment files are written for users and not run here: this keeps them consistent with the code. */
+const SERVICES = { scraper: 8081, notifier: 8082, 'event-store': 8083, gateway: 8080 } as const;
+const root = join(__dirname, '..');
+
+interface K8sDoc {
+  kind: string;
+  metadata: { name: string };
+  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form manifest
+}
+
+describe('deploy/k8s', () => {
+  const dir = join(root, 'deploy', 'k8s');
+  const docs: K8sDoc[] = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+    .flatMap((f) =>
+      parseAllDocuments(readFileSync(join(dir, f), 'utf8')).map((d) => {
+        if (d.errors.length) throw new Error(`${f}: ${d.errors[0].message}`);
+        return d.toJSON() as K8sDoc;
+      }),
+    );
+
+  it('lists every manifest in the kustomization', () => {
+    const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8'));
+    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml');
+    expect([...kustomization.resources].sort()).toEqual(files.sort());
+  });
+
+  it.each(Object.entries(SERVICES))('deploys %s with its port, probes and configuration', (service, port) => {
+    const deployment = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === `studio-${service}`);
+    expect(deployment).toBeDefined();
+    const container = deployment!.spec.template.spec.containers[0];
+    expect(container.env).toEqual(
+      expect.arrayContaining([
+        { name: 'SERVICE', value: service },
+        { name: 'PORT', value: String(port) },
+      ]),
+    );
+    expect(container.ports[0].containerPort).toBe(port);
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.envFrom).toEqual([
+      { configMapRef: { name: 'artemis-studio' } },
+      { secretRef: { name: 'artemis-studio' } },
+    ]);
+    expect(deployment!.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': `studio-${service}` });
+    expect(deployment!.spec.template.metadata.labels).toMatchObject(deployment!.spec.selector.matchLabels);
+    const svc = docs.find((d) => d.kind === 'Service' && d.metadata.name === `studio-${service}`);
+    expect(svc?.spec.ports[0].port).toBe(port);
+  });
+
+  it('runs several gateway replicas behind an unbuffered ingress', () => {
+    const gateway = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'studio-gateway');
+    expect(gateway!.spec.replicas).toBeGreaterThan(1);
+    const ingress = docs.find((d) => d.kind === 'Ingress');
+    expect(ingress?.metadata).toMatchObject({
+      annotations: { 'nginx.ingress.kubernetes.io/proxy-buffering': 'off' },
+    });
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+
+  it.each(Object.entries(SERVICES))('runs %s on its port against postgres and nats', (service, port) => {
+    const env = compose.services[service].environment;
+    expect(env).toMatchObject({ SERVICE: service, PORT: String(port), NATS_URL: 'nats://nats:4222' });
+    expect(env.DATABASE_URL).toMatch(/@postgres:5432\//);
+    expect(compose.services[service].healthcheck.test.join(' ')).toContain(`:${port}/readyz`);
+  });
+
+  it('starts NATS with JetStream', () => {
+    expect(compose.services.nats.command).toContain('-js');
+  });
+});
+
+describe('Dockerfile', () => {
+  it('starts whichever service SERVICE names', () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/exec node services\/\$\{SERVICE:\?[^}]*\}\/dist\/main\.js/);
+  });
+});

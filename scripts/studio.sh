@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `npm start`: builds everything and runs the four services against local PostgreSQL and NATS,
+# plus a development broker (scripts/artemis.sh profile "dev") to register and watch.
+# Ctrl-C stops the services; `npm run broker:stop` stops the broker.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/artemis_studio}"
+export NATS_URL="${NATS_URL:-nats://127.0.0.1:4222}"
+
+# The vault key seals broker credentials; a generated one is kept so restarts can open them.
+if [ -z "${STUDIO_SECRET_KEY:-}" ]; then
+  key_file="${XDG_CONFIG_HOME:-$HOME/.config}/artemis-studio/secret-key"
+  if [ ! -f "$key_file" ]; then
+    mkdir -p "$(dirname "$key_file")"
+    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))" >"$key_file")
+  fi
+  STUDIO_SECRET_KEY="$(cat "$key_file")"
+  export STUDIO_SECRET_KEY
+fi
+
+db_name="$(node -e "console.log(new URL(process.argv[1]).pathname.slice(1))" "$DATABASE_URL")"
+admin_url="$(node -e "const u=new URL(process.argv[1]); u.pathname='/postgres'; console.log(u.toString())" "$DATABASE_URL")"
+if ! psql "$admin_url" -tAc "SELECT 1 FROM pg_database WHERE datname = '$db_name'" | grep -q 1; then
+  psql "$admin_url" -c "CREATE DATABASE \"$db_name\"" >/dev/null
+fi
+
+npm install --no-audit --no-fund >/dev/null
+npm run --silent build
+bash scripts/artemis.sh start dev
+
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; wait' INT TERM EXIT
+for service in event-store scraper notifier gateway; do
+  node "services/$service/dist/main.js" 2>&1 | sed -u "s/^/[$service] /" &
+  pids+=($!)
+done
+echo "Artemis Studio: gateway on http://127.0.0.1:8080 (health: /readyz)"
+bash scripts/artemis.sh env dev | sed 's/^/  dev broker: /'
+wait

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `npm test`: everything CI checks, in the order that fails fastest.
+# Integration tests need PostgreSQL and NATS running (see README); the harness creates a fresh
+# database and starts the test broker itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step typecheck
+npm run --silent typecheck
+step lint
+npm run --silent lint
+step "unit tests"
+npx jest --selectProjects unit
+npm run --silent test -w web
+step "integration tests (real PostgreSQL, NATS and Artemis)"
+npx jest --selectProjects integration --runInBand
