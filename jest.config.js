@@ -11,6 +11,8 @@ const base = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Integration tests wait on real brokers; unit tests finish in milliseconds either way.
+  testTimeout: 60_000,
   projects: [
     {
       ...base,
@@ -23,7 +25,6 @@ module.exports = {
       testMatch: ['<rootDir>/{libs,services}/**/src/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
-      testTimeout: 60_000,
     },
   ],
 };

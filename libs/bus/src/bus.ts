@@ -28,13 +28,18 @@ export interface Bus {
     options?: { queue?: string },
   ): Unsubscribe;
 
+  /** `key` addresses one instance of a keyed RPC (`studio.v1.rpc.<name>.<key>`), such as a cluster's owner. */
   request<R extends RpcDef>(
     rpc: R,
     request: RequestOf<R>,
-    options?: { timeoutMs?: number },
+    options?: { timeoutMs?: number; key?: string },
   ): Promise<ReplyOf<R>>;
   /** Serves an RPC in this service's queue group; a thrown RpcError keeps its code, anything else is a 500. */
-  serve<R extends RpcDef>(rpc: R, handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>): Unsubscribe;
+  serve<R extends RpcDef>(
+    rpc: R,
+    handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>,
+    options?: { key?: string },
+  ): Unsubscribe;
 
   /** Publishes to the JetStream stream that captures `channel`; `msgId` makes a retry a discarded duplicate. */
   publishDurable<C extends Channel>(

@@ -184,13 +184,13 @@ export class NatsBus implements Bus {
   async request<R extends RpcDef>(
     rpc: R,
     request: RequestOf<R>,
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; key?: string } = {},
   ): Promise<ReplyOf<R>> {
     const nc = await this.connectedWithin(options.timeoutMs ?? this.options.requestTimeoutMs ?? 5000);
     const data = encode(rpc.request, request, `${rpc.name} request`);
     let reply;
     try {
-      reply = await nc.request(subjects.rpc(rpc.name), data, {
+      reply = await nc.request(rpcSubject(rpc, options.key), data, {
         timeout: options.timeoutMs ?? this.options.requestTimeoutMs ?? 5000,
       });
     } catch (err) {
@@ -209,12 +209,16 @@ export class NatsBus implements Bus {
     return decoded.value as ReplyOf<R>;
   }
 
-  serve<R extends RpcDef>(rpc: R, handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>): Unsubscribe {
+  serve<R extends RpcDef>(
+    rpc: R,
+    handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>,
+    options: { key?: string } = {},
+  ): Unsubscribe {
     let cancelled = false;
     let unsubscribe: Unsubscribe = () => (cancelled = true);
     void this.connected.then((nc) => {
       if (cancelled) return;
-      const sub = nc.subscribe(subjects.rpc(rpc.name), {
+      const sub = nc.subscribe(rpcSubject(rpc, options.key), {
         queue: this.options.name,
         callback: (err, msg) => {
           if (err) return this.log.warn(`bus: rpc ${rpc.name}: ${err.message}`);
@@ -325,9 +329,7 @@ export class NatsBus implements Bus {
 
   async kv<B extends BucketDef>(bucket: B): Promise<TypedKv<ValueOf<B>>> {
     const nc = await this.connected;
-    const store = await nc
-      .jetstream()
-      .views.kv(bucket.name, { history: 1, ...(bucket.ttlMs ? { ttl: bucket.ttlMs } : {}) });
+    const store = await nc.jetstream().views.kv(bucket.name, { history: 1 });
     return new NatsTypedKv<ValueOf<B>>(store, bucket, this.metrics, this.log);
   }
 
@@ -491,6 +493,10 @@ class NatsTypedKv<V> implements TypedKv<V> {
     this.log.warn(`bus: skipped a malformed ${this.bucket.name} value at ${key}: ${decoded.reason}`);
     return undefined;
   }
+}
+
+function rpcSubject(rpc: RpcDef, key?: string): string {
+  return key ? `${subjects.rpc(rpc.name)}.${key}` : subjects.rpc(rpc.name);
 }
 
 function isWrongRevision(err: unknown): boolean {

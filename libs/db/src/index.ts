@@ -4,3 +4,5 @@ export type { DataSourceOptions } from './data-source';
 export { migrate } from './migrate';
 export { MIGRATIONS } from './migrations';
 export { SecretVault, SecretVaultError } from './secret-vault';
+export { ClusterCatalog, sealCredential } from './cluster-catalog';
+export type { ClusterTarget, ClusterTargetNode } from './cluster-catalog';

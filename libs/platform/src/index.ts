@@ -14,3 +14,6 @@ export { DatabaseService } from './database/database.service';
 export { READINESS_CHECKS, assessReadiness } from './health/readiness';
 export type { ReadinessCheck, ReadinessReport } from './health/readiness';
 export { createRegistry, busMetrics } from './metrics/metrics';
+export { ClusterLeases } from './leases/cluster-leases';
+export { SettingsService, SETTINGS_REFRESH_MS } from './settings/settings.service';
+export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';

@@ -9,6 +9,7 @@ import { HealthController } from './health/health.controller';
 import { READINESS_CHECKS } from './health/readiness';
 import { MetricsController } from './metrics/metrics.controller';
 import { createRegistry } from './metrics/metrics';
+import { SettingsService } from './settings/settings.service';
 
 @Injectable()
 class BusLifecycle implements OnApplicationShutdown {
@@ -38,6 +39,7 @@ export class PlatformModule {
         { provide: SERVICE_CONFIG, useFactory: () => loadServiceConfig(service, defaultPort, process.env) },
         { provide: Registry, useFactory: () => createRegistry(service) },
         DatabaseService,
+        SettingsService,
         {
           provide: BUS,
           inject: [SERVICE_CONFIG, Registry],
@@ -50,7 +52,7 @@ export class PlatformModule {
           useFactory: (database: DatabaseService, bus: NatsBus) => [database, busReadiness(bus)],
         },
       ],
-      exports: [SERVICE_CONFIG, Registry, DatabaseService, BUS],
+      exports: [SERVICE_CONFIG, Registry, DatabaseService, SettingsService, BUS],
     };
   }
 }

@@ -6,3 +6,7 @@ export type { BrokerNode, BrokerProfile } from './broker';
 export { waitFor } from './wait';
 export { expectServiceToServe, startService } from './service';
 export type { RunningService } from './service';
+export { TEST_SECRET_KEY, brokerCluster, insertCluster, testVault } from './clusters';
+export type { ClusterFixture } from './clusters';
+export { spawnService } from './process';
+export type { ServiceProcess } from './process';

@@ -1,6 +1,7 @@
 import { createServiceApp } from '@artemis-studio/platform';
 import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
+import { TEST_SECRET_KEY } from './clusters';
 import { testConfig, testDatabaseUrl } from './config';
 import { waitFor } from './wait';
 
@@ -21,7 +22,12 @@ export async function startService(
   const saved = { ...process.env };
   Object.assign(
     process.env,
-    { DATABASE_URL: testDatabaseUrl(), NATS_URL: testConfig.natsUrl, PORT: '0' },
+    {
+      DATABASE_URL: testDatabaseUrl(),
+      NATS_URL: testConfig.natsUrl,
+      PORT: '0',
+      STUDIO_SECRET_KEY: TEST_SECRET_KEY,
+    },
     env,
   );
   try {

@@ -39,15 +39,11 @@ export const channels = {
 export interface BucketDef<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly schema: S;
-  /** Entry lifetime; a lease bucket's TTL is the lease TTL. */
-  readonly ttlMs?: number;
 }
 export type ValueOf<B extends BucketDef> = z.infer<B['schema']>;
-
-export const LEASE_TTL_MS = 15_000;
 
 export const buckets = {
   liveNodes: { name: BUCKETS.liveNodes, schema: LiveNodeSetSchema },
   capabilities: { name: BUCKETS.capabilities, schema: CapabilityVerdictSchema },
-  leases: { name: BUCKETS.leases, schema: LeaseSchema, ttlMs: LEASE_TTL_MS },
+  leases: { name: BUCKETS.leases, schema: LeaseSchema },
 } as const satisfies Record<string, BucketDef>;

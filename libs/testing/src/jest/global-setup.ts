@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createConnection } from 'node:net';
+import { join } from 'node:path';
 import { isBrokerRunning, startBroker } from '../broker';
 import { testConfig } from '../config';
 import { createTestDatabase } from '../database';
@@ -8,6 +10,8 @@ import { createTestDatabase } from '../database';
  * checked, and the test broker created and started by scripts/artemis.sh when it is not running.
  */
 export default async function globalSetup(): Promise<void> {
+  // Some tests run services as real processes (to kill one): build them; a no-op when up to date.
+  execFileSync('npx', ['tsc', '-b'], { cwd: join(__dirname, '..', '..', '..', '..'), stdio: 'inherit' });
   await assertReachable('NATS', testConfig.natsUrl);
   const database = await createTestDatabase({ migrated: true });
   process.env.STUDIO_TEST_DATABASE_URL = database.url;

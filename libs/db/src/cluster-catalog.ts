@@ -1,0 +1,78 @@
+import { CredentialSchema, type Credential } from '@artemis-studio/contracts';
+import type { DataSource } from 'typeorm';
+import { ClusterCredentialEntity, ClusterEntity, type CredentialKind } from './entities';
+import { SecretVault, SecretVaultError } from './secret-vault';
+
+export interface ClusterTargetNode {
+  id: string;
+  name: string;
+  jolokiaUrl: string;
+  amqpUrl: string | null;
+}
+
+/** A registered cluster as the services that reach brokers need it, credentials opened. */
+export interface ClusterTarget {
+  id: string;
+  name: string;
+  /** Changes whenever the registration changes: a poller restarts with the new one. */
+  revision: string;
+  jolokiaOrigin: string | null;
+  nodes: ClusterTargetNode[];
+  credentials: Partial<Record<CredentialKind, Credential>>;
+  /** Why a stored credential could not be opened (wrong vault key): stated on every node. */
+  credentialError: string | null;
+}
+
+/** Reads the cluster registry (written by the gateway) for the scraper and the notifier. */
+export class ClusterCatalog {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly vault: SecretVault,
+  ) {}
+
+  async list(): Promise<ClusterTarget[]> {
+    const [clusters, credentials] = await Promise.all([
+      this.dataSource
+        .getRepository(ClusterEntity)
+        .find({ relations: { nodes: true }, order: { name: 'ASC' } }),
+      this.dataSource.getRepository(ClusterCredentialEntity).find(),
+    ]);
+    return clusters.map((cluster) => {
+      const opened: Partial<Record<CredentialKind, Credential>> = {};
+      let credentialError: string | null = null;
+      let revision = cluster.updatedAt.toISOString();
+      for (const row of credentials.filter((c) => c.clusterId === cluster.id)) {
+        revision += `|${row.kind}@${row.updatedAt.toISOString()}`;
+        try {
+          opened[row.kind] = CredentialSchema.parse(
+            JSON.parse(this.vault.open(row.sealed, cluster.id, row.kind)),
+          );
+        } catch (err) {
+          credentialError =
+            err instanceof SecretVaultError ? err.message : `stored ${row.kind} credential is unreadable`;
+        }
+      }
+      return {
+        id: cluster.id,
+        name: cluster.name,
+        revision,
+        jolokiaOrigin: cluster.jolokiaOrigin,
+        nodes: [...cluster.nodes]
+          .sort((a, b) => a.position - b.position)
+          .map((n) => ({ id: n.id, name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
+        credentials: opened,
+        credentialError,
+      };
+    });
+  }
+}
+
+/** Seals a credential the way the catalog opens it. */
+export function sealCredential(
+  vault: SecretVault,
+  clusterId: string,
+  kind: CredentialKind,
+  credential: Credential,
+): Buffer {
+  return vault.seal(JSON.stringify(credential), clusterId, kind);
+}

@@ -1,0 +1,52 @@
+import type { Credential } from '@artemis-studio/contracts';
+import { ClusterCredentialEntity, ClusterEntity, SecretVault, sealCredential } from '@artemis-studio/db';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { BrokerProfile } from './broker';
+
+/** The vault key every service of this test run is started with. */
+export const TEST_SECRET_KEY = process.env.STUDIO_TEST_SECRET_KEY ?? Buffer.alloc(32, 7).toString('base64');
+export const testVault = () => SecretVault.fromBase64(TEST_SECRET_KEY);
+
+export interface ClusterFixture {
+  name?: string;
+  nodes: { name: string; jolokiaUrl: string; amqpUrl?: string | null }[];
+  jolokia?: Credential;
+  amqp?: Credential;
+}
+
+/**
+ * Writes a registration straight into the registry, as the gateway would, for tests of the
+ * services that read it. Returns the cluster id and its node ids in order.
+ */
+export async function insertCluster(
+  dataSource: DataSource,
+  fixture: ClusterFixture,
+): Promise<{ id: string; nodeIds: string[] }> {
+  const cluster = await dataSource.getRepository(ClusterEntity).save({
+    name: fixture.name ?? `test-${randomUUID()}`,
+    jolokiaOrigin: null,
+    nodes: fixture.nodes.map((n, position) => ({ ...n, amqpUrl: n.amqpUrl ?? null, position })),
+  });
+  const vault = testVault();
+  for (const [kind, credential] of [
+    ['JOLOKIA', fixture.jolokia],
+    ['AMQP', fixture.amqp],
+  ] as const) {
+    if (!credential) continue;
+    await dataSource
+      .getRepository(ClusterCredentialEntity)
+      .save({ clusterId: cluster.id, kind, sealed: sealCredential(vault, cluster.id, kind, credential) });
+  }
+  const nodeIds = [...cluster.nodes].sort((a, b) => a.position - b.position).map((n) => n.id);
+  return { id: cluster.id, nodeIds };
+}
+
+/** A cluster of the profile's brokers with the studio credential. */
+export function brokerCluster(broker: BrokerProfile, name?: string): ClusterFixture {
+  return {
+    name,
+    nodes: broker.nodes.map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
+    jolokia: { username: broker.user, password: broker.password },
+  };
+}

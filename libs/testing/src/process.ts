@@ -1,0 +1,79 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { testConfig, testDatabaseUrl } from './config';
+import { TEST_SECRET_KEY } from './clusters';
+import { waitFor } from './wait';
+
+export interface ServiceProcess {
+  pid: number;
+  url: string;
+  output(): string;
+  /** SIGKILL: a crash, no shutdown hooks. */
+  kill(): Promise<void>;
+  /** SIGTERM: a graceful stop. */
+  stop(): Promise<void>;
+}
+
+function repoRoot(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'services'))) return dir;
+  }
+  throw new Error('repository root not found');
+}
+
+/**
+ * Runs a built service (`services/<name>/dist/main.js`, built by the integration setup) as a
+ * real process against the test database and NATS, and waits until it is ready.
+ */
+export async function spawnService(
+  name: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
+  let output = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(repoRoot(), 'services', name, 'dist', 'main.js')],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: testDatabaseUrl(),
+        NATS_URL: testConfig.natsUrl,
+        STUDIO_SECRET_KEY: TEST_SECRET_KEY,
+        PORT: String(port),
+        NO_COLOR: '1',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(
+      `${name} on :${port} to be ready`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+        return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  const signal = async (sig: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    await exited;
+  };
+  return {
+    pid: child.pid!,
+    url,
+    output: () => output,
+    kill: () => signal('SIGKILL'),
+    stop: () => signal('SIGTERM'),
+  };
+}

@@ -1,0 +1,104 @@
+import axios, { AxiosInstance } from 'axios';
+import { Agent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { CallLimiter } from './call-limiter';
+
+export type JolokiaRequest =
+  | { type: 'read'; mbean: string; attribute?: string | string[] }
+  | { type: 'exec'; mbean: string; operation: string; arguments: unknown[] };
+
+export interface JolokiaResponse {
+  status: number;
+  value?: unknown;
+  error?: string;
+  error_type?: string;
+}
+
+export interface JolokiaTarget {
+  /** The node's key for the call budget. */
+  nodeKey: string;
+  jolokiaUrl: string;
+  /** Sent on every request: real brokers keep Jolokia's strict Origin checking. */
+  origin: string;
+  auth?: { username: string; password: string };
+}
+
+export type JolokiaFailure =
+  'unreachable' | 'timeout' | 'unauthorized' | 'forbidden' | 'limited' | 'bad-response';
+
+export class JolokiaError extends Error {
+  override name = 'JolokiaError';
+  constructor(
+    readonly kind: JolokiaFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The Origin a node's Jolokia accepts by default: its own scheme and host (`*://<http-host>*`). */
+export function defaultOrigin(jolokiaUrl: string): string {
+  return new URL(jolokiaUrl).origin;
+}
+
+/**
+ * Every Jolokia call to a broker goes through here: one bulk POST per call, keep-alive sockets,
+ * the node's call budget, and success judged per response by its JSON `status`.
+ */
+export class JolokiaClient {
+  constructor(
+    private readonly limiter: CallLimiter,
+    private readonly http: AxiosInstance = axios.create({
+      httpAgent: new Agent({ keepAlive: true, maxSockets: 4 }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 4 }),
+      timeout: 5000,
+      maxContentLength: 256 * 1024 * 1024,
+    }),
+  ) {}
+
+  /** Sends the requests as one bulk POST; answers come back in order, one per request. */
+  async bulk(target: JolokiaTarget, requests: JolokiaRequest[]): Promise<JolokiaResponse[]> {
+    if (!this.limiter.tryAcquire(target.nodeKey)) {
+      throw new JolokiaError('limited', 'call budget for this node exhausted; retrying next tick');
+    }
+    let response;
+    try {
+      response = await this.http.post(target.jolokiaUrl, requests, {
+        params: { ignoreErrors: 'true' },
+        headers: { Origin: target.origin, 'Content-Type': 'application/json' },
+        auth: target.auth,
+        validateStatus: () => true,
+      });
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ECONNABORTED' || code === 'ETIMEDOUT')
+        throw new JolokiaError('timeout', `no answer from ${target.jolokiaUrl} in time`);
+      throw new JolokiaError(
+        'unreachable',
+        `${target.jolokiaUrl} unreachable: ${code ?? (err as Error).message}`,
+      );
+    }
+    if (response.status === 401)
+      throw new JolokiaError('unauthorized', 'Jolokia refused the credentials (HTTP 401)');
+    if (response.status === 403) {
+      throw new JolokiaError(
+        'forbidden',
+        `Jolokia refused the request (HTTP 403): is Origin ${target.origin} allowed and the user in the console role?`,
+      );
+    }
+    const body = response.data as unknown;
+    if (response.status !== 200 || !Array.isArray(body) || body.length !== requests.length) {
+      throw new JolokiaError(
+        'bad-response',
+        `unexpected answer from ${target.jolokiaUrl} (HTTP ${response.status})`,
+      );
+    }
+    const answers = body as JolokiaResponse[];
+    // Strict Origin checking refuses inside an HTTP 200: every answer carries status 403.
+    const refused = answers.find((a) => a.status === 403);
+    if (refused && answers.every((a) => a.status === 403)) {
+      throw new JolokiaError('forbidden', `Jolokia refused the request: ${refused.error ?? 'status 403'}`);
+    }
+    return answers;
+  }
+}

@@ -1,0 +1,195 @@
+import type { TypedKv } from '@artemis-studio/bus';
+import type { LiveNodeSet, SignalTopic } from '@artemis-studio/contracts';
+import type { ClusterTarget, ClusterTargetNode } from '@artemis-studio/db';
+import { JolokiaClient, JolokiaError, JolokiaTarget, defaultOrigin } from '../jolokia/jolokia-client';
+import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
+import { TIER_B_REQUESTS, parseQueues } from '../queues/queue-observation';
+import { NodeStateRepository } from '../topology/node-state.repository';
+import {
+  NodeObservation,
+  TIER_A_REQUESTS,
+  deriveHealth,
+  observeBroker,
+  topologyKey,
+  unreachableNode,
+} from '../topology/node-observation';
+
+export interface PollerDeps {
+  jolokia: JolokiaClient;
+  nodeStates: NodeStateRepository;
+  queues: QueueSnapshotRepository;
+  liveNodes: TypedKv<LiveNodeSet>;
+  signal(clusterId: string, topic: SignalTopic): void;
+  /** Read at every tick, so a changed setting applies without a restart. */
+  intervals(): { tierAMs: number; tierBMs: number };
+  log: { warn(message: string): void };
+  now?: () => Date;
+}
+
+/** A silent node is retried on a growing interval, up to this. */
+const MAX_BACKOFF_MS = 60_000;
+
+/**
+ * Polls one cluster while this replica owns it: tier A (roles, health, live-node set) and tier B
+ * (queues), one bulk Jolokia request per node per tier, and a signal only when the persisted
+ * state really changed (ADR-0018).
+ */
+export class ClusterPoller {
+  private observations: NodeObservation[] = [];
+  private readonly failures = new Map<string, { count: number; retryAt: number }>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+  private readonly now: () => Date;
+
+  constructor(
+    readonly target: ClusterTarget,
+    private readonly deps: PollerDeps,
+  ) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** The nodes tier A last saw live. */
+  liveNodes(): ClusterTargetNode[] {
+    const live = new Set(this.observations.filter((o) => o.role === 'live').map((o) => o.nodeId));
+    return this.target.nodes.filter((n) => live.has(n.id));
+  }
+
+  /** The broker name (MBean key) tier A last read from a node. */
+  brokerName(nodeId: string): string | null {
+    return this.observations.find((o) => o.nodeId === nodeId)?.brokerName ?? null;
+  }
+
+  jolokiaTarget(node: ClusterTargetNode): JolokiaTarget {
+    return {
+      nodeKey: node.id,
+      jolokiaUrl: node.jolokiaUrl,
+      origin: this.target.jolokiaOrigin ?? defaultOrigin(node.jolokiaUrl),
+      auth: this.target.credentials.JOLOKIA,
+    };
+  }
+
+  start(): void {
+    const tierB = () =>
+      this.loop(
+        () => this.tierB(),
+        () => this.deps.intervals().tierBMs,
+      );
+    this.loop(
+      () => this.tierA(),
+      () => this.deps.intervals().tierAMs,
+      tierB,
+    );
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  /** One tier-A tick. */
+  async tierA(): Promise<void> {
+    const clusterId = this.target.id;
+    const now = this.now();
+    const previous = new Map((await this.deps.nodeStates.load(clusterId)).map((o) => [o.nodeId, o]));
+    const observed = await Promise.all(
+      this.target.nodes.map((node) => this.observe(node, previous.get(node.id), now)),
+    );
+    const fresh = observed.filter((o): o is NodeObservation => o !== 'skipped');
+    await this.deps.nodeStates.save(clusterId, fresh);
+
+    const before = this.target.nodes.map((n) => previous.get(n.id)).filter((o): o is NodeObservation => !!o);
+    const after = this.target.nodes.map((n, i) =>
+      observed[i] === 'skipped' ? previous.get(n.id) : observed[i],
+    );
+    this.observations = after.filter((o): o is NodeObservation => !!o);
+    if (topologyKey(before) !== topologyKey(this.observations)) this.deps.signal(clusterId, 'topology');
+    if (deriveHealth(before) !== deriveHealth(this.observations)) this.deps.signal(clusterId, 'health');
+
+    await this.deps.liveNodes.put(clusterId, {
+      clusterId,
+      asOf: now.toISOString(),
+      nodes: this.liveNodes().map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
+    });
+  }
+
+  /** One tier-B tick: every live node's queues; backups' stale snapshots removed. */
+  async tierB(): Promise<void> {
+    const observedAt = this.now();
+    let changes = 0;
+    for (const node of this.liveNodes()) {
+      try {
+        const queues = parseQueues(await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_B_REQUESTS));
+        const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt);
+        changes += result.changed + result.removed;
+      } catch (err) {
+        this.deps.log.warn(
+          `cluster ${this.target.name}, node ${node.name}: queue poll failed: ${(err as Error).message}`,
+        );
+      }
+    }
+    for (const o of this.observations.filter((o) => o.reachable && o.role !== 'live')) {
+      changes += await this.deps.queues.clearNode(o.nodeId);
+    }
+    if (changes > 0) this.deps.signal(this.target.id, 'queues');
+  }
+
+  private async observe(
+    node: ClusterTargetNode,
+    previous: NodeObservation | undefined,
+    now: Date,
+  ): Promise<NodeObservation | 'skipped'> {
+    const identity = { nodeId: node.id, name: node.name };
+    if (this.target.credentialError)
+      return unreachableNode(identity, this.target.credentialError, now, previous?.lastOkAt ?? null);
+    const failure = this.failures.get(node.id);
+    if (failure && failure.retryAt > now.getTime() && previous) return 'skipped';
+    try {
+      const observation = observeBroker(
+        identity,
+        await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_A_REQUESTS),
+        now,
+      );
+      if (observation.reachable) this.failures.delete(node.id);
+      else this.backOff(node.id, now);
+      return observation;
+    } catch (err) {
+      // Over budget is our own limit, not the node's fault: keep what we knew and try next tick.
+      if (err instanceof JolokiaError && err.kind === 'limited' && previous) return 'skipped';
+      this.backOff(node.id, now);
+      return unreachableNode(identity, (err as Error).message, now, previous?.lastOkAt ?? null);
+    }
+  }
+
+  private backOff(nodeId: string, now: Date): void {
+    const count = (this.failures.get(nodeId)?.count ?? 0) + 1;
+    const base = Math.min(this.deps.intervals().tierAMs * 2 ** (count - 1), MAX_BACKOFF_MS);
+    // Full jitter on the part beyond one tick, so many silent nodes do not retry in step.
+    const delay =
+      this.deps.intervals().tierAMs + Math.random() * Math.max(0, base - this.deps.intervals().tierAMs);
+    this.failures.set(nodeId, { count, retryAt: now.getTime() + delay - 1 });
+  }
+
+  private loop(run: () => Promise<void>, interval: () => number, afterFirst?: () => void): void {
+    const tick = async (first: boolean) => {
+      if (this.stopped) return;
+      const started = Date.now();
+      try {
+        await run();
+      } catch (err) {
+        this.deps.log.warn(`cluster ${this.target.name}: poll failed: ${(err as Error).message}`);
+      }
+      if (first) afterFirst?.();
+      if (this.stopped) return;
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          void tick(false);
+        },
+        Math.max(0, interval() - (Date.now() - started)),
+      );
+      this.timers.add(timer);
+    };
+    void tick(true);
+  }
+}

@@ -1,0 +1,234 @@
+import { NatsBus } from '@artemis-studio/bus';
+import { buckets, channels, rpcs, subjectPatterns, type Signal } from '@artemis-studio/contracts';
+import { NodeStateEntity, QueueSnapshotEntity, createDataSource } from '@artemis-studio/db';
+import { SettingsStore } from '@artemis-studio/platform';
+import {
+  artemis,
+  brokerCluster,
+  brokerProfile,
+  insertCluster,
+  spawnService,
+  startService,
+  testConfig,
+  testDatabaseUrl,
+  waitFor,
+  type BrokerProfile,
+  type RunningService,
+  type ServiceProcess,
+} from '@artemis-studio/testing';
+import axios from 'axios';
+import { randomUUID } from 'node:crypto';
+import { Connection } from 'rhea-promise';
+import type { DataSource } from 'typeorm';
+import { ScraperModule } from './app.module';
+
+const TICK_MS = 1000;
+
+describe('scraper against a real broker, PostgreSQL and NATS', () => {
+  let broker: BrokerProfile;
+  let db: DataSource;
+  const bus = new NatsBus({
+    servers: testConfig.natsUrl,
+    name: 'scraper-test',
+    log: { warn() {}, error() {} },
+  });
+  const signals: Signal[] = [];
+
+  const signalsOf = (clusterId: string, topic: string) =>
+    signals.filter((s) => s.clusterId === clusterId && s.topic === topic);
+  const jolokia = (body: unknown) =>
+    axios.post(broker.nodes[0].jolokiaUrl, body, {
+      auth: { username: broker.user, password: broker.password },
+      headers: { Origin: 'http://127.0.0.1' },
+    });
+  const createQueue = async (name: string) => {
+    const { data } = await jolokia({
+      type: 'exec',
+      mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+      operation: 'createQueue(java.lang.String,boolean)',
+      arguments: [JSON.stringify({ name, address: name, 'routing-type': 'ANYCAST' }), true],
+    });
+    expect(data.status).toBe(200);
+  };
+  const deleteQueue = (name: string) =>
+    jolokia({
+      type: 'exec',
+      mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+      operation: 'destroyQueue(java.lang.String)',
+      arguments: [name],
+    });
+
+  beforeAll(async () => {
+    broker = await brokerProfile(testConfig.brokerProfile);
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    const settings = new SettingsStore(db);
+    await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
+    await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
+    bus.subscribe(channels.signal, subjectPatterns.signal(), (s) => void signals.push(s));
+    await bus.ready();
+  });
+
+  afterAll(async () => {
+    const settings = new SettingsStore(db);
+    await settings.reset('artemis-studio.scrape.tier-a-millis');
+    await settings.reset('artemis-studio.scrape.tier-b-millis');
+    await db.destroy();
+    await bus.close();
+  });
+
+  describe('one replica', () => {
+    let scraper: RunningService;
+    let cluster: { id: string; nodeIds: string[] };
+
+    beforeAll(async () => {
+      cluster = await insertCluster(db, brokerCluster(broker));
+      scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+      // The first ticks see everything as new: wait for them, and for the queues to settle.
+      await waitFor(
+        'the first queue snapshots',
+        async () => (await db.getRepository(QueueSnapshotEntity).countBy({ clusterId: cluster.id })) > 0,
+      );
+    });
+
+    afterAll(async () => {
+      await scraper.close();
+    });
+
+    it('observes the node as live and publishes the live-node set', async () => {
+      const state = await db.getRepository(NodeStateEntity).findOneByOrFail({ nodeId: cluster.nodeIds[0] });
+      expect(state).toMatchObject({ reachable: true, role: 'live', version: '2.40.0', reason: null });
+      const liveNodes = await (await bus.kv(buckets.liveNodes)).get(cluster.id);
+      expect(liveNodes?.value.nodes).toEqual([
+        {
+          name: broker.nodes[0].name,
+          jolokiaUrl: broker.nodes[0].jolokiaUrl,
+          amqpUrl: broker.nodes[0].amqpUrl,
+        },
+      ]);
+      expect(signalsOf(cluster.id, 'topology')).toHaveLength(1);
+      expect(signalsOf(cluster.id, 'health')).toHaveLength(1);
+    });
+
+    it('a new queue yields exactly one queues signal and a snapshot; idle ticks yield none', async () => {
+      // Let any tick in flight finish, then count from a quiet state.
+      await new Promise((r) => setTimeout(r, 2 * TICK_MS));
+      const before = signalsOf(cluster.id, 'queues').length;
+      const queue = `scraper.${randomUUID()}`;
+      await createQueue(queue);
+
+      await waitFor('the queues signal', () => signalsOf(cluster.id, 'queues').length > before, {
+        timeoutMs: 3 * TICK_MS,
+      });
+      const row = await db
+        .getRepository(QueueSnapshotEntity)
+        .findOneByOrFail({ nodeId: cluster.nodeIds[0], name: queue });
+      expect(row).toMatchObject({ address: queue, routingType: 'ANYCAST', messageCount: 0, durable: true });
+
+      await new Promise((r) => setTimeout(r, 3.5 * TICK_MS)); // three further ticks, nothing changes
+      expect(signalsOf(cluster.id, 'queues').length).toBe(before + 1);
+      await deleteQueue(queue);
+    });
+
+    it('lists the live consumers of a queue with their details', async () => {
+      const queue = `scraper.consumers.${randomUUID()}`;
+      const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
+      const client = await new Connection({
+        host: hostname,
+        port: Number(port),
+        username: broker.user,
+        password: broker.password,
+        reconnect: false,
+      }).open();
+      try {
+        await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+        const page = await bus.request(
+          rpcs.liveList,
+          { clusterId: cluster.id, kind: 'consumers', page: 1, pageSize: 100 },
+          { key: cluster.id },
+        );
+        expect(page.partial).toBe(false);
+        // The paged list operation names the queue `queue` (listAllConsumersAsJSON says `queueName`).
+        const consumer = page.items.find((c) => c.queue === queue);
+        expect(consumer).toMatchObject({
+          node: broker.nodes[0].name,
+          protocol: 'AMQP',
+          address: queue,
+          user: broker.user,
+          remoteAddress: expect.stringContaining('127.0.0.1'),
+        });
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('a stopped broker yields a health signal and a node reason, and recovery needs no restart', async () => {
+      const healthBefore = signalsOf(cluster.id, 'health').length;
+      await artemis('stop', testConfig.brokerProfile);
+      try {
+        await waitFor('a health signal', () => signalsOf(cluster.id, 'health').length > healthBefore, {
+          timeoutMs: 10_000,
+        });
+        const down = await db.getRepository(NodeStateEntity).findOneByOrFail({ nodeId: cluster.nodeIds[0] });
+        expect(down).toMatchObject({ reachable: false, role: 'unknown' });
+        expect(down.reason).toMatch(/unreachable|ECONNREFUSED/);
+      } finally {
+        await artemis('start', testConfig.brokerProfile);
+      }
+      await waitFor(
+        'the node to be observed live again',
+        async () =>
+          (await db.getRepository(NodeStateEntity).findOneByOrFail({ nodeId: cluster.nodeIds[0] })).reachable,
+        { timeoutMs: 45_000, intervalMs: 200 },
+      );
+      expect(signalsOf(cluster.id, 'health').length).toBe(healthBefore + 2);
+    }, 90_000);
+  });
+
+  describe('two replicas', () => {
+    const replicas: ServiceProcess[] = [];
+    afterAll(async () => {
+      await Promise.all(replicas.map((r) => r.stop()));
+    });
+
+    it('poll each cluster from one replica, and a killed owner is replaced within 3 lease TTLs', async () => {
+      const ttl = 2000;
+      const clusters = [
+        await insertCluster(db, brokerCluster(broker)),
+        await insertCluster(db, brokerCluster(broker)),
+      ];
+      replicas.push(await spawnService('scraper', 18181, { LEASE_TTL_MS: String(ttl) }));
+      replicas.push(await spawnService('scraper', 18182, { LEASE_TTL_MS: String(ttl) }));
+      const leases = await bus.kv(buckets.leases);
+      const ownerOf = async (clusterId: string) => (await leases.get(`scraper.${clusterId}`))?.value.owner;
+
+      const owners = await waitFor('both clusters owned', async () => {
+        const o = await Promise.all(clusters.map((c) => ownerOf(c.id)));
+        return o.every(Boolean) && o;
+      });
+      for (const owner of owners) expect(replicas.some((r) => owner!.includes(`-${r.pid}-`))).toBe(true);
+
+      const victim = replicas.find((r) => owners[0]!.includes(`-${r.pid}-`))!;
+      const survivor = replicas.find((r) => r !== victim)!;
+      const killedAt = Date.now();
+      await victim.kill();
+      await waitFor(
+        'the survivor to own both clusters',
+        async () => {
+          const o = await Promise.all(clusters.map((c) => ownerOf(c.id)));
+          return o.every((owner) => owner?.includes(`-${survivor.pid}-`));
+        },
+        { timeoutMs: 4 * ttl },
+      );
+      expect(Date.now() - killedAt).toBeLessThan(3 * ttl);
+
+      // And it really polls them: their node state moves on.
+      const since = new Date();
+      await waitFor('fresh node state for both clusters', async () => {
+        const states = await db
+          .getRepository(NodeStateEntity)
+          .findBy(clusters.map((c) => ({ nodeId: c.nodeIds[0] })));
+        return states.length === 2 && states.every((s) => s.observedAt > since);
+      });
+    }, 60_000);
+  });
+});

@@ -1,0 +1,66 @@
+import {
+  deriveHealth,
+  observeBroker,
+  topologyKey,
+  unreachableNode,
+  type NodeObservation,
+} from './node-observation';
+
+const node = { nodeId: 'n1', name: 'a' };
+const at = new Date('2026-11-29T10:00:00Z');
+const brokerAnswer = (attrs: Record<string, unknown>) => [
+  { status: 200, value: { 'org.apache.activemq.artemis:broker="a"': attrs } },
+];
+
+describe('observeBroker', () => {
+  it('reads an active broker as live with its identity', () => {
+    const sut = observeBroker(
+      node,
+      brokerAnswer({ Active: true, Backup: false, NodeID: 'x', Version: '2.40.0', UptimeMillis: 5 }),
+      at,
+    );
+    expect(sut).toMatchObject({
+      reachable: true,
+      role: 'live',
+      brokerNodeId: 'x',
+      version: '2.40.0',
+      uptimeMs: 5,
+      reason: null,
+    });
+  });
+
+  it('reads a reachable broker that is not active as a backup', () => {
+    expect(observeBroker(node, brokerAnswer({ Active: false, Backup: true }), at).role).toBe('backup');
+  });
+
+  it('states why when the read fails or no broker MBean exists', () => {
+    expect(observeBroker(node, [{ status: 404, error: 'InstanceNotFound' }], at)).toMatchObject({
+      reachable: false,
+      reason: expect.stringContaining('InstanceNotFound'),
+    });
+    expect(observeBroker(node, [{ status: 200, value: {} }], at).reason).toMatch(/no broker MBean/);
+  });
+});
+
+describe('deriveHealth', () => {
+  const live = observeBroker(node, brokerAnswer({ Active: true }), at);
+  const backup = observeBroker({ nodeId: 'n2', name: 'b' }, brokerAnswer({ Active: false }), at);
+  const down = unreachableNode({ nodeId: 'n3', name: 'c' }, 'ECONNREFUSED', at, null);
+
+  it.each<[string, NodeObservation[], string]>([
+    ['nothing observed', [], 'UNKNOWN'],
+    ['all answer, one live', [live, backup], 'HEALTHY'],
+    ['one live, one silent', [live, down], 'DEGRADED'],
+    ['no live node', [backup, down], 'DOWN'],
+    ['nothing answers', [down], 'DOWN'],
+  ])('%s', (_what, observations, health) => {
+    expect(deriveHealth(observations)).toBe(health);
+  });
+
+  it('topologyKey changes with roles and reachability, not with uptime', () => {
+    const later = observeBroker(node, brokerAnswer({ Active: true, UptimeMillis: 999 }), at);
+    expect(topologyKey([live, backup])).toBe(topologyKey([backup, later]));
+    expect(topologyKey([live, backup])).not.toBe(topologyKey([live, { ...backup, role: 'live' }]));
+    expect(topologyKey([live])).not.toBe(topologyKey([{ ...live, reachable: false, role: 'unknown' }]));
+  });
+});

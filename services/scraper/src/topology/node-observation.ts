@@ -1,0 +1,121 @@
+import type { Health } from '@artemis-studio/contracts';
+import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+
+export type NodeRole = 'live' | 'backup' | 'unknown';
+
+/** What tier A saw of one node; persisted as its `node_state` row. */
+export interface NodeObservation {
+  nodeId: string;
+  name: string;
+  observedAt: Date;
+  lastOkAt: Date | null;
+  reachable: boolean;
+  role: NodeRole;
+  active: boolean | null;
+  backup: boolean | null;
+  replicaSync: boolean | null;
+  brokerNodeId: string | null;
+  /** The broker's own name (its MBean key); kept in memory, not persisted. */
+  brokerName: string | null;
+  version: string | null;
+  uptimeMs: number | null;
+  /** Why the node is unreachable or refused us; null when it answered. */
+  reason: string | null;
+}
+
+const BROKER_ATTRIBUTES = ['Name', 'Version', 'NodeID', 'Active', 'Backup', 'ReplicaSync', 'UptimeMillis'];
+
+/** Tier A is one bulk request per node: a wildcard read of the broker MBean. */
+export const TIER_A_REQUESTS: JolokiaRequest[] = [
+  { type: 'read', mbean: 'org.apache.activemq.artemis:broker=*', attribute: BROKER_ATTRIBUTES },
+];
+
+interface BrokerAttributes {
+  Name?: string;
+  Version?: string;
+  NodeID?: string;
+  Active?: boolean;
+  Backup?: boolean;
+  ReplicaSync?: boolean;
+  UptimeMillis?: number;
+}
+
+/**
+ * HA state is observed, never configured (non-negotiable 3): a node is live when its broker says
+ * it is active, whatever its configured policy; a reachable node that is not active is a backup.
+ */
+export function observeBroker(
+  node: { nodeId: string; name: string },
+  answers: JolokiaResponse[],
+  observedAt: Date,
+): NodeObservation {
+  const answer = answers[0];
+  if (!answer || answer.status !== 200) {
+    return unreachableNode(
+      node,
+      `broker MBean read failed: ${answer?.error ?? 'no answer'}`,
+      observedAt,
+      null,
+    );
+  }
+  const brokers = Object.values((answer.value ?? {}) as Record<string, BrokerAttributes>);
+  const broker = brokers[0];
+  if (!broker)
+    return unreachableNode(node, 'Jolokia answered, but no broker MBean is registered', observedAt, null);
+  return {
+    ...node,
+    observedAt,
+    lastOkAt: observedAt,
+    reachable: true,
+    role: broker.Active ? 'live' : 'backup',
+    active: broker.Active ?? null,
+    backup: broker.Backup ?? null,
+    replicaSync: broker.ReplicaSync ?? null,
+    brokerNodeId: broker.NodeID ?? null,
+    brokerName: broker.Name ?? null,
+    version: broker.Version ?? null,
+    uptimeMs: broker.UptimeMillis ?? null,
+    reason: null,
+  };
+}
+
+export function unreachableNode(
+  node: { nodeId: string; name: string },
+  reason: string,
+  observedAt: Date,
+  lastOkAt: Date | null,
+): NodeObservation {
+  return {
+    ...node,
+    observedAt,
+    lastOkAt,
+    reachable: false,
+    role: 'unknown',
+    active: null,
+    backup: null,
+    replicaSync: null,
+    brokerNodeId: null,
+    brokerName: null,
+    version: null,
+    uptimeMs: null,
+    reason,
+  };
+}
+
+/**
+ * HEALTHY: every node answers and one is live. DEGRADED: one is live, but some node does not
+ * answer. DOWN: no node is live. UNKNOWN: nothing observed yet.
+ */
+export function deriveHealth(observations: readonly NodeObservation[]): Health {
+  if (observations.length === 0) return 'UNKNOWN';
+  if (!observations.some((o) => o.role === 'live')) return 'DOWN';
+  return observations.every((o) => o.reachable) ? 'HEALTHY' : 'DEGRADED';
+}
+
+/** The topology as a comparable value: node set, reachability and roles. */
+export function topologyKey(observations: readonly NodeObservation[]): string {
+  return observations
+    .map((o) => `${o.nodeId}:${o.reachable}:${o.role}:${o.brokerNodeId ?? ''}`)
+    .sort()
+    .join('|');
+}
