@@ -14,6 +14,7 @@
 #   dev   one broker  "dev":  acceptor 61616, Jolokia http://127.0.0.1:8161/console/jolokia
 #   test  one broker  "test": acceptor 61716, Jolokia http://127.0.0.1:8261/console/jolokia
 #   pair  replication pair "primary" (61816 / 8361) and "backup" (61817 / 8362)
+#   bench one broker "bench": acceptor 61916, Jolokia http://127.0.0.1:8461 (benchmarks fill it)
 #
 # The distribution and the instances live outside the repository, in $ARTEMIS_STUDIO_HOME
 # (default ~/.cache/artemis-studio). Every instance is bound to loopback.
@@ -46,7 +47,8 @@ nodes_of() {
     dev) echo "dev:0" ;;
     test) echo "test:100" ;;
     pair) echo "primary:200:primary backup:201:backup" ;;
-    *) die "unknown profile '$1' (dev, test, pair)" ;;
+    bench) echo "bench:300" ;;
+    *) die "unknown profile '$1' (dev, test, pair, bench)" ;;
   esac
 }
 
@@ -125,13 +127,15 @@ pid_of() { # instance dir -> pid of a live JVM, or nothing
 }
 
 wait_ready() { # dir name role from_line
-  local dir="$1" name="$2" role="$3" from="$4" deadline=$((SECONDS + READY_TIMEOUT_SECONDS))
-  # AMQ221007: the server is active. A passive backup never logs it; it logs AMQ221109 once it
-  # has announced itself to the primary, and AMQ221024 when its replica is synchronised.
+  local dir="$1" name="$2" role="$3" from="$4" deadline=$((SECONDS + READY_TIMEOUT_SECONDS)) log
+  # AMQ221007: the server is active. A passive backup never logs it; it logs AMQ221024 when its
+  # replica is synchronised. The broker is active before its web server is up, so Jolokia
+  # (AMQ241002) is waited for too: a first scrape would otherwise be refused.
   local pattern='AMQ221007'
   [ "$role" = backup ] && pattern='AMQ221024|AMQ221007'
   while [ $SECONDS -lt $deadline ]; do
-    if tail -n +"$from" "$dir/log/artemis.log" 2>/dev/null | grep -qE "$pattern"; then return 0; fi
+    log="$(tail -n +"$from" "$dir/log/artemis.log" 2>/dev/null || true)"
+    if grep -qE "$pattern" <<<"$log" && grep -q 'AMQ241002' <<<"$log"; then return 0; fi
     [ -n "$(pid_of "$dir")" ] || { tail -n 40 "$dir/log/artemis.log" >&2 || true; die "$name exited during start-up"; }
     sleep 0.25
   done

@@ -1,0 +1,16 @@
+/**
+ * `npm run bench -- <name>`: runs bench/<name>.bench.ts; without a name, lists them.
+ * Each benchmark prints its figures and the ratio to a baseline measured in the same run.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const available = readdirSync(__dirname)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.replace('.bench.ts', ''));
+const name = process.argv[2];
+if (!name || !available.includes(name)) {
+  console.error(`usage: npm run bench -- <${available.join('|')}>`);
+  process.exit(2);
+}
+void import(join(__dirname, `${name}.bench.ts`));

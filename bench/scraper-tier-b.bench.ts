@@ -1,0 +1,162 @@
+/**
+ * Tier-B tick against a real broker with many queues (issue 3):
+ *   npm run bench -- scraper-tier-b          (BENCH_QUEUES=5000 by default)
+ * Our way (one bulk wildcard read per node, one statement per tick) against the
+ * one-request-per-queue approach, measured in the same run on the same broker and database.
+ */
+import { createDataSource } from '@artemis-studio/db';
+import { artemis, brokerCluster, createTestDatabase, insertCluster, startBroker } from '@artemis-studio/testing';
+import axios from 'axios';
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { join } from 'node:path';
+import { CallLimiter } from '../services/scraper/src/jolokia/call-limiter';
+import { JolokiaClient, type JolokiaRequest, type JolokiaTarget } from '../services/scraper/src/jolokia/jolokia-client';
+import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
+import { TIER_B_REQUESTS, parseQueues, type QueueObservation } from '../services/scraper/src/queues/queue-observation';
+
+const QUEUES = Number(process.env.BENCH_QUEUES ?? 5000);
+const IDLE_TICKS = 5;
+const CHANGED = 10;
+const PREFIX = 'bench.q.';
+
+interface Tick {
+  label: string;
+  wallMs: number;
+  httpCalls: number;
+  upsertMs: number;
+  cpuMs: number;
+  brokerCpuMs: number;
+  changed: number;
+}
+
+async function main(): Promise<void> {
+  const broker = await startBroker('bench');
+  const node = broker.nodes[0];
+  const brokerPid = Number(readFileSync(join(node.home, 'data', 'artemis.pid'), 'utf8').trim());
+  const brokerCpuMs = () => {
+    const fields = readFileSync(`/proc/${brokerPid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in ms at 100 Hz
+  };
+
+  let httpCalls = 0;
+  const http = axios.create({ httpAgent: new Agent({ keepAlive: true, maxSockets: 4 }), timeout: 120_000, maxContentLength: Infinity });
+  http.interceptors.request.use((config) => {
+    httpCalls++;
+    return config;
+  });
+  const jolokia = new JolokiaClient(new CallLimiter(1e9), http);
+  const target: JolokiaTarget = {
+    nodeKey: 'bench',
+    jolokiaUrl: node.jolokiaUrl,
+    origin: 'http://127.0.0.1',
+    auth: { username: broker.user, password: broker.password },
+  };
+  const brokerMBean = `org.apache.activemq.artemis:broker="${node.name}"`;
+
+  await fill(jolokia, target, brokerMBean);
+
+  const database = await createTestDatabase({ migrated: true });
+  const dataSource = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
+  const cluster = await insertCluster(dataSource, brokerCluster(broker, 'bench'));
+  const repository = new QueueSnapshotRepository(dataSource);
+
+  const measure = async (label: string, observe: () => Promise<QueueObservation[]>): Promise<Tick> => {
+    const calls = httpCalls;
+    const cpu = process.cpuUsage();
+    const brokerCpu = brokerCpuMs();
+    const started = performance.now();
+    const queues = await observe();
+    const upsertStarted = performance.now();
+    const result = await repository.sync(cluster.id, cluster.nodeIds[0], queues, new Date());
+    const ended = performance.now();
+    const used = process.cpuUsage(cpu);
+    return {
+      label,
+      wallMs: ended - started,
+      httpCalls: httpCalls - calls,
+      upsertMs: ended - upsertStarted,
+      cpuMs: (used.user + used.system) / 1000,
+      brokerCpuMs: brokerCpuMs() - brokerCpu,
+      changed: result.changed + result.removed,
+    };
+  };
+
+  const bulk = async () => parseQueues(await jolokia.bulk(target, TIER_B_REQUESTS));
+  const names = Object.keys(
+    ((await jolokia.bulk(target, TIER_B_REQUESTS))[0].value ?? {}) as Record<string, unknown>,
+  );
+  const perQueue = async () => {
+    const found: QueueObservation[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < names.length) {
+        const mbean = names[next++];
+        const request: JolokiaRequest = { type: 'read', mbean, attribute: (TIER_B_REQUESTS[0] as { attribute: string[] }).attribute };
+        const [answer] = await jolokia.bulk(target, [request]);
+        found.push(...parseQueues([{ status: 200, value: { [mbean]: answer.value } }]));
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    return found;
+  };
+
+  const ticks: Tick[] = [];
+  ticks.push(await measure('bulk, first tick (all new)', bulk));
+  for (let i = 0; i < IDLE_TICKS; i++) ticks.push(await measure(`bulk, idle tick ${i + 1}`, bulk));
+  const paused = names.filter((n) => n.includes(`queue="${PREFIX}`)).slice(0, CHANGED);
+  await jolokia.bulk(target, paused.map((mbean) => ({ type: 'exec', mbean, operation: 'pause()', arguments: [] })));
+  ticks.push(await measure(`bulk, ${CHANGED} queues paused`, bulk));
+  await jolokia.bulk(target, paused.map((mbean) => ({ type: 'exec', mbean, operation: 'resume()', arguments: [] })));
+  ticks.push(await measure(`bulk, ${CHANGED} queues resumed`, bulk));
+  for (let i = 0; i < 2; i++) ticks.push(await measure(`per-queue baseline, idle tick ${i + 1}`, perQueue));
+
+  console.log(`\nTier-B tick, ${names.length} queues on one node (Artemis 2.40.0, ${new Date().toISOString()})\n`);
+  console.table(
+    ticks.map((t) => ({
+      tick: t.label,
+      'wall ms': t.wallMs.toFixed(0),
+      'HTTP calls': t.httpCalls,
+      'upsert ms': t.upsertMs.toFixed(0),
+      'studio CPU ms': t.cpuMs.toFixed(0),
+      'broker CPU ms': t.brokerCpuMs.toFixed(0),
+      'changed queues': t.changed,
+    })),
+  );
+  const idle = ticks.filter((t) => t.label.startsWith('bulk, idle'));
+  const base = ticks.filter((t) => t.label.startsWith('per-queue'));
+  const mean = (xs: Tick[], f: (t: Tick) => number) => xs.reduce((a, t) => a + f(t), 0) / xs.length;
+  console.log(`idle tick, bulk vs per-queue: wall ${mean(idle, (t) => t.wallMs).toFixed(0)} ms vs ${mean(base, (t) => t.wallMs).toFixed(0)} ms` +
+    ` (x${(mean(base, (t) => t.wallMs) / mean(idle, (t) => t.wallMs)).toFixed(1)}),` +
+    ` HTTP calls ${mean(idle, (t) => t.httpCalls)} vs ${mean(base, (t) => t.httpCalls)},` +
+    ` broker CPU ${mean(idle, (t) => t.brokerCpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.brokerCpuMs).toFixed(0)} ms,` +
+    ` studio CPU ${mean(idle, (t) => t.cpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.cpuMs).toFixed(0)} ms`);
+
+  await dataSource.destroy();
+  await database.drop();
+  if (!process.env.BENCH_KEEP_BROKER) await artemis('stop', 'bench');
+}
+
+/** Creates the missing bench queues, 250 per bulk request. */
+async function fill(jolokia: JolokiaClient, target: JolokiaTarget, brokerMBean: string): Promise<void> {
+  const [answer] = await jolokia.bulk(target, [{ type: 'read', mbean: brokerMBean, attribute: 'QueueNames' }]);
+  const existing = new Set(answer.value as string[]);
+  const missing = Array.from({ length: QUEUES }, (_, i) => `${PREFIX}${String(i).padStart(5, '0')}`).filter((q) => !existing.has(q));
+  for (let i = 0; i < missing.length; i += 250) {
+    const batch = missing.slice(i, i + 250).map((name) => ({
+      type: 'exec' as const,
+      mbean: brokerMBean,
+      operation: 'createQueue(java.lang.String,boolean)',
+      arguments: [JSON.stringify({ name, address: name, 'routing-type': 'ANYCAST' }), true],
+    }));
+    const answers = await jolokia.bulk(target, batch);
+    const failed = answers.find((a) => a.status !== 200);
+    if (failed) throw new Error(`could not create bench queues: ${failed.error}`);
+  }
+  if (missing.length) console.log(`created ${missing.length} queues`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
