@@ -1,6 +1,6 @@
 import { NatsBus } from '@artemis-studio/bus';
 import { buckets, channels, rpcs, subjectPatterns, type Signal } from '@artemis-studio/contracts';
-import { NodeStateEntity, QueueSnapshotEntity, createDataSource } from '@artemis-studio/db';
+import { ClusterEntity, NodeStateEntity, QueueSnapshotEntity, createDataSource } from '@artemis-studio/db';
 import { SettingsStore } from '@artemis-studio/platform';
 import {
   artemis,
@@ -126,7 +126,48 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
 
       await new Promise((r) => setTimeout(r, 3.5 * TICK_MS)); // three further ticks, nothing changes
       expect(signalsOf(cluster.id, 'queues').length).toBe(before + 1);
+
       await deleteQueue(queue);
+      await waitFor(
+        'the vanished queue to be removed',
+        async () =>
+          !(await db
+            .getRepository(QueueSnapshotEntity)
+            .existsBy({ nodeId: cluster.nodeIds[0], name: queue })),
+      );
+      await waitFor(
+        'a queues signal for the removal',
+        () => signalsOf(cluster.id, 'queues').length === before + 2,
+      );
+    });
+
+    it('states wrong credentials on the node', async () => {
+      const wrong = await insertCluster(db, {
+        ...brokerCluster(broker),
+        jolokia: { username: broker.user, password: 'wrong' },
+      });
+      const state = await waitFor('the refused node state', () =>
+        db
+          .getRepository(NodeStateEntity)
+          .findOneBy({ nodeId: wrong.nodeIds[0] })
+          .then((s) => s ?? undefined),
+      );
+      expect(state).toMatchObject({
+        reachable: false,
+        role: 'unknown',
+        reason: expect.stringMatching(/^Jolokia refused the login \(HTTP 403\)/),
+      });
+      await db.getRepository(ClusterEntity).delete({ id: wrong.id });
+    });
+
+    it('forgets a deleted cluster without a restart: no more polling, no live-node set', async () => {
+      const doomed = await insertCluster(db, brokerCluster(broker));
+      const liveNodes = await bus.kv(buckets.liveNodes);
+      await waitFor('the new cluster to be polled', async () => (await liveNodes.get(doomed.id)) !== null);
+      await db.getRepository(ClusterEntity).delete({ id: doomed.id });
+      await waitFor('its live-node set to go', async () => (await liveNodes.get(doomed.id)) === null);
+      const leases = await bus.kv(buckets.leases);
+      expect(await leases.get(`scraper.${doomed.id}`)).toBeNull();
     });
 
     it('lists the live consumers of a queue with their details', async () => {

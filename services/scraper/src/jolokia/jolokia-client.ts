@@ -78,27 +78,28 @@ export class JolokiaClient {
         `${target.jolokiaUrl} unreachable: ${code ?? (err as Error).message}`,
       );
     }
-    if (response.status === 401)
-      throw new JolokiaError('unauthorized', 'Jolokia refused the credentials (HTTP 401)');
-    if (response.status === 403) {
+    // Artemis answers a refused login (wrong password, or a user outside the console role) with
+    // HTTP 403, not 401; a refused Origin comes back inside an HTTP 200 as JSON status 403.
+    if (response.status === 401 || response.status === 403) {
       throw new JolokiaError(
-        'forbidden',
-        `Jolokia refused the request (HTTP 403): is Origin ${target.origin} allowed and the user in the console role?`,
+        'unauthorized',
+        `Jolokia refused the login (HTTP ${response.status}): wrong credentials, or the user is not in the console role`,
       );
     }
     const body = response.data as unknown;
+    const refusal = (Array.isArray(body) ? body : [body]) as (JolokiaResponse | undefined)[];
+    if (response.status === 200 && refusal.length > 0 && refusal.every((a) => a?.status === 403)) {
+      throw new JolokiaError(
+        'forbidden',
+        `Jolokia refused Origin ${target.origin} (strict checking): ${refusal[0]?.error ?? 'status 403'}; set the cluster's Jolokia Origin`,
+      );
+    }
     if (response.status !== 200 || !Array.isArray(body) || body.length !== requests.length) {
       throw new JolokiaError(
         'bad-response',
         `unexpected answer from ${target.jolokiaUrl} (HTTP ${response.status})`,
       );
     }
-    const answers = body as JolokiaResponse[];
-    // Strict Origin checking refuses inside an HTTP 200: every answer carries status 403.
-    const refused = answers.find((a) => a.status === 403);
-    if (refused && answers.every((a) => a.status === 403)) {
-      throw new JolokiaError('forbidden', `Jolokia refused the request: ${refused.error ?? 'status 403'}`);
-    }
-    return answers;
+    return body as JolokiaResponse[];
   }
 }
