@@ -5,15 +5,29 @@
  * one-request-per-queue approach, measured in the same run on the same broker and database.
  */
 import { createDataSource } from '@artemis-studio/db';
-import { artemis, brokerCluster, createTestDatabase, insertCluster, startBroker } from '@artemis-studio/testing';
+import {
+  artemis,
+  brokerCluster,
+  createTestDatabase,
+  insertCluster,
+  startBroker,
+} from '@artemis-studio/testing';
 import axios from 'axios';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { CallLimiter } from '../services/scraper/src/jolokia/call-limiter';
-import { JolokiaClient, type JolokiaRequest, type JolokiaTarget } from '../services/scraper/src/jolokia/jolokia-client';
+import {
+  JolokiaClient,
+  type JolokiaRequest,
+  type JolokiaTarget,
+} from '../services/scraper/src/jolokia/jolokia-client';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
-import { TIER_B_REQUESTS, parseQueues, type QueueObservation } from '../services/scraper/src/queues/queue-observation';
+import {
+  TIER_B_REQUESTS,
+  parseQueues,
+  type QueueObservation,
+} from '../services/scraper/src/queues/queue-observation';
 
 const QUEUES = Number(process.env.BENCH_QUEUES ?? 5000);
 const IDLE_TICKS = 5;
@@ -40,7 +54,11 @@ async function main(): Promise<void> {
   };
 
   let httpCalls = 0;
-  const http = axios.create({ httpAgent: new Agent({ keepAlive: true, maxSockets: 4 }), timeout: 120_000, maxContentLength: Infinity });
+  const http = axios.create({
+    httpAgent: new Agent({ keepAlive: true, maxSockets: 4 }),
+    timeout: 120_000,
+    maxContentLength: Infinity,
+  });
   http.interceptors.request.use((config) => {
     httpCalls++;
     return config;
@@ -92,7 +110,11 @@ async function main(): Promise<void> {
     const worker = async () => {
       while (next < names.length) {
         const mbean = names[next++];
-        const request: JolokiaRequest = { type: 'read', mbean, attribute: (TIER_B_REQUESTS[0] as { attribute: string[] }).attribute };
+        const request: JolokiaRequest = {
+          type: 'read',
+          mbean,
+          attribute: (TIER_B_REQUESTS[0] as { attribute: string[] }).attribute,
+        };
         const [answer] = await jolokia.bulk(target, [request]);
         found.push(...parseQueues([{ status: 200, value: { [mbean]: answer.value } }]));
       }
@@ -105,13 +127,21 @@ async function main(): Promise<void> {
   ticks.push(await measure('bulk, first tick (all new)', bulk));
   for (let i = 0; i < IDLE_TICKS; i++) ticks.push(await measure(`bulk, idle tick ${i + 1}`, bulk));
   const paused = names.filter((n) => n.includes(`queue="${PREFIX}`)).slice(0, CHANGED);
-  await jolokia.bulk(target, paused.map((mbean) => ({ type: 'exec', mbean, operation: 'pause()', arguments: [] })));
+  await jolokia.bulk(
+    target,
+    paused.map((mbean) => ({ type: 'exec', mbean, operation: 'pause()', arguments: [] })),
+  );
   ticks.push(await measure(`bulk, ${CHANGED} queues paused`, bulk));
-  await jolokia.bulk(target, paused.map((mbean) => ({ type: 'exec', mbean, operation: 'resume()', arguments: [] })));
+  await jolokia.bulk(
+    target,
+    paused.map((mbean) => ({ type: 'exec', mbean, operation: 'resume()', arguments: [] })),
+  );
   ticks.push(await measure(`bulk, ${CHANGED} queues resumed`, bulk));
   for (let i = 0; i < 2; i++) ticks.push(await measure(`per-queue baseline, idle tick ${i + 1}`, perQueue));
 
-  console.log(`\nTier-B tick, ${names.length} queues on one node (Artemis 2.40.0, ${new Date().toISOString()})\n`);
+  console.log(
+    `\nTier-B tick, ${names.length} queues on one node (Artemis 2.40.0, ${new Date().toISOString()})\n`,
+  );
   console.table(
     ticks.map((t) => ({
       tick: t.label,
@@ -126,11 +156,13 @@ async function main(): Promise<void> {
   const idle = ticks.filter((t) => t.label.startsWith('bulk, idle'));
   const base = ticks.filter((t) => t.label.startsWith('per-queue'));
   const mean = (xs: Tick[], f: (t: Tick) => number) => xs.reduce((a, t) => a + f(t), 0) / xs.length;
-  console.log(`idle tick, bulk vs per-queue: wall ${mean(idle, (t) => t.wallMs).toFixed(0)} ms vs ${mean(base, (t) => t.wallMs).toFixed(0)} ms` +
-    ` (x${(mean(base, (t) => t.wallMs) / mean(idle, (t) => t.wallMs)).toFixed(1)}),` +
-    ` HTTP calls ${mean(idle, (t) => t.httpCalls)} vs ${mean(base, (t) => t.httpCalls)},` +
-    ` broker CPU ${mean(idle, (t) => t.brokerCpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.brokerCpuMs).toFixed(0)} ms,` +
-    ` studio CPU ${mean(idle, (t) => t.cpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.cpuMs).toFixed(0)} ms`);
+  console.log(
+    `idle tick, bulk vs per-queue: wall ${mean(idle, (t) => t.wallMs).toFixed(0)} ms vs ${mean(base, (t) => t.wallMs).toFixed(0)} ms` +
+      ` (x${(mean(base, (t) => t.wallMs) / mean(idle, (t) => t.wallMs)).toFixed(1)}),` +
+      ` HTTP calls ${mean(idle, (t) => t.httpCalls)} vs ${mean(base, (t) => t.httpCalls)},` +
+      ` broker CPU ${mean(idle, (t) => t.brokerCpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.brokerCpuMs).toFixed(0)} ms,` +
+      ` studio CPU ${mean(idle, (t) => t.cpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.cpuMs).toFixed(0)} ms`,
+  );
 
   await dataSource.destroy();
   await database.drop();
@@ -139,9 +171,13 @@ async function main(): Promise<void> {
 
 /** Creates the missing bench queues, 250 per bulk request. */
 async function fill(jolokia: JolokiaClient, target: JolokiaTarget, brokerMBean: string): Promise<void> {
-  const [answer] = await jolokia.bulk(target, [{ type: 'read', mbean: brokerMBean, attribute: 'QueueNames' }]);
+  const [answer] = await jolokia.bulk(target, [
+    { type: 'read', mbean: brokerMBean, attribute: 'QueueNames' },
+  ]);
   const existing = new Set(answer.value as string[]);
-  const missing = Array.from({ length: QUEUES }, (_, i) => `${PREFIX}${String(i).padStart(5, '0')}`).filter((q) => !existing.has(q));
+  const missing = Array.from({ length: QUEUES }, (_, i) => `${PREFIX}${String(i).padStart(5, '0')}`).filter(
+    (q) => !existing.has(q),
+  );
   for (let i = 0; i < missing.length; i += 250) {
     const batch = missing.slice(i, i + 250).map((name) => ({
       type: 'exec' as const,
