@@ -347,7 +347,7 @@ export class NatsBus implements Bus {
       const limits = this.options.eventsStream ?? {};
       const config = {
         name: EVENTS_STREAM,
-        subjects: [channels.eventRaw.pattern],
+        subjects: [channels.eventRaw.pattern, channels.eventDropped.pattern],
         retention: RetentionPolicy.Limits,
         storage: StorageType.File,
         discard: DiscardPolicy.Old,

@@ -23,23 +23,26 @@ export async function insertCluster(
   dataSource: DataSource,
   fixture: ClusterFixture,
 ): Promise<{ id: string; nodeIds: string[] }> {
-  const cluster = await dataSource.getRepository(ClusterEntity).save({
-    name: fixture.name ?? `test-${randomUUID()}`,
-    jolokiaOrigin: null,
-    nodes: fixture.nodes.map((n, position) => ({ ...n, amqpUrl: n.amqpUrl ?? null, position })),
+  // One transaction, as a registration must be: a reader never sees the cluster without its credentials.
+  return dataSource.transaction(async (tx) => {
+    const cluster = await tx.getRepository(ClusterEntity).save({
+      name: fixture.name ?? `test-${randomUUID()}`,
+      jolokiaOrigin: null,
+      nodes: fixture.nodes.map((n, position) => ({ ...n, amqpUrl: n.amqpUrl ?? null, position })),
+    });
+    const vault = testVault();
+    for (const [kind, credential] of [
+      ['JOLOKIA', fixture.jolokia],
+      ['AMQP', fixture.amqp],
+    ] as const) {
+      if (!credential) continue;
+      await tx
+        .getRepository(ClusterCredentialEntity)
+        .save({ clusterId: cluster.id, kind, sealed: sealCredential(vault, cluster.id, kind, credential) });
+    }
+    const nodeIds = [...cluster.nodes].sort((a, b) => a.position - b.position).map((n) => n.id);
+    return { id: cluster.id, nodeIds };
   });
-  const vault = testVault();
-  for (const [kind, credential] of [
-    ['JOLOKIA', fixture.jolokia],
-    ['AMQP', fixture.amqp],
-  ] as const) {
-    if (!credential) continue;
-    await dataSource
-      .getRepository(ClusterCredentialEntity)
-      .save({ clusterId: cluster.id, kind, sealed: sealCredential(vault, cluster.id, kind, credential) });
-  }
-  const nodeIds = [...cluster.nodes].sort((a, b) => a.position - b.position).map((n) => n.id);
-  return { id: cluster.id, nodeIds };
 }
 
 /** A cluster of the profile's brokers with the studio credential. */

@@ -40,3 +40,21 @@ export const BrokerEventSchema = RawBrokerEventSchema.extend({
   seq: z.number().int().positive(),
 });
 export type BrokerEvent = z.infer<typeof BrokerEventSchema>;
+
+/** Where a broker event can be lost; each is counted per cluster (non-negotiable 2). */
+export const DROP_SOURCES = ['notifier', 'event-store', 'stream'] as const;
+
+/**
+ * A count of broker events lost at a bound, published on `event.dropped` into the same durable
+ * stream as the events, so the event store adds it to the cluster's `dropped` exactly once
+ * (`reportId` is the JetStream message id).
+ */
+export const DropReportSchema = z.object({
+  reportId: Uuid,
+  clusterId: Uuid,
+  source: z.enum(DROP_SOURCES),
+  count: z.number().int().positive(),
+  reason: z.string().max(500),
+  ts: Instant,
+});
+export type DropReport = z.infer<typeof DropReportSchema>;

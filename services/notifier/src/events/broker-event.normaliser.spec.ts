@@ -1,0 +1,105 @@
+import { RawBrokerEventSchema } from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
+import { OWN_CLIENT_PREFIX, normaliseNotification } from './broker-event.normaliser';
+
+describe('normaliseNotification', () => {
+  const clusterId = randomUUID();
+  const at = new Date('2026-11-29T10:00:00.000Z');
+  const consumerCreated = {
+    _AMQ_NotifType: 'CONSUMER_CREATED',
+    _AMQ_NotifTimestamp: 1_795_000_000_000,
+    _AMQ_Address: 'orders',
+    _AMQ_RoutingName: 'orders',
+    _AMQ_Distance: 0,
+    _AMQ_ConsumerCount: 1,
+    _AMQ_User: 'studio',
+    _AMQ_RemoteAddress: '127.0.0.1:5000',
+    _AMQ_SessionName: 's-1',
+    _AMQ_Client_ID: 'app-1',
+    _AMQ_ConsumerName: 7,
+  };
+
+  it('promotes the fields the API filters on and keeps every property verbatim', () => {
+    const result = normaliseNotification(consumerCreated, clusterId, 'node-a', at);
+    expect(result.kind).toBe('event');
+    const event = (result as { event: unknown }).event;
+    expect(RawBrokerEventSchema.parse(event)).toMatchObject({
+      clusterId,
+      node: 'node-a',
+      type: 'CONSUMER_CREATED',
+      brokerTs: new Date(1_795_000_000_000).toISOString(),
+      receivedAt: at.toISOString(),
+      address: 'orders',
+      queue: 'orders',
+      consumer: '7',
+      session: 's-1',
+      connection: null,
+      remoteAddress: '127.0.0.1:5000',
+      user: 'studio',
+      props: consumerCreated,
+    });
+  });
+
+  it('passes an unknown type through with its name', () => {
+    const result = normaliseNotification({ _AMQ_NotifType: 'SOMETHING_NEW', _AMQ_X: 1 }, clusterId, 'a', at);
+    expect(result).toMatchObject({
+      kind: 'event',
+      event: { type: 'SOMETHING_NEW', brokerTs: null, props: { _AMQ_X: 1 } },
+    });
+  });
+
+  it('keeps only local events: a peer re-sends remote ones with a larger distance', () => {
+    expect(normaliseNotification({ ...consumerCreated, _AMQ_Distance: 1 }, clusterId, 'a', at)).toEqual({
+      kind: 'remote',
+    });
+    expect(
+      normaliseNotification({ ...consumerCreated, _AMQ_Distance: undefined }, clusterId, 'a', at).kind,
+    ).toBe('event');
+  });
+
+  it('skips the events our own subscription causes', () => {
+    const own = {
+      ...consumerCreated,
+      _AMQ_Client_ID: `${OWN_CLIENT_PREFIX}-x`,
+      _AMQ_Address: 'activemq.notifications',
+    };
+    expect(normaliseNotification(own, clusterId, 'a', at)).toEqual({ kind: 'own' });
+  });
+
+  it('skips the bindings of notification subscribers (ours carry no client id)', () => {
+    const binding = {
+      _AMQ_NotifType: 'BINDING_ADDED',
+      _AMQ_Address: 'activemq.notifications',
+      _AMQ_RoutingName: 'uuid',
+    };
+    expect(normaliseNotification(binding, clusterId, 'a', at)).toEqual({ kind: 'own' });
+    expect(normaliseNotification({ ...binding, _AMQ_Address: 'orders' }, clusterId, 'a', at).kind).toBe(
+      'event',
+    );
+  });
+
+  it('does not promote the notification address of a session event as its address', () => {
+    const session = {
+      _AMQ_NotifType: 'SESSION_CREATED',
+      _AMQ_Address: 'activemq.notifications',
+      _AMQ_SessionName: 's',
+    };
+    expect(normaliseNotification(session, clusterId, 'a', at)).toMatchObject({
+      event: { address: null, session: 's' },
+    });
+  });
+
+  it('reports a notification without a type as malformed', () => {
+    expect(normaliseNotification({ _AMQ_Address: 'x' }, clusterId, 'a', at)).toMatchObject({
+      kind: 'malformed',
+    });
+    expect(normaliseNotification(undefined, clusterId, 'a', at)).toMatchObject({ kind: 'malformed' });
+  });
+
+  it('carries longs past 2^53 (8-byte buffers) as exact decimal strings', () => {
+    const big = Buffer.alloc(8);
+    big.writeBigInt64BE(9_007_199_254_740_993n);
+    const result = normaliseNotification({ ...consumerCreated, _AMQ_Message_ID: big }, clusterId, 'a', at);
+    expect(result).toMatchObject({ event: { props: { _AMQ_Message_ID: '9007199254740993' } } });
+  });
+});

@@ -1,0 +1,85 @@
+import type { RawBrokerEvent } from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Our subscriptions' AMQP container id starts with this. The broker reports our own consumer on
+ * `activemq.notifications` like any other: those events are the console watching itself, so they
+ * are skipped (and counted), not stored (docs/adr/0005-notifier.md).
+ */
+export const OWN_CLIENT_PREFIX = 'artemis-studio-notifier';
+
+/** Where the broker sends management notifications (`<management-notification-address>`). */
+export const NOTIFICATION_ADDRESS = 'activemq.notifications';
+
+export type Normalised =
+  | { kind: 'event'; event: RawBrokerEvent }
+  | { kind: 'remote' } // re-sent by a peer (_AMQ_Distance > 0): stored once, by its own node
+  | { kind: 'own' } // caused by our own subscription
+  | { kind: 'malformed'; reason: string };
+
+type PropValue = string | number | boolean | null;
+
+/** Turns one notification's application-properties into a BrokerEvent of `node` in `clusterId`. */
+export function normaliseNotification(
+  properties: Record<string, unknown> | undefined,
+  clusterId: string,
+  node: string,
+  receivedAt: Date,
+): Normalised {
+  if (!properties) return { kind: 'malformed', reason: 'no application-properties' };
+  const props: Record<string, PropValue> = {};
+  for (const [key, value] of Object.entries(properties)) props[key] = plain(value);
+
+  const type = props._AMQ_NotifType;
+  if (typeof type !== 'string' || type.length === 0)
+    return { kind: 'malformed', reason: 'no _AMQ_NotifType' };
+  const distance = props._AMQ_Distance;
+  if (typeof distance === 'number' && distance > 0) return { kind: 'remote' };
+  const clientId = props._AMQ_Client_ID;
+  if (typeof clientId === 'string' && clientId.startsWith(OWN_CLIENT_PREFIX)) return { kind: 'own' };
+  // A binding on the notification address is a notification subscriber's temporary queue: ours
+  // among them, and the broker reports it without a client id, so it cannot be told apart.
+  if (type.startsWith('BINDING_') && props._AMQ_Address === NOTIFICATION_ADDRESS) return { kind: 'own' };
+
+  const timestamp = props._AMQ_NotifTimestamp;
+  const brokerTs =
+    typeof timestamp === 'number' && Number.isFinite(timestamp) ? new Date(timestamp).toISOString() : null;
+  return {
+    kind: 'event',
+    event: {
+      eventId: randomUUID(),
+      clusterId,
+      node,
+      type,
+      brokerTs,
+      receivedAt: receivedAt.toISOString(),
+      // Session notifications carry the notification address itself, not an address of the session.
+      address: type.startsWith('SESSION_') ? null : text(props._AMQ_Address),
+      queue: text(props._AMQ_RoutingName),
+      consumer: text(props._AMQ_ConsumerName),
+      session: text(props._AMQ_SessionName),
+      connection: text(props._AMQ_ConnectionName),
+      remoteAddress: text(props._AMQ_RemoteAddress),
+      user: text(props._AMQ_User) ?? text(props._AMQ_ValidatedUser),
+      props,
+    },
+  };
+}
+
+/** A property as JSON can carry it: longs past 2^53 arrive from rhea as 8-byte Buffers. */
+function plain(value: unknown): PropValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (Buffer.isBuffer(value))
+    return value.length === 8 ? value.readBigInt64BE().toString() : value.toString('hex');
+  if (value instanceof Date) return value.getTime();
+  return JSON.stringify(value);
+}
+
+function text(value: PropValue | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const s = String(value);
+  return s.length > 4096 ? s.slice(0, 4096) : s;
+}

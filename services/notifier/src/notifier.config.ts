@@ -1,0 +1,30 @@
+import { BaseEnvSchema, parseEnv } from '@artemis-studio/platform';
+import { z } from 'zod';
+
+const NotifierEnvSchema = BaseEnvSchema.extend({
+  STUDIO_SECRET_KEY: z.string().min(1, 'the vault key (32 random bytes, base64) opens broker credentials'),
+  LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
+  /** Events waiting for NATS; past this they are dropped and counted per cluster. */
+  NOTIFIER_BUFFER_SIZE: z.coerce.number().int().min(1).default(10_000),
+  /** AMQP credit per subscription: how much a broker may push before we grant more. */
+  NOTIFIER_CREDIT_WINDOW: z.coerce.number().int().min(1).max(10_000).default(500),
+});
+
+export interface NotifierConfig {
+  secretKey: string;
+  leaseTtlMs: number;
+  bufferSize: number;
+  creditWindow: number;
+}
+
+export const NOTIFIER_CONFIG = Symbol('NOTIFIER_CONFIG');
+
+export function loadNotifierConfig(env: NodeJS.ProcessEnv): NotifierConfig {
+  const parsed = parseEnv(NotifierEnvSchema, env);
+  return {
+    secretKey: parsed.STUDIO_SECRET_KEY,
+    leaseTtlMs: parsed.LEASE_TTL_MS,
+    bufferSize: parsed.NOTIFIER_BUFFER_SIZE,
+    creditWindow: parsed.NOTIFIER_CREDIT_WINDOW,
+  };
+}

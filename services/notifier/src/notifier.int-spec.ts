@@ -1,0 +1,253 @@
+import { NatsBus, type Stoppable } from '@artemis-studio/bus';
+import {
+  buckets,
+  channels,
+  subjectPatterns,
+  subjects,
+  type CapabilityVerdict,
+  type RawBrokerEvent,
+  type Signal,
+} from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import {
+  artemis,
+  brokerCluster,
+  brokerProfile,
+  insertCluster,
+  startService,
+  testConfig,
+  testDatabaseUrl,
+  waitFor,
+  type BrokerProfile,
+  type RunningService,
+} from '@artemis-studio/testing';
+import axios from 'axios';
+import { randomUUID } from 'node:crypto';
+import { Connection } from 'rhea-promise';
+import type { DataSource } from 'typeorm';
+import { NotifierModule } from './app.module';
+
+const WINDOW_MS = 1000;
+
+describe('notifier against a real broker and NATS', () => {
+  let broker: BrokerProfile;
+  let db: DataSource;
+  let notifier: RunningService;
+  const bus = new NatsBus({
+    servers: testConfig.natsUrl,
+    name: 'notifier-test',
+    log: { warn() {}, error() {} },
+  });
+  const signals: (Signal & { at: number })[] = [];
+  const consumers: Stoppable[] = [];
+  const durables: string[] = [];
+
+  const amqp = async (user = broker.user, password = broker.password) => {
+    const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
+    return new Connection({
+      host: hostname,
+      port: Number(port),
+      username: user,
+      password,
+      reconnect: false,
+    }).open();
+  };
+
+  /** Registers the test broker as a cluster and says it is live, as the scraper would. */
+  const registerLive = async (credentials?: { amqp?: { username: string; password: string } }) => {
+    const cluster = await insertCluster(db, { ...brokerCluster(broker), ...credentials });
+    await (
+      await bus.kv(buckets.liveNodes)
+    ).put(cluster.id, {
+      clusterId: cluster.id,
+      asOf: new Date().toISOString(),
+      nodes: [
+        {
+          name: broker.nodes[0].name,
+          jolokiaUrl: broker.nodes[0].jolokiaUrl,
+          amqpUrl: broker.nodes[0].amqpUrl,
+        },
+      ],
+    });
+    return cluster;
+  };
+
+  /** Every event of the cluster the stream holds, read with a durable consumer of our own. */
+  const streamOf = (clusterId: string) => {
+    const events: RawBrokerEvent[] = [];
+    const durable = `notifier-test-${randomUUID().slice(0, 8)}`;
+    durables.push(durable);
+    consumers.push(
+      bus.consume(
+        channels.eventRaw,
+        { durable, filterSubject: subjects.eventRaw(clusterId) },
+        (event, delivery) => {
+          events.push(event);
+          delivery.ack();
+        },
+      ),
+    );
+    return events;
+  };
+
+  const verdictOf = async (clusterId: string): Promise<CapabilityVerdict | undefined> =>
+    (await (await bus.kv(buckets.capabilities)).get(clusterId))?.value;
+
+  const securitySettings = (roles: string) =>
+    axios.post(
+      broker.nodes[0].jolokiaUrl,
+      {
+        type: 'exec',
+        mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+        operation: `addSecuritySettings(${Array(8).fill('java.lang.String').join(',')})`,
+        arguments: ['activemq.notifications', '', roles, '', '', roles, roles, ''],
+      },
+      { auth: { username: broker.user, password: broker.password }, headers: { Origin: 'http://127.0.0.1' } },
+    );
+
+  beforeAll(async () => {
+    broker = await brokerProfile(testConfig.brokerProfile);
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    bus.subscribe(
+      channels.signal,
+      subjectPatterns.signal(),
+      (s) => void signals.push({ ...s, at: Date.now() }),
+    );
+    await bus.ready();
+    notifier = await startService(NotifierModule, { LEASE_TTL_MS: '3000' });
+  });
+
+  afterAll(async () => {
+    await notifier.close();
+    for (const c of consumers) await c.stop();
+    const jsm = await (await import('nats')).connect({ servers: testConfig.natsUrl });
+    const manager = await jsm.jetstreamManager();
+    for (const d of durables) await manager.consumers.delete('STUDIO_EVENTS', d).catch(() => undefined);
+    await jsm.close();
+    await bus.close();
+    await db.destroy();
+  });
+
+  it('carries CONSUMER_CREATED and CONSUMER_CLOSED to event.raw with the promoted fields', async () => {
+    const cluster = await registerLive();
+    const events = streamOf(cluster.id);
+    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+
+    const queue = `notifier.${randomUUID()}`;
+    const client = await amqp();
+    const receiver = await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+    await receiver.close();
+    await client.close();
+
+    const ofQueue = (type: string) => events.find((e) => e.type === type && e.queue === queue);
+    await waitFor(
+      'both events on the stream',
+      () => ofQueue('CONSUMER_CREATED') && ofQueue('CONSUMER_CLOSED'),
+    );
+    for (const type of ['CONSUMER_CREATED', 'CONSUMER_CLOSED']) {
+      expect(ofQueue(type)).toMatchObject({
+        clusterId: cluster.id,
+        node: broker.nodes[0].name,
+        address: queue,
+        queue,
+        user: broker.user,
+        remoteAddress: expect.stringContaining('127.0.0.1'),
+        session: expect.any(String),
+        consumer: expect.any(String),
+        brokerTs: expect.any(String),
+        props: expect.objectContaining({ _AMQ_NotifType: type, _AMQ_Distance: 0 }),
+      });
+    }
+    // What our own subscriptions cause is not reported as broker events.
+    expect(
+      events.filter((e) => String(e.props._AMQ_Client_ID ?? '').startsWith('artemis-studio-notifier')),
+    ).toEqual([]);
+    expect(events.filter((e) => e.address === 'activemq.notifications')).toEqual([]);
+  });
+
+  it('carries a burst of 500 attaching receivers exactly, with at most one consumers signal per window', async () => {
+    const cluster = await registerLive();
+    const events = streamOf(cluster.id);
+    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+    const queue = `notifier.burst.${randomUUID()}`;
+    const client = await amqp();
+    try {
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: 500 }, () =>
+          client.createReceiver({ source: { address: queue, capabilities: ['queue'] } }),
+        ),
+      );
+      const created = () => events.filter((e) => e.type === 'CONSUMER_CREATED' && e.queue === queue);
+      await waitFor('500 CONSUMER_CREATED on the stream', () => created().length >= 500, {
+        timeoutMs: 30_000,
+      });
+      await new Promise((r) => setTimeout(r, 2 * WINDOW_MS)); // the trailing signal, and any straggler event
+      expect(created()).toHaveLength(500);
+      expect(new Set(created().map((e) => e.eventId)).size).toBe(500);
+
+      const burstSignals = signals.filter(
+        (s) => s.clusterId === cluster.id && s.topic === 'consumers' && s.at >= started,
+      );
+      expect(burstSignals.length).toBeGreaterThan(0);
+      for (let i = 1; i < burstSignals.length; i++) {
+        expect(burstSignals[i].at - burstSignals[i - 1].at).toBeGreaterThanOrEqual(WINDOW_MS - 50);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('states a missing permission with the security-setting snippet, and turns AVAILABLE once the broker is fixed', async () => {
+    const cluster = await registerLive({
+      amqp: { username: broker.observer.user, password: broker.observer.password },
+    });
+    const refused = await waitFor('UNAVAILABLE', async () => {
+      const v = await verdictOf(cluster.id);
+      return v?.status === 'UNAVAILABLE' && v;
+    });
+    expect(refused.reason).toMatch(/AMQ229213|not authorized/);
+    expect(refused.snippet).toContain('<security-setting match="activemq.notifications">');
+
+    expect((await securitySettings('amq,viewer')).data.status).toBe(200);
+    try {
+      await waitFor(
+        'AVAILABLE after the fix',
+        async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE',
+        {
+          timeoutMs: 20_000,
+        },
+      );
+    } finally {
+      expect((await securitySettings('amq')).data.status).toBe(200);
+    }
+  }, 60_000);
+
+  it('comes back through its backoff when the broker restarts, and the verdict follows', async () => {
+    const cluster = await registerLive();
+    const events = streamOf(cluster.id);
+    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+
+    await artemis('stop', testConfig.brokerProfile);
+    try {
+      const down = await waitFor('UNAVAILABLE', async () => {
+        const v = await verdictOf(cluster.id);
+        return v?.status === 'UNAVAILABLE' && v;
+      });
+      expect(down.reason).toMatch(/cannot subscribe on/);
+    } finally {
+      await artemis('start', testConfig.brokerProfile);
+    }
+    await waitFor('AVAILABLE again', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE', {
+      timeoutMs: 30_000,
+    });
+
+    const queue = `notifier.after-restart.${randomUUID()}`;
+    const client = await amqp();
+    await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+    await waitFor('an event after the restart', () =>
+      events.some((e) => e.queue === queue && e.type === 'CONSUMER_CREATED'),
+    );
+    await client.close();
+  }, 90_000);
+});

@@ -1,0 +1,112 @@
+import type { Bus } from '@artemis-studio/bus';
+import type { DropReport, RawBrokerEvent } from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
+import { EventPublisher } from './event-publisher';
+
+const event = (clusterId: string): RawBrokerEvent => ({
+  eventId: randomUUID(),
+  clusterId,
+  node: 'a',
+  type: 'CONSUMER_CREATED',
+  brokerTs: null,
+  receivedAt: new Date().toISOString(),
+  address: null,
+  queue: null,
+  consumer: null,
+  session: null,
+  connection: null,
+  remoteAddress: null,
+  user: null,
+  props: {},
+});
+
+/** A stream that can be switched off, deduplicating by message id like JetStream does. */
+class FakeStream implements Pick<Bus, 'publishDurable'> {
+  up = true;
+  readonly ids = new Set<string>();
+  readonly events: RawBrokerEvent[] = [];
+  readonly reports: DropReport[] = [];
+  async publishDurable(
+    channel: { name: string },
+    _subject: string,
+    payload: unknown,
+    { msgId }: { msgId: string },
+  ) {
+    await Promise.resolve();
+    if (!this.up) throw new Error('no connection');
+    const duplicate = this.ids.has(msgId);
+    if (!duplicate) {
+      this.ids.add(msgId);
+      if (channel.name === 'event.raw') this.events.push(payload as RawBrokerEvent);
+      else this.reports.push(payload as DropReport);
+    }
+    return { seq: this.ids.size, duplicate };
+  }
+}
+
+const quiet = { warn: () => undefined };
+const noMetrics = { published: () => undefined, dropped: () => undefined, buffered: () => undefined };
+const until = async (condition: () => boolean) => {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+};
+
+describe('EventPublisher', () => {
+  it('publishes every event in order', async () => {
+    const stream = new FakeStream();
+    const sut = new EventPublisher(stream, () => 1000, noMetrics, quiet);
+    const sent = Array.from({ length: 600 }, () => event('c1'));
+    sent.forEach((e) => sut.enqueue(e));
+    await until(() => stream.events.length === 600);
+    expect(stream.events.map((e) => e.eventId)).toEqual(sent.map((e) => e.eventId));
+    await sut.stop();
+  });
+
+  it('holds events while the stream is away and delivers them once it is back', async () => {
+    const stream = new FakeStream();
+    stream.up = false;
+    const sut = new EventPublisher(stream, () => 100, noMetrics, quiet);
+    const sent = Array.from({ length: 50 }, () => event('c1'));
+    sent.forEach((e) => expect(sut.enqueue(e)).toBe(true));
+    await new Promise((r) => setTimeout(r, 100));
+    stream.up = true;
+    await until(() => stream.events.length === 50);
+    expect(stream.events.map((e) => e.eventId)).toEqual(sent.map((e) => e.eventId));
+    await sut.stop();
+  });
+
+  it('counts what overflows per cluster and reports it exactly once', async () => {
+    const stream = new FakeStream();
+    stream.up = false;
+    const dropped: Record<string, number> = {};
+    const metrics = {
+      ...noMetrics,
+      dropped: (c: string, n: number) => void (dropped[c] = (dropped[c] ?? 0) + n),
+    };
+    const sut = new EventPublisher(stream, () => 10, metrics, quiet);
+    for (let i = 0; i < 15; i++) sut.enqueue(event('c1'));
+    for (let i = 0; i < 3; i++) sut.enqueue(event('c2'));
+    expect(dropped).toEqual({ c1: 5, c2: 3 });
+    expect(sut.pendingDrops()).toEqual(
+      new Map([
+        ['c1', 5],
+        ['c2', 3],
+      ]),
+    );
+
+    stream.up = true;
+    await until(() => stream.events.length === 10 && stream.reports.length === 2);
+    expect(Object.fromEntries(stream.reports.map((r) => [r.clusterId, r.count]))).toEqual({ c1: 5, c2: 3 });
+    expect(sut.pendingDrops().size).toBe(0);
+    await sut.stop();
+  });
+
+  it('counts what it cannot flush on stop as dropped, never losing it silently', async () => {
+    const stream = new FakeStream();
+    stream.up = false;
+    const sut = new EventPublisher(stream, () => 100, noMetrics, quiet);
+    for (let i = 0; i < 4; i++) sut.enqueue(event('c1'));
+    await sut.stop(50);
+    expect(sut.pendingDrops()).toEqual(new Map([['c1', 4]]));
+  });
+});

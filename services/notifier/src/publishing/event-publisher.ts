@@ -1,0 +1,151 @@
+import type { Bus } from '@artemis-studio/bus';
+import { channels, subjects, type DropReport, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
+
+export interface PublisherMetrics {
+  published(count: number): void;
+  dropped(clusterId: string, count: number): void;
+  buffered(size: number): void;
+}
+
+const IN_FLIGHT = 256;
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 10_000;
+
+/**
+ * Carries broker events to the STUDIO_EVENTS stream. Intake never waits on NATS: events wait in a
+ * bounded buffer; past its capacity an event is dropped and counted for its cluster, and the
+ * counts are published as drop reports into the same stream, so the loss reaches the events API
+ * (non-negotiable 2). Publishes are pipelined; a failed one keeps its message id, so a retry of
+ * an event the stream already has is discarded as a duplicate.
+ */
+export class EventPublisher {
+  private readonly buffer: RawBrokerEvent[] = [];
+  /** Drops not yet reported, per cluster; a report in flight keeps its id until acknowledged. */
+  private readonly unreported = new Map<string, number>();
+  private readonly inFlightReports = new Map<string, DropReport>();
+  private pumping = false;
+  private retryMs = RETRY_MIN_MS;
+  private stopped = false;
+  private reportTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly bus: Pick<Bus, 'publishDurable'>,
+    private readonly capacity: () => number,
+    private readonly metrics: PublisherMetrics,
+    private readonly log: { warn(message: string): void },
+  ) {
+    this.reportTimer = setInterval(() => void this.reportDrops(), 1000);
+    this.reportTimer.unref();
+  }
+
+  /** Queues an event; false (and counted) when the buffer is full. */
+  enqueue(event: RawBrokerEvent): boolean {
+    if (this.buffer.length >= this.capacity()) {
+      this.drop(event.clusterId, 1);
+      return false;
+    }
+    this.buffer.push(event);
+    this.metrics.buffered(this.buffer.length);
+    void this.pump();
+    return true;
+  }
+
+  get size(): number {
+    return this.buffer.length;
+  }
+
+  /** Drops not yet acknowledged by the stream, per cluster (reported or waiting to be). */
+  pendingDrops(): Map<string, number> {
+    const pending = new Map(this.unreported);
+    for (const report of this.inFlightReports.values())
+      pending.set(report.clusterId, (pending.get(report.clusterId) ?? 0) + report.count);
+    return pending;
+  }
+
+  /** Tries to flush for `graceMs`; what is still buffered then is counted as dropped and reported. */
+  async stop(graceMs = 5000): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    while (this.buffer.length > 0 && Date.now() < deadline) await delay(50);
+    this.stopped = true;
+    clearInterval(this.reportTimer);
+    for (const event of this.buffer.splice(0)) this.drop(event.clusterId, 1);
+    await this.reportDrops();
+  }
+
+  private drop(clusterId: string, count: number): void {
+    this.unreported.set(clusterId, (this.unreported.get(clusterId) ?? 0) + count);
+    this.metrics.dropped(clusterId, count);
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping || this.stopped) return;
+    this.pumping = true;
+    try {
+      while (this.buffer.length > 0 && !this.stopped) {
+        const batch = this.buffer.slice(0, IN_FLIGHT);
+        const results = await Promise.allSettled(
+          batch.map((e) =>
+            this.bus.publishDurable(channels.eventRaw, subjects.eventRaw(e.clusterId), e, {
+              msgId: e.eventId,
+            }),
+          ),
+        );
+        const failed = batch.filter((_, i) => results[i].status === 'rejected');
+        // Failed events keep their place at the head, in order, ahead of anything that arrived since.
+        this.buffer.splice(0, batch.length, ...failed);
+        this.metrics.published(batch.length - failed.length);
+        this.metrics.buffered(this.buffer.length);
+        if (failed.length > 0) {
+          const reason = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult)
+            .reason as Error;
+          this.log.warn(
+            `${failed.length} events not acknowledged by the stream (${reason?.message}); retrying in ${this.retryMs} ms`,
+          );
+          await delay(this.retryMs);
+          this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+        } else {
+          this.retryMs = RETRY_MIN_MS;
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private async reportDrops(): Promise<void> {
+    for (const [clusterId, count] of this.unreported) {
+      if (this.inFlightReports.has(clusterId)) continue;
+      this.unreported.delete(clusterId);
+      this.inFlightReports.set(clusterId, {
+        reportId: randomUUID(),
+        clusterId,
+        source: 'notifier',
+        count,
+        reason: 'notifier buffer full: NATS unreachable or slower than the broker',
+        ts: new Date().toISOString(),
+      });
+    }
+    await Promise.all(
+      [...this.inFlightReports.values()].map(async (report) => {
+        try {
+          await this.bus.publishDurable(
+            channels.eventDropped,
+            subjects.eventDropped(report.clusterId),
+            report,
+            {
+              msgId: report.reportId,
+            },
+          );
+          this.inFlightReports.delete(report.clusterId);
+        } catch {
+          // Kept with the same id: a retry of a report the stream already holds is a duplicate.
+        }
+      }),
+    );
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,146 @@
+import type { Credential } from '@artemis-studio/contracts';
+import { Connection, ConnectionEvents, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
+import { classifyFailure, type SubscriptionState } from '../capabilities/verdict';
+import { NOTIFICATION_ADDRESS } from '../events/broker-event.normaliser';
+import { Backoff } from './backoff';
+
+export interface SubscriptionOptions {
+  node: { name: string; amqpUrl: string };
+  credential: Credential | undefined;
+  /** Our AMQP container id: the broker reports it as `_AMQ_Client_ID` on our own consumer. */
+  containerId: string;
+  /** Messages the broker may send before we grant more: the bound on what a chatty broker can push at once. */
+  creditWindow: number;
+  onNotification(properties: Record<string, unknown> | undefined): void;
+  onState(state: SubscriptionState): void;
+  backoff?: Backoff;
+}
+
+/**
+ * One AMQP 1.0 receiver on `activemq.notifications` of one live node. Connects once and fails
+ * fast (the library's reconnect is off: it would retry a dead host in a loop we cannot see), then
+ * reconnects itself with exponential backoff and full jitter, reset by a healthy subscription.
+ */
+export class NotificationSubscription {
+  private stopped = false;
+  private connection?: Connection;
+  private wake?: () => void;
+  private readonly backoff: Backoff;
+  private running?: Promise<void>;
+
+  constructor(private readonly options: SubscriptionOptions) {
+    this.backoff = options.backoff ?? new Backoff();
+  }
+
+  get node(): string {
+    return this.options.node.name;
+  }
+
+  get amqpUrl(): string {
+    return this.options.node.amqpUrl;
+  }
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.connection?.close().catch(() => undefined);
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.options.onState({ node: this.node, state: 'connecting' });
+      let failure: unknown;
+      try {
+        failure = await this.subscribeUntilLost();
+      } catch (err) {
+        failure = err;
+      }
+      await this.connection?.close().catch(() => undefined);
+      this.connection = undefined;
+      if (this.stopped) return;
+      this.options.onState({ node: this.node, state: 'failed', ...classifyFailure(failure) });
+      await this.sleep(this.backoff.next());
+    }
+  }
+
+  /** Resolves with the reason once a subscription is lost; throws if it never came up. */
+  private async subscribeUntilLost(): Promise<unknown> {
+    const url = new URL(this.options.node.amqpUrl);
+    const tls = url.protocol === 'amqps:';
+    const connection = new Connection({
+      host: url.hostname,
+      port: Number(url.port || (tls ? 5671 : 5672)),
+      ...(tls ? { transport: 'tls' as const } : { transport: 'tcp' as const }),
+      username: this.options.credential?.username,
+      password: this.options.credential?.password,
+      container_id: this.options.containerId,
+      reconnect: false,
+      idle_time_out: 30_000,
+      operationTimeoutInSeconds: 10,
+    });
+    this.connection = connection;
+    const lost = new Promise<unknown>((resolve) => {
+      connection.on(ConnectionEvents.disconnected, (ctx: EventContext) =>
+        resolve(ctx.error ?? new Error('disconnected')),
+      );
+      connection.on(ConnectionEvents.connectionError, (ctx: EventContext) =>
+        resolve(ctx.connection?.error ?? new Error('connection error')),
+      );
+      connection.on(ConnectionEvents.connectionClose, (ctx: EventContext) =>
+        resolve(ctx.connection?.error ?? new Error('connection closed by the broker')),
+      );
+    });
+    await connection.open();
+    if (this.stopped) return undefined;
+    const receiver = await connection.createReceiver({
+      name: `${this.options.containerId}-${this.node}`,
+      source: { address: NOTIFICATION_ADDRESS },
+      credit_window: this.options.creditWindow,
+      autoaccept: true,
+    });
+    const detached = new Promise<unknown>((resolve) => {
+      receiver.on(ReceiverEvents.receiverError, (ctx: EventContext) =>
+        resolve(ctx.receiver?.error ?? new Error('receiver error')),
+      );
+      receiver.on(ReceiverEvents.receiverClose, (ctx: EventContext) =>
+        resolve(ctx.receiver?.error ?? new Error('receiver closed by the broker')),
+      );
+    });
+    // Artemis does not refuse a forbidden attach: it answers with a null source, then detaches with
+    // the reason (AMQ229213). rhea hands the null source over as a described-null object (truthy),
+    // so the refusal shows as a closed link or a source without an address.
+    if (!receiver.isOpen() || !receiver.source?.address) {
+      throw await Promise.race([detached, delay(2000).then(() => refusal(receiver))]);
+    }
+
+    receiver.on(ReceiverEvents.message, (ctx: EventContext) =>
+      this.options.onNotification(ctx.message?.application_properties),
+    );
+    this.backoff.reset();
+    this.options.onState({ node: this.node, state: 'subscribed' });
+    return Promise.race([lost, detached]);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+function refusal(receiver: Receiver): unknown {
+  return receiver.error ?? new Error(`the broker refused the subscription to ${NOTIFICATION_ADDRESS}`);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
