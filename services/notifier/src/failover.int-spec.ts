@@ -1,0 +1,105 @@
+import { NatsBus, type Stoppable } from '@artemis-studio/bus';
+import { channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import { SettingsStore } from '@artemis-studio/platform';
+import {
+  artemis,
+  brokerCluster,
+  insertCluster,
+  spawnService,
+  startBroker,
+  startService,
+  testConfig,
+  testDatabaseUrl,
+  waitFor,
+  type BrokerProfile,
+  type RunningService,
+  type ServiceProcess,
+} from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
+import { Connection } from 'rhea-promise';
+import type { DataSource } from 'typeorm';
+import { NotifierModule } from './app.module';
+import { NotifierOwnershipService } from './ownership/notifier-ownership.service';
+
+/**
+ * HA state is observed, never configured: the scraper sees the backup become live after the
+ * primary dies, and the notifier follows the live-node set to it.
+ */
+describe('notification subscription across a live/backup failover', () => {
+  let pair: BrokerProfile;
+  let db: DataSource;
+  let scraper: ServiceProcess;
+  let notifier: RunningService;
+  let consumer: Stoppable | undefined;
+  const durable = `failover-test-${randomUUID().slice(0, 8)}`;
+  const bus = new NatsBus({
+    servers: testConfig.natsUrl,
+    name: 'failover-test',
+    log: { warn() {}, error() {} },
+  });
+
+  beforeAll(async () => {
+    pair = await startBroker('pair');
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    await new SettingsStore(db).put('artemis-studio.scrape.tier-a-millis', 1000);
+    scraper = await spawnService('scraper', 18281, { LEASE_TTL_MS: '3000' });
+    notifier = await startService(NotifierModule, { LEASE_TTL_MS: '3000' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await consumer?.stop();
+    await notifier?.close();
+    await scraper?.stop();
+    const jsm = await (await import('nats')).connect({ servers: testConfig.natsUrl });
+    await (await jsm.jetstreamManager()).consumers.delete('STUDIO_EVENTS', durable).catch(() => undefined);
+    await jsm.close();
+    await bus.close();
+    await new SettingsStore(db).reset('artemis-studio.scrape.tier-a-millis');
+    await db.destroy();
+    // The killed primary's journal is behind the backup's: start the next run from fresh instances.
+    await artemis('reset', 'pair');
+  }, 120_000);
+
+  it('moves the subscription to the backup when the live primary dies', async () => {
+    const cluster = await insertCluster(db, brokerCluster(pair));
+    const notifications = notifier.app.get(NotifierOwnershipService);
+    const subscribed = () => notifications.cluster(cluster.id)?.subscribedNodes() ?? [];
+    await waitFor('a subscription on the primary only', () => subscribed().join() === 'primary', {
+      timeoutMs: 30_000,
+    });
+
+    await artemis('kill', 'pair', 'primary');
+    await waitFor('the subscription to move to the backup', () => subscribed().join() === 'backup', {
+      timeoutMs: 60_000,
+    });
+
+    const events: RawBrokerEvent[] = [];
+    consumer = bus.consume(
+      channels.eventRaw,
+      { durable, filterSubject: subjects.eventRaw(cluster.id) },
+      (event, delivery) => {
+        events.push(event);
+        delivery.ack();
+      },
+    );
+    const queue = `failover.${randomUUID()}`;
+    const { hostname, port } = new URL(pair.nodes[1].amqpUrl);
+    const client = await new Connection({
+      host: hostname,
+      port: Number(port),
+      username: pair.user,
+      password: pair.password,
+      reconnect: false,
+    }).open();
+    try {
+      await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+      const created = await waitFor('CONSUMER_CREATED from the backup', () =>
+        events.find((e) => e.type === 'CONSUMER_CREATED' && e.queue === queue),
+      );
+      expect(created.node).toBe('backup');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
