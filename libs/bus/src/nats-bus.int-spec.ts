@@ -1,5 +1,5 @@
 import { RawBrokerEvent, buckets, channels, rpcs, subjects } from '@artemis-studio/contracts';
-import { testConfig, waitFor } from '@artemis-studio/testing';
+import { cleanStream, testConfig, waitFor } from '@artemis-studio/testing';
 import { connect } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { BusMetrics, RpcError, Stoppable } from './bus';
@@ -130,7 +130,7 @@ describe('NatsBus against real NATS', () => {
     expect(info.num_pending).toBe(0);
     expect(got).toHaveLength(3);
     await consumer.stop();
-    await (await raw.jetstreamManager()).consumers.delete('STUDIO_EVENTS', durable);
+    await cleanStream({ clusterIds: [clusterId], durables: [durable] });
   });
 
   it('answers requests in a queue group and carries errors in headers', async () => {

@@ -2,6 +2,7 @@ import {
   BucketDef,
   Channel,
   EVENTS_STREAM,
+  EVENTS_STREAM_CONSUMER,
   PayloadOf,
   ReplyOf,
   RequestOf,
@@ -275,14 +276,11 @@ export class NatsBus implements Bus {
       while (!stopped) {
         try {
           await this.ensureEventsStream();
-          const jsm = await this.manager();
-          await jsm.consumers.add(EVENTS_STREAM, {
-            durable_name: options.durable,
-            ack_policy: AckPolicy.Explicit,
-            deliver_policy: DeliverPolicy.All,
-            filter_subject: options.filterSubject ?? channel.pattern,
-            max_ack_pending: options.maxAckPending ?? 1000,
-            ack_wait: nanos(options.ackWaitMs ?? 30_000),
+          await this.ensureConsumer(await this.manager(), {
+            durable: options.durable,
+            filterSubject: options.filterSubject ?? channel.pattern,
+            maxAckPending: options.maxAckPending ?? 1000,
+            ackWaitMs: options.ackWaitMs ?? 30_000,
           });
           const consumer = await nc.jetstream().consumers.get(EVENTS_STREAM, options.durable);
           const messages = await consumer.consume({
@@ -340,34 +338,81 @@ export class NatsBus implements Bus {
     if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
   }
 
-  /** Creates or updates the STUDIO_EVENTS stream once per connection lifetime of this bus. */
+  /**
+   * Creates or updates the STUDIO_EVENTS stream, and the event store's durable consumer with it:
+   * under interest retention a message published while nobody is interested is gone, so the
+   * interest must exist before the first event does. Once per connection lifetime of this bus.
+   */
   ensureEventsStream(): Promise<void> {
     this.streamReady ??= (async () => {
       const jsm = await this.manager();
       const limits = this.options.eventsStream ?? {};
       const config = {
         name: EVENTS_STREAM,
-        subjects: [channels.eventRaw.pattern, channels.eventDropped.pattern],
-        retention: RetentionPolicy.Limits,
+        subjects: [channels.eventRaw.pattern],
+        // Interest + discard-new: an event leaves once every consumer acknowledged it, and a full
+        // stream refuses new events (the publisher keeps and counts them) instead of silently
+        // discarding old ones whose cluster nobody could name any more.
+        retention: RetentionPolicy.Interest,
         storage: StorageType.File,
-        discard: DiscardPolicy.Old,
-        max_age: nanos(limits.maxAgeMs ?? 24 * 3600_000),
+        discard: DiscardPolicy.New,
+        max_age: nanos(limits.maxAgeMs ?? 0),
         max_bytes: limits.maxBytes ?? 1024 * 1024 * 1024,
         max_msgs: limits.maxMsgs ?? -1,
         duplicate_window: nanos(limits.duplicateWindowMs ?? 120_000),
       };
+      let existing;
       try {
-        await jsm.streams.info(EVENTS_STREAM);
-        await jsm.streams.update(EVENTS_STREAM, config);
+        existing = await jsm.streams.info(EVENTS_STREAM);
       } catch (err) {
         if ((err as NatsError).code !== '404') throw err;
-        await jsm.streams.add(config);
       }
+      if (existing && existing.config.retention !== RetentionPolicy.Interest) {
+        // Retention cannot be changed in place; a stream of an earlier build is replaced.
+        this.log.warn(
+          `bus: replacing ${EVENTS_STREAM} (retention ${existing.config.retention}) with an interest-based stream`,
+        );
+        await jsm.streams.delete(EVENTS_STREAM);
+        // NATS 2.9 removes the old stream's files in the background: a stream added at once under
+        // the same name loses its message directory to that removal and fails every store.
+        await sleep(2000);
+        existing = undefined;
+      }
+      if (existing) await jsm.streams.update(EVENTS_STREAM, config);
+      else await jsm.streams.add(config);
+      await this.ensureConsumer(jsm, {
+        durable: EVENTS_STREAM_CONSUMER,
+        filterSubject: channels.eventRaw.pattern,
+        maxAckPending: 10_000,
+        ackWaitMs: 60_000,
+      });
     })().catch((err) => {
       this.streamReady = undefined;
       throw err;
     });
     return this.streamReady;
+  }
+
+  private async ensureConsumer(
+    jsm: JetStreamManager,
+    options: Required<DurableConsumerOptions>,
+  ): Promise<void> {
+    const config = {
+      durable_name: options.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: options.filterSubject,
+      max_ack_pending: options.maxAckPending,
+      ack_wait: nanos(options.ackWaitMs),
+    };
+    try {
+      // An existing consumer is used as it is. Not updated: NATS 2.9 (the machines' server) fails
+      // every consumer update with "open …/obs/<name>/meta.inf: no such file or directory".
+      await jsm.consumers.info(EVENTS_STREAM, options.durable);
+    } catch (err) {
+      if ((err as NatsError).code !== '404') throw err;
+      await jsm.consumers.add(EVENTS_STREAM, config);
+    }
   }
 
   private manager(): Promise<JetStreamManager> {

@@ -10,7 +10,6 @@ export const subjects = {
   signal: (clusterId: string, topic: SignalTopic) => `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
   eventRaw: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
   eventStored: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
-  eventDropped: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.dropped`,
   rpc: (name: string) => `${SUBJECT_PREFIX}.rpc.${name}`,
 } as const;
 
@@ -20,7 +19,6 @@ export const subjectPatterns = {
     `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
   eventRaw: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
   eventStored: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
-  eventDropped: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.dropped`,
 } as const;
 
 /** The cluster id inside any `studio.v1.cluster.<id>.…` subject, or undefined. */
@@ -29,7 +27,8 @@ export function clusterIdOfSubject(subject: string): string | undefined {
   return parts[2] === 'cluster' ? parts[3] : undefined;
 }
 
-/** JetStream stream holding `event.raw` and `event.dropped` for every cluster. */
+/** JetStream stream holding `event.raw` for every cluster. */
+export const EVENTS_STREAM_CONSUMER = 'event-store';
 export const EVENTS_STREAM = 'STUDIO_EVENTS';
 
 /** JetStream KV buckets. */

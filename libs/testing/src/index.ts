@@ -10,3 +10,4 @@ export { TEST_SECRET_KEY, brokerCluster, insertCluster, testVault } from './clus
 export type { ClusterFixture } from './clusters';
 export { spawnService } from './process';
 export type { ServiceProcess } from './process';
+export { cleanStream } from './stream';

@@ -5,6 +5,7 @@ import { SettingsStore } from '@artemis-studio/platform';
 import {
   artemis,
   brokerCluster,
+  cleanStream,
   insertCluster,
   spawnService,
   startBroker,
@@ -32,6 +33,7 @@ describe('notification subscription across a live/backup failover', () => {
   let scraper: ServiceProcess;
   let notifier: RunningService;
   let consumer: Stoppable | undefined;
+  let clusterId: string | undefined;
   const durable = `failover-test-${randomUUID().slice(0, 8)}`;
   const bus = new NatsBus({
     servers: testConfig.natsUrl,
@@ -51,9 +53,7 @@ describe('notification subscription across a live/backup failover', () => {
     await consumer?.stop();
     await notifier?.close();
     await scraper?.stop();
-    const jsm = await (await import('nats')).connect({ servers: testConfig.natsUrl });
-    await (await jsm.jetstreamManager()).consumers.delete('STUDIO_EVENTS', durable).catch(() => undefined);
-    await jsm.close();
+    await cleanStream({ clusterIds: clusterId ? [clusterId] : [], durables: [durable] });
     await bus.close();
     await new SettingsStore(db).reset('artemis-studio.scrape.tier-a-millis');
     await db.destroy();
@@ -63,6 +63,7 @@ describe('notification subscription across a live/backup failover', () => {
 
   it('moves the subscription to the backup when the live primary dies', async () => {
     const cluster = await insertCluster(db, brokerCluster(pair));
+    clusterId = cluster.id;
     const notifications = notifier.app.get(NotifierOwnershipService);
     const subscribed = () => notifications.cluster(cluster.id)?.subscribedNodes() ?? [];
     await waitFor('a subscription on the primary only', () => subscribed().join() === 'primary', {

@@ -13,6 +13,7 @@ import {
   artemis,
   brokerCluster,
   brokerProfile,
+  cleanStream,
   insertCluster,
   startService,
   testConfig,
@@ -41,6 +42,7 @@ describe('notifier against a real broker and NATS', () => {
   const signals: (Signal & { at: number })[] = [];
   const consumers: Stoppable[] = [];
   const durables: string[] = [];
+  const clusterIds: string[] = [];
 
   const amqp = async (user = broker.user, password = broker.password) => {
     const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
@@ -56,6 +58,7 @@ describe('notifier against a real broker and NATS', () => {
   /** Registers the test broker as a cluster and says it is live, as the scraper would. */
   const registerLive = async (credentials?: { amqp?: { username: string; password: string } }) => {
     const cluster = await insertCluster(db, { ...brokerCluster(broker), ...credentials });
+    clusterIds.push(cluster.id);
     await (
       await bus.kv(buckets.liveNodes)
     ).put(cluster.id, {
@@ -120,10 +123,7 @@ describe('notifier against a real broker and NATS', () => {
   afterAll(async () => {
     await notifier.close();
     for (const c of consumers) await c.stop();
-    const jsm = await (await import('nats')).connect({ servers: testConfig.natsUrl });
-    const manager = await jsm.jetstreamManager();
-    for (const d of durables) await manager.consumers.delete('STUDIO_EVENTS', d).catch(() => undefined);
-    await jsm.close();
+    await cleanStream({ clusterIds, durables });
     await bus.close();
     await db.destroy();
   });

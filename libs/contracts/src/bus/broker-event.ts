@@ -45,9 +45,9 @@ export type BrokerEvent = z.infer<typeof BrokerEventSchema>;
 export const DROP_SOURCES = ['notifier', 'event-store', 'stream'] as const;
 
 /**
- * A count of broker events lost at a bound, published on `event.dropped` into the same durable
- * stream as the events, so the event store adds it to the cluster's `dropped` exactly once
- * (`reportId` is the JetStream message id).
+ * A count of broker events lost at a bound, sent to the event store, which adds it to the
+ * cluster's `dropped` exactly once per `reportId` (a retried report is recognised). Not sent
+ * through STUDIO_EVENTS: a full stream would refuse the very report of its refusals.
  */
 export const DropReportSchema = z.object({
   reportId: Uuid,

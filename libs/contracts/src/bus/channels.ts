@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { BUCKETS, subjectPatterns } from '../subjects';
-import { BrokerEventSchema, DropReportSchema, RawBrokerEventSchema } from './broker-event';
+import { BrokerEventSchema, RawBrokerEventSchema } from './broker-event';
 import { CapabilityVerdictSchema } from './capability';
 import { LeaseSchema } from './lease';
 import { LiveNodeSetSchema } from './live-nodes';
@@ -25,12 +25,6 @@ export const channels = {
     name: 'event.raw',
     schema: RawBrokerEventSchema,
     pattern: subjectPatterns.eventRaw(),
-    delivery: 'stream',
-  },
-  eventDropped: {
-    name: 'event.dropped',
-    schema: DropReportSchema,
-    pattern: subjectPatterns.eventDropped(),
     delivery: 'stream',
   },
   eventStored: {

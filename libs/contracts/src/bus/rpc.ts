@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Uuid } from '../common';
-import { BrokerEventSchema } from './broker-event';
+import { BrokerEventSchema, DropReportSchema } from './broker-event';
 import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchema } from '../http/state';
 
 /** A request/reply endpoint on `studio.v1.rpc.<name>`, served by one queue group. */
@@ -33,6 +33,14 @@ export const rpcs = {
     z.object({ clusterId: Uuid, query: EventsQuerySchema }),
     EventsPageSchema,
   ),
+  /** Adds a drop report to the cluster's persistent `dropped` counter; idempotent per reportId. */
+  recordDrops: rpc(
+    'event-store.record-drops',
+    DropReportSchema,
+    z.object({ dropped: z.number().int().nonnegative() }),
+  ),
+  /** Runs the retention reaper now; answers how many events it removed. */
+  reapEvents: rpc('event-store.reap', z.object({}), z.object({ removed: z.number().int().nonnegative() })),
   liveList: rpc(
     'scraper.live-list',
     z.object({

@@ -20,8 +20,8 @@ const event = (clusterId: string): RawBrokerEvent => ({
   props: {},
 });
 
-/** A stream that can be switched off, deduplicating by message id like JetStream does. */
-class FakeStream implements Pick<Bus, 'publishDurable'> {
+/** A stream and event store that can be switched off, deduplicating by id like JetStream and the store do. */
+class FakeStream implements Pick<Bus, 'publishDurable' | 'request'> {
   up = true;
   readonly ids = new Set<string>();
   readonly events: RawBrokerEvent[] = [];
@@ -37,10 +37,21 @@ class FakeStream implements Pick<Bus, 'publishDurable'> {
     const duplicate = this.ids.has(msgId);
     if (!duplicate) {
       this.ids.add(msgId);
-      if (channel.name === 'event.raw') this.events.push(payload as RawBrokerEvent);
-      else this.reports.push(payload as DropReport);
+      this.events.push(payload as RawBrokerEvent);
     }
+    void channel;
     return { seq: this.ids.size, duplicate };
+  }
+  /** The event store's record-drops RPC, idempotent per reportId. */
+  async request(_rpc: unknown, report: unknown): Promise<never> {
+    await Promise.resolve();
+    if (!this.up) throw new Error('no responders');
+    const r = report as DropReport;
+    if (!this.ids.has(r.reportId)) {
+      this.ids.add(r.reportId);
+      this.reports.push(r);
+    }
+    return { dropped: this.reports.reduce((n, x) => n + x.count, 0) } as never;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Bus } from '@artemis-studio/bus';
-import { channels, subjects, type DropReport, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { channels, rpcs, subjects, type DropReport, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { randomUUID } from 'node:crypto';
 
 export interface PublisherMetrics {
@@ -14,10 +14,10 @@ const RETRY_MAX_MS = 10_000;
 
 /**
  * Carries broker events to the STUDIO_EVENTS stream. Intake never waits on NATS: events wait in a
- * bounded buffer; past its capacity an event is dropped and counted for its cluster, and the
- * counts are published as drop reports into the same stream, so the loss reaches the events API
- * (non-negotiable 2). Publishes are pipelined; a failed one keeps its message id, so a retry of
- * an event the stream already has is discarded as a duplicate.
+ * bounded buffer (also while the stream is full and refuses them); past its capacity an event is
+ * dropped and counted for its cluster, and the counts are reported to the event store, so the
+ * loss reaches the events API (non-negotiable 2). Publishes are pipelined; a failed one keeps its
+ * message id, so a retry of an event the stream already has is discarded as a duplicate.
  */
 export class EventPublisher {
   private readonly buffer: RawBrokerEvent[] = [];
@@ -30,7 +30,7 @@ export class EventPublisher {
   private reportTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly bus: Pick<Bus, 'publishDurable'>,
+    private readonly bus: Pick<Bus, 'publishDurable' | 'request'>,
     private readonly capacity: () => number,
     private readonly metrics: PublisherMetrics,
     private readonly log: { warn(message: string): void },
@@ -129,17 +129,10 @@ export class EventPublisher {
     await Promise.all(
       [...this.inFlightReports.values()].map(async (report) => {
         try {
-          await this.bus.publishDurable(
-            channels.eventDropped,
-            subjects.eventDropped(report.clusterId),
-            report,
-            {
-              msgId: report.reportId,
-            },
-          );
+          await this.bus.request(rpcs.recordDrops, report);
           this.inFlightReports.delete(report.clusterId);
         } catch {
-          // Kept with the same id: a retry of a report the stream already holds is a duplicate.
+          // Kept with the same id: the event store recognises a retry of a report it already counted.
         }
       }),
     );
