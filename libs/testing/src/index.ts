@@ -11,3 +11,6 @@ export type { ClusterFixture } from './clusters';
 export { spawnService } from './process';
 export type { ServiceProcess } from './process';
 export { cleanStream } from './stream';
+export { TcpProxy } from './tcp-proxy';
+export { startPrivateNats } from './private-nats';
+export type { PrivateNats } from './private-nats';

@@ -15,6 +15,7 @@ export function createBus(config: ServiceConfig, registry: Registry): NatsBus {
     name: config.service,
     metrics: busMetrics(registry),
     log: { warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
+    eventsStream: config.eventsStream,
   });
 }
 

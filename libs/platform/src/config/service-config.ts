@@ -8,6 +8,13 @@ export const BaseEnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .default('postgres://postgres@127.0.0.1:5432/artemis_studio'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** Limits of the STUDIO_EVENTS stream, for whichever service creates it first. */
+  STUDIO_EVENTS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
+  STUDIO_EVENTS_MAX_MSGS: z.coerce.number().int().default(-1),
   /** Set to "false" to skip migrations at start (when a release job runs `npm run db:migrate`). */
   MIGRATE_ON_START: z.enum(['true', 'false']).default('true'),
 });
@@ -19,6 +26,7 @@ export interface ServiceConfig {
   databaseUrl: string;
   natsUrl: string;
   migrateOnStart: boolean;
+  eventsStream: { maxBytes: number; maxMsgs: number };
 }
 
 export class ConfigError extends Error {
@@ -50,6 +58,7 @@ export function loadServiceConfig(
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
+    eventsStream: { maxBytes: parsed.STUDIO_EVENTS_MAX_BYTES, maxMsgs: parsed.STUDIO_EVENTS_MAX_MSGS },
   };
 }
 

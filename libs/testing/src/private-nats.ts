@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from './wait';
+
+export interface PrivateNats {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const NATS_SERVER = process.env.STUDIO_TEST_NATS_SERVER ?? '/usr/sbin/nats-server';
+
+/**
+ * A NATS server with JetStream of this test's own, on a free port with a temporary store, for
+ * tests that need stream limits or outages the shared server must not see.
+ */
+export async function startPrivateNats(): Promise<PrivateNats> {
+  const port = await freePort();
+  const store = mkdtempSync(join(tmpdir(), 'studio-nats-'));
+  const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitFor('the private NATS server', async () => {
+    if (child.exitCode !== null) throw new Error(`${NATS_SERVER} exited with ${child.exitCode}`);
+    return canConnect(port);
+  });
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(store, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}

@@ -1,0 +1,126 @@
+import type { BrokerEvent, DropReport, EventsPage, EventsQuery } from '@artemis-studio/contracts';
+import type { DataSource } from 'typeorm';
+
+interface EventRow {
+  seq: string;
+  broker_ts: Date | null;
+  received_at: Date;
+  cluster_id: string;
+  event_id: string;
+  type: string;
+  node: string;
+  address: string | null;
+  queue: string | null;
+  consumer: string | null;
+  session: string | null;
+  connection: string | null;
+  remote_address: string | null;
+  user: string | null;
+  props: BrokerEvent['props'];
+}
+
+const toEvent = (r: EventRow): BrokerEvent => ({
+  seq: Number(r.seq),
+  eventId: r.event_id,
+  clusterId: r.cluster_id,
+  node: r.node,
+  type: r.type,
+  brokerTs: r.broker_ts?.toISOString() ?? null,
+  receivedAt: r.received_at.toISOString(),
+  address: r.address,
+  queue: r.queue,
+  consumer: r.consumer,
+  session: r.session,
+  connection: r.connection,
+  remoteAddress: r.remote_address,
+  user: r.user,
+  props: r.props,
+});
+
+/** Reads of `broker_event` and the drop counters; every query is served by an index. */
+export class EventQueries {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Last-Event-ID replay: the events after the cursor, ascending (index broker_event_cluster_seq). */
+  async since(clusterId: string, afterSeq: number, limit: number): Promise<BrokerEvent[]> {
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [clusterId, afterSeq, limit],
+    );
+    return rows.map(toEvent);
+  }
+
+  /** History, newest first, keyset-paged by `seq`, filtered; always with the cluster's `dropped`. */
+  async history(clusterId: string, query: EventsQuery): Promise<EventsPage> {
+    const where = ['cluster_id = $1'];
+    const params: unknown[] = [clusterId];
+    const filter = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (query.type) filter('type = ?', query.type);
+    if (query.address) filter('address = ?', query.address);
+    if (query.queue) filter('queue = ?', query.queue);
+    if (query.node) filter('node = ?', query.node);
+    if (query.consumer) filter('consumer = ?', query.consumer);
+    if (query.from) filter('received_at >= ?', query.from);
+    if (query.to) filter('received_at < ?', query.to);
+    if (query.before) filter('seq < ?', query.before);
+    params.push(query.limit + 1);
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT * FROM broker_event WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+      params,
+    );
+    const items = rows.slice(0, query.limit).map(toEvent);
+    return {
+      items,
+      nextCursor: rows.length > query.limit ? items[items.length - 1].seq : null,
+      dropped: await this.dropped(clusterId),
+    };
+  }
+
+  async dropped(clusterId: string): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT coalesce(sum(dropped), 0)::bigint AS dropped FROM event_drop_counter WHERE cluster_id = $1`,
+      [clusterId],
+    );
+    return Number(row.dropped);
+  }
+
+  /** Adds a drop report to its cluster's counter, once per report id (a retry is recognised). */
+  async recordDrops(report: DropReport): Promise<number> {
+    await this.dataSource.transaction(async (tx) => {
+      const inserted = await tx.query(
+        `INSERT INTO event_drop_report (report_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING report_id`,
+        [report.reportId],
+      );
+      if (inserted.length === 0) return;
+      await tx.query(
+        `INSERT INTO event_drop_counter (cluster_id, source, dropped) VALUES ($1, $2, $3)
+         ON CONFLICT (cluster_id, source) DO UPDATE
+           SET dropped = event_drop_counter.dropped + EXCLUDED.dropped, updated_at = now()`,
+        [report.clusterId, report.source, report.count],
+      );
+    });
+    return this.dropped(report.clusterId);
+  }
+
+  /**
+   * Deletes events received before the cut-off, oldest first, in bounded batches so no statement
+   * holds its locks for long; also forgets drop-report ids as old.
+   */
+  async reap(olderThan: Date, batchSize = 5000): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const [, count] = await this.dataSource.query(
+        `DELETE FROM broker_event WHERE seq IN (
+           SELECT seq FROM broker_event WHERE received_at < $1 ORDER BY seq LIMIT $2)`,
+        [olderThan, batchSize],
+      );
+      removed += count ?? 0;
+      if (!count || count < batchSize) break;
+    }
+    await this.dataSource.query(`DELETE FROM event_drop_report WHERE received_at < $1`, [olderThan]);
+    return removed;
+  }
+}

@@ -1,0 +1,66 @@
+import type { BrokerEvent } from '@artemis-studio/contracts';
+import type { IntakeBuffer, Pending } from '../intake/intake-buffer';
+import type { EventWriter } from './event-writer';
+
+export interface BatchWriterDeps {
+  buffer: IntakeBuffer;
+  writer: Pick<EventWriter, 'insert'>;
+  /** Called after each commit with the stored events, in `seq` order. */
+  stored(events: BrokerEvent[]): void;
+  /** An event PostgreSQL refuses on its own (bad data): acknowledged and counted as dropped. */
+  poisoned(pending: Pending, reason: string): void;
+  maxBatch: number;
+  /** `artemis-studio.events.flush`: the longest an idle writer sleeps before looking again. */
+  flushMs(): number;
+  onBatch?(size: number, waitedMs: number): void;
+}
+
+/**
+ * Writes whatever has accumulated as soon as there is anything: one event alone when quiet, up to
+ * `maxBatch` per statement under a storm. Messages are acknowledged only after their commit.
+ * Rejects when the writer connection fails, which ends this writer's term.
+ */
+export class BatchWriter {
+  private stopped = false;
+
+  constructor(private readonly deps: BatchWriterDeps) {}
+
+  async run(): Promise<void> {
+    const { buffer } = this.deps;
+    while (!this.stopped) {
+      await buffer.waitForEvents(this.deps.flushMs());
+      if (this.stopped) return;
+      const batch = buffer.peek(this.deps.maxBatch);
+      if (batch.length === 0) continue;
+      const stored = await this.insert(batch);
+      for (const pending of batch) pending.delivery.ack();
+      buffer.remove(batch);
+      this.deps.onBatch?.(batch.length, Date.now() - batch[0].enqueuedAt);
+      this.deps.stored(stored);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async insert(batch: Pending[]): Promise<BrokerEvent[]> {
+    try {
+      return await this.deps.writer.insert(batch.map((p) => p.event));
+    } catch (err) {
+      // A data exception (SQLSTATE class 22, e.g. a NUL in text) is one bad event, not an outage:
+      // find it row by row so the rest are written. Anything else ends this writer's term.
+      if (!String((err as { code?: string }).code ?? '').startsWith('22')) throw err;
+      const stored: BrokerEvent[] = [];
+      for (const pending of batch) {
+        try {
+          stored.push(...(await this.deps.writer.insert([pending.event])));
+        } catch (rowErr) {
+          if (!String((rowErr as { code?: string }).code ?? '').startsWith('22')) throw rowErr;
+          this.deps.poisoned(pending, (rowErr as Error).message);
+        }
+      }
+      return stored;
+    }
+  }
+}

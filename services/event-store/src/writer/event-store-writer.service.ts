@@ -1,0 +1,225 @@
+import { Bus, type Stoppable } from '@artemis-studio/bus';
+import { EVENTS_STREAM_CONSUMER, channels, subjects } from '@artemis-studio/contracts';
+import {
+  BUS,
+  DatabaseService,
+  SERVICE_CONFIG,
+  SettingsService,
+  type ServiceConfig,
+} from '@artemis-studio/platform';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { IntakeBuffer } from '../intake/intake-buffer';
+import { EventQueries } from '../queries/event-queries';
+import { BatchWriter } from './batch-writer';
+import { EventWriter } from './event-writer';
+
+/** Rows per INSERT statement under a storm. */
+const MAX_BATCH = 2000;
+/** How often a standby replica asks for the writer lock. */
+const STANDBY_POLL_MS = 1000;
+
+/**
+ * The event store's writer role. Every replica competes for the writer lock; the holder consumes
+ * the shared durable consumer of STUDIO_EVENTS into a bounded buffer and writes it in batches,
+ * acknowledging after each commit and publishing the stored events on `event.stored` in `seq`
+ * order. The others stand by (and serve queries) until the writer's connection ends.
+ */
+@Injectable()
+export class EventStoreWriterService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EventWriter');
+  private stopped = false;
+  private running?: Promise<void>;
+  private current?: { writer: EventWriter; batchWriter: BatchWriter; consumer: Stoppable };
+  private wake?: () => void;
+  readonly buffer: IntakeBuffer;
+  private readonly metrics: {
+    leader: Gauge;
+    deferred: Counter;
+    redelivered: Counter;
+    stored: Counter;
+    poisoned: Counter;
+    batch: Histogram;
+    wait: Histogram;
+  };
+
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
+    private readonly database: DatabaseService,
+    private readonly settings: SettingsService,
+    registry: Registry,
+  ) {
+    this.buffer = new IntakeBuffer(() => settings.get('artemis-studio.events.buffer-size'));
+    const buffer = this.buffer;
+    this.metrics = {
+      leader: new Gauge({
+        name: 'studio_event_store_writer',
+        help: '1 while this replica holds the writer lock',
+        registers: [registry],
+      }),
+      deferred: new Counter({
+        name: 'studio_event_store_deferred_total',
+        help: 'Events left in the stream because the buffer was full (redelivered later, not lost)',
+        registers: [registry],
+      }),
+      redelivered: new Counter({
+        name: 'studio_event_store_redelivered_total',
+        help: 'Redeliveries of events still buffered',
+        registers: [registry],
+      }),
+      stored: new Counter({
+        name: 'studio_event_store_stored_total',
+        help: 'Broker events written',
+        registers: [registry],
+      }),
+      poisoned: new Counter({
+        name: 'studio_event_store_poisoned_total',
+        help: 'Events PostgreSQL refused (counted as dropped)',
+        registers: [registry],
+      }),
+      batch: new Histogram({
+        name: 'studio_event_store_batch_size',
+        help: 'Events per INSERT',
+        buckets: [1, 10, 50, 100, 500, 1000, 2000],
+        registers: [registry],
+      }),
+      wait: new Histogram({
+        name: 'studio_event_store_wait_seconds',
+        help: 'How long the oldest event of a batch waited in the buffer',
+        buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+        registers: [registry],
+      }),
+    };
+    new Gauge({
+      name: 'studio_event_store_buffered',
+      help: 'Events buffered, not yet committed',
+      registers: [registry],
+      collect() {
+        this.set(buffer.size);
+      },
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.running = this.compete();
+  }
+
+  get isWriter(): boolean {
+    return this.current !== undefined;
+  }
+
+  private async compete(): Promise<void> {
+    const dataSource = await this.database.whenReady();
+    await this.bus.ready();
+    const queries = new EventQueries(dataSource);
+    while (!this.stopped) {
+      let writer: EventWriter | null = null;
+      let lost: (err: Error) => void = () => undefined;
+      const connectionLost = new Promise<never>((_, reject) => (lost = reject));
+      connectionLost.catch(() => undefined);
+      try {
+        writer = await EventWriter.tryAcquire(this.config.databaseUrl, (err) => lost(err));
+      } catch (err) {
+        this.logger.warn(`cannot reach PostgreSQL for the writer lock: ${(err as Error).message}`);
+      }
+      if (!writer) {
+        await this.sleep(STANDBY_POLL_MS);
+        continue;
+      }
+      try {
+        await this.write(writer, queries, connectionLost);
+      } catch (err) {
+        if (!this.stopped) this.logger.warn(`writer term ended: ${(err as Error).message}`);
+      } finally {
+        await this.endTerm(writer);
+      }
+    }
+  }
+
+  private async write(
+    writer: EventWriter,
+    queries: EventQueries,
+    connectionLost: Promise<never>,
+  ): Promise<void> {
+    this.logger.log('holds the writer lock: consuming STUDIO_EVENTS');
+    this.metrics.leader.set(1);
+    const batchWriter = new BatchWriter({
+      buffer: this.buffer,
+      writer,
+      maxBatch: MAX_BATCH,
+      flushMs: () => this.settings.get('artemis-studio.events.flush'),
+      stored: (events) => {
+        this.metrics.stored.inc(events.length);
+        for (const event of events)
+          this.bus.publish(channels.eventStored, subjects.eventStored(event.clusterId), event);
+      },
+      poisoned: (pending, reason) => {
+        this.metrics.poisoned.inc();
+        this.logger.error(
+          `PostgreSQL refused event ${pending.event.eventId} of cluster ${pending.event.clusterId}: ${reason}`,
+        );
+        void queries
+          .recordDrops({
+            reportId: randomUUID(),
+            clusterId: pending.event.clusterId,
+            source: 'event-store',
+            count: 1,
+            reason: `refused by PostgreSQL: ${reason}`.slice(0, 500),
+            ts: new Date().toISOString(),
+          })
+          .catch((err) => this.logger.error(`could not count a dropped event: ${(err as Error).message}`));
+      },
+      onBatch: (size, waitedMs) => {
+        this.metrics.batch.observe(size);
+        this.metrics.wait.observe(waitedMs / 1000);
+      },
+    });
+    const consumer = this.bus.consume(
+      channels.eventRaw,
+      { durable: EVENTS_STREAM_CONSUMER, ackWaitMs: 60_000, maxAckPending: 10_000 },
+      (event, delivery) => {
+        const outcome = this.buffer.offer(event, delivery);
+        if (outcome === 'full') {
+          this.metrics.deferred.inc();
+          delivery.nak(1000);
+        } else if (outcome === 'redelivered') {
+          this.metrics.redelivered.inc();
+        }
+      },
+    );
+    this.current = { writer, batchWriter, consumer };
+    await Promise.race([batchWriter.run(), connectionLost]);
+  }
+
+  private async endTerm(writer: EventWriter): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    current?.batchWriter.stop();
+    await current?.consumer.stop();
+    // Unacknowledged events stay in the stream for the next writer; nothing here is lost. Handing
+    // them back now spares the next writer the 60 s acknowledgement window.
+    for (const pending of this.buffer.peek(this.buffer.size)) pending.delivery.nak();
+    this.buffer.clear();
+    await writer.release();
+    this.metrics.leader.set(0);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    this.current?.batchWriter.stop();
+    await this.running;
+  }
+}
