@@ -30,11 +30,12 @@ export async function spawnService(
   name: string,
   port: number,
   env: Record<string, string> = {},
+  nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(repoRoot(), 'services', name, 'dist', 'main.js')],
+    [...nodeArgs, join(repoRoot(), 'services', name, 'dist', 'main.js')],
     {
       env: {
         ...process.env,

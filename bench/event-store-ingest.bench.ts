@@ -1,0 +1,217 @@
+/**
+ * Event store ingest (issue 5):  npm run bench -- event-store-ingest      (BENCH_EVENTS=100000)
+ * - sustained ingest: a backlog in STUDIO_EVENTS drained into PostgreSQL by the event store
+ *   (its own process), against (a) `\copy` of the same rows by psql, the practical limit, and
+ *   (b) the original design's fixed flush of 500 rows per second;
+ * - latency from publish on event.raw to receipt on event.stored, p50 / p99, at 1,000 and
+ *   10,000 events/s.
+ * NATS is a private server (no other traffic); PostgreSQL is the machine's, in fresh databases.
+ */
+import { NatsBus } from '@artemis-studio/bus';
+import { channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import { createTestDatabase, spawnService, startPrivateNats } from '@artemis-studio/testing';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventWriter } from '../services/event-store/src/writer/event-writer';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
+const clusterId = randomUUID();
+
+const event = (n: number): RawBrokerEvent => ({
+  eventId: randomUUID(),
+  clusterId,
+  node: 'node-a',
+  type: n % 2 ? 'CONSUMER_CREATED' : 'CONSUMER_CLOSED',
+  brokerTs: new Date().toISOString(),
+  receivedAt: new Date().toISOString(),
+  address: `orders.${n % 50}`,
+  queue: `orders.${n % 50}`,
+  consumer: String(n),
+  session: randomUUID(),
+  connection: 'a1b2c3d4',
+  remoteAddress: '10.0.0.7:51234',
+  user: 'app',
+  props: {
+    _AMQ_NotifType: n % 2 ? 'CONSUMER_CREATED' : 'CONSUMER_CLOSED',
+    _AMQ_NotifTimestamp: Date.now(),
+    _AMQ_Address: `orders.${n % 50}`,
+    _AMQ_RoutingName: `orders.${n % 50}`,
+    _AMQ_Distance: 0,
+    _AMQ_ConsumerCount: 1,
+    _AMQ_User: 'app',
+    _AMQ_RemoteAddress: '10.0.0.7:51234',
+    _AMQ_SessionName: 's',
+    _AMQ_ConsumerName: n,
+  },
+});
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function main(): Promise<void> {
+  const nats = await startPrivateNats();
+  const bus = new NatsBus({ servers: nats.url, name: 'ingest-bench', log: { warn() {}, error() {} } });
+  await bus.ensureEventsStream();
+  const results: Record<string, string | number>[] = [];
+
+  // Sustained ingest: drain a backlog.
+  const events = Array.from({ length: EVENTS }, (_, n) => event(n));
+  for (let i = 0; i < events.length; i += 1000) {
+    await Promise.all(
+      events
+        .slice(i, i + 1000)
+        .map((e) =>
+          bus.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), e, { msgId: e.eventId }),
+        ),
+    );
+  }
+  const drainDb = await createTestDatabase({ migrated: true });
+  process.env.STUDIO_TEST_DATABASE_URL = drainDb.url;
+  const drainDs = await createDataSource({ url: drainDb.url, poolSize: 1 }).initialize();
+  const count = async () => Number((await drainDs.query('SELECT count(*) FROM broker_event'))[0].count);
+  const store = await spawnService(
+    'event-store',
+    18391,
+    { NATS_URL: nats.url },
+    process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+  );
+  // Timed from the first row written, so the process's own start-up is not counted as ingest.
+  while ((await count()) === 0) await new Promise((r) => setTimeout(r, 5));
+  const started = performance.now();
+  const first = await count();
+  while ((await count()) < EVENTS) await new Promise((r) => setTimeout(r, 50));
+  const drainSeconds = (performance.now() - started) / 1000;
+  results.push({
+    path: 'event store, backlog drained from the stream',
+    events: EVENTS - first,
+    seconds: drainSeconds.toFixed(2),
+    'events/s': ((EVENTS - first) / drainSeconds).toFixed(0),
+  });
+
+  // (a) psql \copy of the same rows into the same schema: the practical limit.
+  const copyDb = await createTestDatabase({ migrated: true });
+  const dir = mkdtempSync(join(tmpdir(), 'studio-copy-'));
+  const csv = join(dir, 'events.csv');
+  const quote = (v: unknown) => (v === null || v === undefined ? '' : `"${String(v).replace(/"/g, '""')}"`);
+  writeFileSync(
+    csv,
+    events
+      .map((e) =>
+        [
+          e.brokerTs,
+          e.receivedAt,
+          e.clusterId,
+          e.eventId,
+          e.type,
+          e.node,
+          e.address,
+          e.queue,
+          e.consumer,
+          e.session,
+          e.connection,
+          e.remoteAddress,
+          e.user,
+          JSON.stringify(e.props),
+        ]
+          .map(quote)
+          .join(','),
+      )
+      .join('\n'),
+  );
+  const copyStarted = performance.now();
+  execFileSync('psql', [
+    copyDb.url,
+    '-c',
+    `\\copy broker_event (broker_ts, received_at, cluster_id, event_id, type, node, address, queue, consumer, session, connection, remote_address, "user", props) FROM '${csv}' WITH (FORMAT csv)`,
+  ]);
+  const copySeconds = (performance.now() - copyStarted) / 1000;
+  results.push({
+    path: '(a) psql \\copy of the same rows',
+    events: EVENTS,
+    seconds: copySeconds.toFixed(2),
+    'events/s': (EVENTS / copySeconds).toFixed(0),
+  });
+  rmSync(dir, { recursive: true, force: true });
+
+  // (b) The original design: every second, at most 500 rows in one INSERT.
+  const fixedDb = await createTestDatabase({ migrated: true });
+  const writer = (await EventWriter.tryAcquire(fixedDb.url, () => undefined))!;
+  const fixedStarted = performance.now();
+  const fixedEvents = events.slice(0, 5000).map((e) => ({ ...e, eventId: randomUUID() }));
+  for (let i = 0; i < fixedEvents.length; i += 500) {
+    await writer.insert(fixedEvents.slice(i, i + 500));
+    if (i + 500 < fixedEvents.length) await new Promise((r) => setTimeout(r, 1000));
+  }
+  const fixedSeconds = (performance.now() - fixedStarted) / 1000;
+  results.push({
+    path: '(b) fixed flush, 500 rows per second',
+    events: fixedEvents.length,
+    seconds: fixedSeconds.toFixed(2),
+    'events/s': (fixedEvents.length / fixedSeconds).toFixed(0),
+  });
+  await writer.release();
+
+  // Latency, publish on event.raw to receipt on event.stored.
+  const latency: Record<string, string | number>[] = [];
+  for (const [rate, seconds] of [
+    [1000, 10],
+    [10_000, 5],
+  ] as const) {
+    const sentAt = new Map<string, number>();
+    const took: number[] = [];
+    const unsubscribe = bus.subscribe(channels.eventStored, subjects.eventStored(clusterId), (e) => {
+      const t = sentAt.get(e.eventId);
+      if (t !== undefined) took.push(performance.now() - t);
+    });
+    const total = rate * seconds;
+    const tickMs = 10;
+    const perTick = (rate * tickMs) / 1000;
+    const begin = performance.now();
+    for (let sent = 0; sent < total;) {
+      const due = begin + (sent / rate) * 1000;
+      if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+      const batch = Array.from({ length: Math.min(perTick, total - sent) }, (_, k) => event(sent + k));
+      for (const e of batch) {
+        sentAt.set(e.eventId, performance.now());
+        void bus.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), e, { msgId: e.eventId });
+      }
+      sent += batch.length;
+    }
+    const deadline = Date.now() + 30_000;
+    while (took.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    unsubscribe();
+    took.sort((a, b) => a - b);
+    latency.push({
+      'offered events/s': rate,
+      events: total,
+      received: took.length,
+      'p50 ms': percentile(took, 50).toFixed(1),
+      'p99 ms': percentile(took, 99).toFixed(1),
+      'max ms': took[took.length - 1].toFixed(1),
+    });
+  }
+
+  console.log(`\nEvent store ingest, ${new Date().toISOString()}\n`);
+  console.table(results);
+  const rate = (i: number) => Number(results[i]['events/s']);
+  console.log(
+    `event store / \\copy: ${(rate(0) / rate(1)).toFixed(2)};  event store / fixed flush: ${(rate(0) / rate(2)).toFixed(1)}x`,
+  );
+  console.log('\nLatency, publish on event.raw to receipt on event.stored\n');
+  console.table(latency);
+
+  await store.stop();
+  await bus.close();
+  await drainDs.destroy();
+  for (const db of [drainDb, copyDb, fixedDb]) await db.drop();
+  await nats.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
