@@ -60,6 +60,8 @@ export interface Bus {
   ): Stoppable;
 
   kv<B extends BucketDef>(bucket: B): Promise<TypedKv<ValueOf<B>>>;
+  /** Resolves once the server has processed everything sent so far (subscriptions included). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -331,6 +331,10 @@ export class NatsBus implements Bus {
     return new NatsTypedKv<ValueOf<B>>(store, bucket, this.metrics, this.log);
   }
 
+  async flush(): Promise<void> {
+    await (await this.connected).flush();
+  }
+
   async close(): Promise<void> {
     this.closeRequested = true;
     this.currentState = 'closed';

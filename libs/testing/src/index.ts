@@ -14,3 +14,5 @@ export { cleanStream } from './stream';
 export { TcpProxy } from './tcp-proxy';
 export { startPrivateNats } from './private-nats';
 export type { PrivateNats } from './private-nats';
+export { openStream } from './sse';
+export type { SseConnection, SseFrame } from './sse';

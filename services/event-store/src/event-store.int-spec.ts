@@ -119,6 +119,13 @@ describe('event store against real PostgreSQL and NATS', () => {
         limit: 500,
       });
       expect(events.map((e) => e.seq)).toEqual(rows.slice(100, 600).map((r) => r.seq));
+      const newest = await bus.request(rpcs.eventsSince, {
+        clusterId,
+        afterSeq: rows[99].seq,
+        limit: 500,
+        newest: true,
+      });
+      expect(newest.events.map((e) => e.seq)).toEqual(rows.slice(200).map((r) => r.seq));
       const tail = await bus.request(rpcs.eventsSince, { clusterId, afterSeq: rows[649].seq, limit: 500 });
       expect(tail.events.map((e) => e.seq)).toEqual(rows.slice(650).map((r) => r.seq));
 

@@ -18,13 +18,17 @@ const rpc = <Req extends z.ZodType, Reply extends z.ZodType>(name: string, reque
 export const REPLAY_LIMIT_MAX = 500;
 
 export const rpcs = {
-  /** Last-Event-ID replay: events after the cursor, ascending by `seq`. */
+  /**
+   * Last-Event-ID replay: events after the cursor, ascending by `seq`; the oldest `limit` of them,
+   * or with `newest` the most recent `limit` (a client gone longer than the cap, ADR-0027).
+   */
   eventsSince: rpc(
     'event-store.since',
     z.object({
       clusterId: Uuid,
       afterSeq: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(REPLAY_LIMIT_MAX),
+      newest: z.boolean().optional(),
     }),
     z.object({ events: z.array(BrokerEventSchema) }),
   ),

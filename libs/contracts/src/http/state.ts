@@ -7,6 +7,19 @@ export type Health = z.infer<typeof HealthSchema>;
 
 export const NodeRoleSchema = z.enum(['live', 'backup', 'unknown']);
 
+/**
+ * What cluster health means, for every service that shows it: HEALTHY when every node answers and
+ * one is live; DEGRADED when one is live but some node does not answer; DOWN when none is live;
+ * UNKNOWN before anything was observed.
+ */
+export function healthOf(
+  nodes: readonly { reachable: boolean; role: z.infer<typeof NodeRoleSchema> }[],
+): Health {
+  if (nodes.length === 0) return 'UNKNOWN';
+  if (!nodes.some((n) => n.role === 'live')) return 'DOWN';
+  return nodes.every((n) => n.reachable) ? 'HEALTHY' : 'DEGRADED';
+}
+
 export const NodeStateSchema = z.object({
   name: z.string(),
   reachable: z.boolean(),

@@ -42,9 +42,11 @@ export class EventQueries {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Last-Event-ID replay: the events after the cursor, ascending (index broker_event_cluster_seq). */
-  async since(clusterId: string, afterSeq: number, limit: number): Promise<BrokerEvent[]> {
+  async since(clusterId: string, afterSeq: number, limit: number, newest = false): Promise<BrokerEvent[]> {
     const rows: EventRow[] = await this.dataSource.query(
-      `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      newest
+        ? `SELECT * FROM (SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`
+        : `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [clusterId, afterSeq, limit],
     );
     return rows.map(toEvent);

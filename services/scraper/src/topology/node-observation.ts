@@ -1,4 +1,4 @@
-import type { Health } from '@artemis-studio/contracts';
+import { healthOf, type Health } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 export type NodeRole = 'live' | 'backup' | 'unknown';
@@ -102,14 +102,9 @@ export function unreachableNode(
   };
 }
 
-/**
- * HEALTHY: every node answers and one is live. DEGRADED: one is live, but some node does not
- * answer. DOWN: no node is live. UNKNOWN: nothing observed yet.
- */
+/** Cluster health from the nodes' observations (the definition lives in the contracts). */
 export function deriveHealth(observations: readonly NodeObservation[]): Health {
-  if (observations.length === 0) return 'UNKNOWN';
-  if (!observations.some((o) => o.role === 'live')) return 'DOWN';
-  return observations.every((o) => o.reachable) ? 'HEALTHY' : 'DEGRADED';
+  return healthOf(observations);
 }
 
 /** The topology as a comparable value: node set, reachability and roles. */

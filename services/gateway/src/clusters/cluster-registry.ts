@@ -1,0 +1,192 @@
+import type { TypedKv } from '@artemis-studio/bus';
+import type {
+  CapabilityVerdict,
+  ClusterDetail,
+  ClusterSummary,
+  CreateClusterRequest,
+  UpdateClusterRequest,
+} from '@artemis-studio/contracts';
+import {
+  ClusterCredentialEntity,
+  ClusterEntity,
+  ClusterNodeEntity,
+  SecretVault,
+  sealCredential,
+  type CredentialKind,
+} from '@artemis-studio/db';
+import type { DataSource, EntityManager } from 'typeorm';
+import { ApiError, clusterNotFound } from '../http/api-error';
+
+const KINDS: Record<'jolokia' | 'amqp', CredentialKind> = { jolokia: 'JOLOKIA', amqp: 'AMQP' };
+
+/**
+ * Cluster registration. A registration is written in one transaction (a reader never sees a
+ * cluster without its credentials); credentials are sealed with the vault and never leave it.
+ */
+export class ClusterRegistry {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly vault: SecretVault,
+    private readonly capabilities: () => Promise<TypedKv<CapabilityVerdict>>,
+  ) {}
+
+  async create(request: CreateClusterRequest): Promise<ClusterSummary> {
+    const id = await this.unique(request.name, () =>
+      this.dataSource.transaction(async (tx) => {
+        const cluster = await tx.getRepository(ClusterEntity).save({
+          name: request.name,
+          jolokiaOrigin: request.jolokiaOrigin ?? null,
+          nodes: request.nodes.map((n, position) => ({
+            name: n.name,
+            jolokiaUrl: n.jolokiaUrl,
+            amqpUrl: n.amqpUrl ?? null,
+            position,
+          })),
+        });
+        for (const [key, kind] of Object.entries(KINDS) as ['jolokia' | 'amqp', CredentialKind][]) {
+          const credential = request.credentials?.[key];
+          if (credential) await this.seal(tx, cluster.id, kind, credential);
+        }
+        return cluster.id;
+      }),
+    );
+    return (await this.summary(id))!;
+  }
+
+  async list(): Promise<ClusterSummary[]> {
+    const clusters = await this.dataSource
+      .getRepository(ClusterEntity)
+      .find({ relations: { nodes: true }, order: { name: 'ASC' } });
+    const credentials = await this.dataSource
+      .getRepository(ClusterCredentialEntity)
+      .find({ select: { clusterId: true, kind: true } });
+    return clusters.map((c) =>
+      toSummary(
+        c,
+        credentials.filter((k) => k.clusterId === c.id).map((k) => k.kind),
+      ),
+    );
+  }
+
+  async summary(id: string): Promise<ClusterSummary | null> {
+    const cluster = await this.dataSource
+      .getRepository(ClusterEntity)
+      .findOne({ where: { id }, relations: { nodes: true } });
+    if (!cluster) return null;
+    const kinds = await this.dataSource
+      .getRepository(ClusterCredentialEntity)
+      .find({ where: { clusterId: id }, select: { kind: true } });
+    return toSummary(
+      cluster,
+      kinds.map((k) => k.kind),
+    );
+  }
+
+  /** The detail, with the notification capability read from the cached verdict: never a broker call. */
+  async detail(id: string): Promise<ClusterDetail> {
+    const summary = await this.summary(id);
+    if (!summary) throw clusterNotFound(id);
+    const verdict = (await (await this.capabilities()).get(id))?.value ?? {
+      status: 'UNKNOWN' as const,
+      reason: 'no verdict yet: the notifier has not reconciled this cluster',
+      asOf: new Date().toISOString(),
+    };
+    return { ...summary, capabilities: { notifications: verdict } };
+  }
+
+  async update(id: string, request: UpdateClusterRequest): Promise<ClusterSummary> {
+    await this.unique(request.name ?? '', () =>
+      this.dataSource.transaction(async (tx) => {
+        const cluster = await tx
+          .getRepository(ClusterEntity)
+          .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+        if (!cluster) throw clusterNotFound(id);
+        if (request.name !== undefined) cluster.name = request.name;
+        if (request.jolokiaOrigin !== undefined) cluster.jolokiaOrigin = request.jolokiaOrigin;
+        cluster.updatedAt = new Date();
+        await tx.getRepository(ClusterEntity).save(cluster);
+        if (request.nodes) {
+          await tx.getRepository(ClusterNodeEntity).delete({ clusterId: id });
+          await tx
+            .getRepository(ClusterNodeEntity)
+            .save(
+              request.nodes.map((n, position) => ({
+                clusterId: id,
+                name: n.name,
+                jolokiaUrl: n.jolokiaUrl,
+                amqpUrl: n.amqpUrl ?? null,
+                position,
+              })),
+            );
+        }
+        for (const [key, kind] of Object.entries(KINDS) as ['jolokia' | 'amqp', CredentialKind][]) {
+          const credential = request.credentials?.[key];
+          if (credential === null)
+            await tx.getRepository(ClusterCredentialEntity).delete({ clusterId: id, kind });
+          else if (credential) await this.seal(tx, id, kind, credential);
+        }
+      }),
+    );
+    return (await this.summary(id))!;
+  }
+
+  async delete(id: string): Promise<void> {
+    const { affected } = await this.dataSource.getRepository(ClusterEntity).delete({ id });
+    if (!affected) throw clusterNotFound(id);
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return this.dataSource.getRepository(ClusterEntity).existsBy({ id });
+  }
+
+  private async seal(
+    tx: EntityManager,
+    clusterId: string,
+    kind: CredentialKind,
+    credential: { username: string; password: string },
+  ) {
+    await tx
+      .getRepository(ClusterCredentialEntity)
+      .save({
+        clusterId,
+        kind,
+        sealed: sealCredential(this.vault, clusterId, kind, credential),
+        updatedAt: new Date(),
+      });
+  }
+
+  /** A name clash is a 409, whichever replica or request won the race (the unique constraint decides). */
+  private async unique<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (
+        (err as { constraint?: string }).constraint === 'cluster_name_unique' ||
+        (err as { driverError?: { constraint?: string } }).driverError?.constraint === 'cluster_name_unique'
+      ) {
+        throw new ApiError(409, 'CLUSTER_NAME_TAKEN', `a cluster named '${name}' already exists`);
+      }
+      if (
+        (err as { driverError?: { constraint?: string } }).driverError?.constraint ===
+        'cluster_node_name_unique'
+      ) {
+        throw new ApiError(400, 'VALIDATION_FAILED', 'node names must be unique');
+      }
+      throw err;
+    }
+  }
+}
+
+function toSummary(cluster: ClusterEntity, kinds: CredentialKind[]): ClusterSummary {
+  return {
+    id: cluster.id,
+    name: cluster.name,
+    nodes: [...cluster.nodes]
+      .sort((a, b) => a.position - b.position)
+      .map((n) => ({ id: n.id, name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
+    jolokiaOrigin: cluster.jolokiaOrigin,
+    credentials: { jolokia: kinds.includes('JOLOKIA'), amqp: kinds.includes('AMQP') },
+    createdAt: cluster.createdAt.toISOString(),
+    updatedAt: cluster.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,410 @@
+import { NatsBus } from '@artemis-studio/bus';
+import {
+  buckets,
+  channels,
+  subjects,
+  type BrokerEvent,
+  type RawBrokerEvent,
+} from '@artemis-studio/contracts';
+import {
+  brokerProfile,
+  cleanStream,
+  openStream,
+  spawnService,
+  testConfig,
+  waitFor,
+  type BrokerProfile,
+  type ServiceProcess,
+} from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { Connection } from 'rhea-promise';
+
+const SECRET = `s3cr3t-${randomUUID()}`;
+interface Cluster {
+  id: string;
+  name: string;
+}
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('gateway against real PostgreSQL and NATS', () => {
+  const processes: ServiceProcess[] = [];
+  let gateway: ServiceProcess;
+  let broker: BrokerProfile;
+  const bus = new NatsBus({
+    servers: testConfig.natsUrl,
+    name: 'gateway-test',
+    log: { warn() {}, error() {} },
+  });
+  const clusterIds: string[] = [];
+
+  const register = async (url = gateway.url, name = `c-${randomUUID()}`) => {
+    const response = await fetch(
+      `${url}/api/v1/clusters`,
+      json({
+        name,
+        nodes: [
+          {
+            name: broker.nodes[0].name,
+            jolokiaUrl: broker.nodes[0].jolokiaUrl,
+            amqpUrl: broker.nodes[0].amqpUrl,
+          },
+        ],
+        credentials: { jolokia: { username: broker.user, password: SECRET } },
+      }),
+    );
+    const body = (await response.json()) as Cluster;
+    if (response.status === 201) clusterIds.push(body.id);
+    return { status: response.status, body };
+  };
+  const raw = (clusterId: string): RawBrokerEvent => ({
+    eventId: randomUUID(),
+    clusterId,
+    node: 'n',
+    type: 'CONSUMER_CREATED',
+    brokerTs: null,
+    receivedAt: new Date().toISOString(),
+    address: 'q',
+    queue: 'q',
+    consumer: '1',
+    session: null,
+    connection: null,
+    remoteAddress: null,
+    user: null,
+    props: {},
+  });
+  const publishEvents = (clusterId: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () => raw(clusterId)).map((e) =>
+        bus.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), e, { msgId: e.eventId }),
+      ),
+    );
+  const eventIds = (frames: { event: string; id?: string }[]) =>
+    frames.filter((f) => f.event === 'events').map((f) => Number(f.id));
+
+  beforeAll(async () => {
+    broker = await brokerProfile(testConfig.brokerProfile);
+    await bus.ready();
+    gateway = await spawnService('gateway', 18480, { SSE_CLIENT_MAX_LAG_MS: '2000' });
+    processes.push(gateway, await spawnService('event-store', 18481));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await cleanStream({ clusterIds });
+    await bus.close();
+  });
+
+  describe('HTTP API', () => {
+    it('registers a cluster and never returns or logs its secrets', async () => {
+      const { status, body } = await register();
+      expect(status).toBe(201);
+      expect(body).toMatchObject({
+        nodes: [{ name: broker.nodes[0].name }],
+        credentials: { jolokia: true, amqp: false },
+      });
+
+      const responses = await Promise.all([
+        fetch(`${gateway.url}/api/v1/clusters`).then((r) => r.text()),
+        fetch(`${gateway.url}/api/v1/clusters/${body.id}`).then((r) => r.text()),
+      ]);
+      for (const text of responses) expect(text).not.toContain(SECRET);
+      const detail = JSON.parse(responses[1]) as { capabilities: { notifications: unknown } };
+      expect(detail.capabilities.notifications).toMatchObject({
+        status: expect.stringMatching(/UNKNOWN|AVAILABLE|UNAVAILABLE/),
+      });
+      expect(gateway.output()).not.toContain(SECRET);
+
+      expect((await register(gateway.url, body.name)).status).toBe(409);
+      const patched = await fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
+        ...json({ name: `${body.name}-2` }),
+        method: 'PATCH',
+      });
+      expect(await patched.json()).toMatchObject({ name: `${body.name}-2` });
+    });
+
+    it.each([
+      ['a malformed id', () => fetch(`${gateway.url}/api/v1/clusters/not-a-uuid`), 400, 'INVALID_ID'],
+      [
+        'an unknown cluster',
+        () => fetch(`${gateway.url}/api/v1/clusters/${randomUUID()}/topology`),
+        404,
+        'CLUSTER_NOT_FOUND',
+      ],
+      [
+        'an invalid URL',
+        () =>
+          fetch(
+            `${gateway.url}/api/v1/clusters`,
+            json({ name: 'x', nodes: [{ name: 'a', jolokiaUrl: 'ftp://h' }] }),
+          ),
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        'an oversized body',
+        () => fetch(`${gateway.url}/api/v1/clusters`, json({ name: 'x'.repeat(200_000), nodes: [] })),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      ],
+      [
+        'malformed JSON',
+        () =>
+          fetch(`${gateway.url}/api/v1/clusters`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: '{nope',
+          }),
+        400,
+        'MALFORMED_JSON',
+      ],
+      [
+        'a bad queue sort',
+        async () => fetch(`${gateway.url}/api/v1/clusters/${clusterIds[0]}/queues?sort=drop+table`),
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        'a non-numeric Last-Event-ID',
+        () =>
+          fetch(`${gateway.url}/api/v1/stream?clusterId=${clusterIds[0]}`, {
+            headers: { 'Last-Event-ID': 'abc' },
+          }),
+        400,
+        'VALIDATION_FAILED',
+      ],
+      ['an unknown setting', () => fetch(`${gateway.url}/api/v1/settings/nope`), 404, 'SETTING_NOT_FOUND'],
+      [
+        'a setting out of bounds',
+        () =>
+          fetch(`${gateway.url}/api/v1/settings/artemis-studio.events.buffer-size`, {
+            ...json({ value: -1 }),
+            method: 'PUT',
+          }),
+        400,
+        'VALIDATION_FAILED',
+      ],
+    ])('answers %s with a JSON 4xx', async (_what, call, status, code) => {
+      const response = await call();
+      expect(response.status).toBe(status);
+      expect(await response.json()).toMatchObject({ error: { code, message: expect.any(String) } });
+    });
+
+    it('reads and changes runtime settings', async () => {
+      const key = 'artemis-studio.events.coalesce-window-millis';
+      const put = await fetch(`${gateway.url}/api/v1/settings/${key}`, {
+        ...json({ value: 750 }),
+        method: 'PUT',
+      });
+      expect(await put.json()).toMatchObject({ key, value: 750, default: 1000, source: 'override' });
+      const all = (await (await fetch(`${gateway.url}/api/v1/settings`)).json()) as {
+        key: string;
+        value: number;
+      }[];
+      expect(all.find((s) => s.key === key)).toMatchObject({ value: 750 });
+      await fetch(`${gateway.url}/api/v1/settings/${key}`, { ...json({ value: 1000 }), method: 'PUT' });
+    });
+
+    it('falls back to the default topics when none of the requested ones is known', async () => {
+      const stream = await openStream(
+        `${gateway.url}/api/v1/stream?clusterId=${clusterIds[0]}&topics=bogus,nope`,
+      );
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('x-accel-buffering')).toBe('no');
+      bus.publish(channels.signal, subjects.signal(clusterIds[0], 'queues'), {
+        topic: 'queues',
+        clusterId: clusterIds[0],
+        ts: new Date().toISOString(),
+      });
+      await waitFor('a queues frame', () => stream.frames.some((f) => f.event === 'queues'));
+      stream.close();
+    });
+  });
+
+  describe('streams across replicas', () => {
+    let second: ServiceProcess;
+    beforeAll(async () => {
+      second = await spawnService('gateway', 18482);
+      processes.push(second);
+    });
+
+    it('delivers one signal, published once, to the clients of both replicas', async () => {
+      const { body } = await register();
+      const streams = await Promise.all(
+        [gateway, second].map((g) =>
+          openStream(`${g.url}/api/v1/stream?clusterId=${body.id}&topics=topology`),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      bus.publish(channels.signal, subjects.signal(body.id, 'topology'), {
+        topic: 'topology',
+        clusterId: body.id,
+        ts: new Date().toISOString(),
+      });
+      for (const stream of streams)
+        await waitFor('the signal on each replica', () => stream.frames.some((f) => f.event === 'topology'));
+      streams.forEach((s) => s.close());
+    });
+
+    it('replays exactly the missed events, in order, when a client moves to the other replica while events flow', async () => {
+      const { body } = await register();
+      const first = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`);
+      await new Promise((r) => setTimeout(r, 300));
+      await publishEvents(body.id, 50);
+      await waitFor('50 events on the first replica', () => eventIds(first.frames).length === 50);
+      first.close();
+      const lastSeen = eventIds(first.frames).at(-1)!;
+
+      await publishEvents(body.id, 30); // missed while away
+      let flowing = true;
+      const flow = (async () => {
+        while (flowing) {
+          await publishEvents(body.id, 5);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      const moved = await openStream(`${second.url}/api/v1/stream?clusterId=${body.id}&topics=events`, {
+        'Last-Event-ID': String(lastSeen),
+      });
+      await new Promise((r) => setTimeout(r, 1000));
+      flowing = false;
+      await flow;
+      const latest = (await (
+        await fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=1`)
+      ).json()) as { items: BrokerEvent[] };
+      const total = latest.items[0].seq;
+      await waitFor('every event up to the last', () => eventIds(moved.frames).at(-1) === total);
+      moved.close();
+
+      const history = (await (
+        await fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=500`)
+      ).json()) as { items: BrokerEvent[]; dropped: number };
+      const allSeqs = history.items.map((e) => e.seq).reverse();
+      expect(eventIds(moved.frames)).toEqual(allSeqs.filter((s) => s > lastSeen));
+      expect(history.dropped).toBe(0);
+    });
+
+    it('cuts off a client that stopped reading without slowing a fast client', async () => {
+      const { body } = await register();
+      const fast = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=queues`);
+      // A reader that never reads, with a small receive buffer: Node cannot set SO_RCVBUF, and
+      // loopback autotunes a paused socket's buffer to tens of MB.
+      const stalled = spawn('python3', [
+        '-c',
+        [
+          'import socket, sys, time',
+          's = socket.socket()',
+          's.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)',
+          "s.connect(('127.0.0.1', int(sys.argv[1])))",
+          "s.sendall(('GET ' + sys.argv[2] + ' HTTP/1.1\\r\\nHost: x\\r\\nAccept: text/event-stream\\r\\n\\r\\n').encode())",
+          'time.sleep(120)',
+        ].join('\n'),
+        '18480',
+        `/api/v1/stream?clusterId=${body.id}&topics=queues`,
+      ]);
+      await new Promise((r) => setTimeout(r, 500));
+
+      const slowBefore = Number(
+        (await (await fetch(`${gateway.url}/metrics`)).text()).match(
+          /studio_gateway_stream_slow_disconnects_total\{[^}]*\} (\d+)/,
+        )?.[1] ?? 0,
+      );
+      const signal = { topic: 'queues' as const, clusterId: body.id, ts: new Date().toISOString() };
+      // Paced, so the gateway's own NATS subscription keeps up (core NATS drops for slow subscribers).
+      // More than loopback's socket buffers absorb (several MB), so the stalled client builds a backlog.
+      for (let i = 0; i < 150_000; i++) {
+        bus.publish(channels.signal, subjects.signal(body.id, 'queues'), signal);
+        if (i % 1000 === 999) {
+          await bus.flush();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      await waitFor(
+        'the fast client to receive every frame',
+        () => fast.frames.filter((f) => f.event === 'queues').length === 150_000,
+        { timeoutMs: 40_000 },
+      );
+      const slowNow = async () =>
+        Number(
+          (await (await fetch(`${gateway.url}/metrics`)).text()).match(
+            /studio_gateway_stream_slow_disconnects_total\{[^}]*\} (\d+)/,
+          )?.[1] ?? 0,
+        );
+      await waitFor('the stalled client cut off', async () => (await slowNow()) === slowBefore + 1, {
+        timeoutMs: 10_000,
+      });
+      fast.close();
+      stalled.kill();
+    }, 60_000);
+  });
+
+  describe('end to end with a real broker', () => {
+    it('a receiver attaching on the broker reaches an SSE client as an events frame and a coalesced consumers signal', async () => {
+      const notifier = await spawnService('notifier', 18483, { LEASE_TTL_MS: '3000' });
+      processes.push(notifier);
+      const { body } = await register();
+      // The scraper's part, said directly: the broker is live.
+      await (
+        await bus.kv(buckets.liveNodes)
+      ).put(body.id, {
+        clusterId: body.id,
+        asOf: new Date().toISOString(),
+        nodes: [
+          {
+            name: broker.nodes[0].name,
+            jolokiaUrl: broker.nodes[0].jolokiaUrl,
+            amqpUrl: broker.nodes[0].amqpUrl,
+          },
+        ],
+      });
+      await fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
+        ...json({ credentials: { jolokia: { username: broker.user, password: broker.password } } }),
+        method: 'PATCH',
+      });
+      const status = async () =>
+        (
+          (await (await fetch(`${gateway.url}/api/v1/clusters/${body.id}`)).json()) as {
+            capabilities: { notifications: { status: string } };
+          }
+        ).capabilities.notifications.status;
+      await waitFor('the notifier subscribed', async () => (await status()) === 'AVAILABLE', {
+        timeoutMs: 30_000,
+      });
+      const stream = await openStream(
+        `${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events,consumers`,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+
+      const queue = `e2e.${randomUUID()}`;
+      const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
+      const client = await new Connection({
+        host: hostname,
+        port: Number(port),
+        username: broker.user,
+        password: broker.password,
+        reconnect: false,
+      }).open();
+      await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+      const frame = await waitFor('the CONSUMER_CREATED frame', () =>
+        stream.frames.find(
+          (f) =>
+            f.event === 'events' &&
+            JSON.parse(f.data).queue === queue &&
+            JSON.parse(f.data).type === 'CONSUMER_CREATED',
+        ),
+      );
+      expect(JSON.parse(frame.data)).toMatchObject({
+        type: 'CONSUMER_CREATED',
+        clusterId: body.id,
+        seq: Number(frame.id),
+      });
+      await waitFor('a consumers signal', () => stream.frames.some((f) => f.event === 'consumers'));
+      await client.close();
+      stream.close();
+    }, 90_000);
+  });
+});

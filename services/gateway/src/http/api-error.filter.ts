@@ -1,0 +1,64 @@
+import { RpcError } from '@artemis-studio/bus';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiError } from './api-error';
+
+/** Every failure leaves the gateway as the one JSON error shape, with the right status. */
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Http');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const { status, code, message, details } = describe(error);
+    if (status >= 500 && status !== 503) this.logger.error(`${code}: ${(error as Error)?.stack ?? error}`);
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.status(status).json({ error: { code, message, ...(details ? { details } : {}) } });
+  }
+}
+
+export function describe(error: unknown): {
+  status: number;
+  code: string;
+  message: string;
+  details?: unknown;
+} {
+  if (error instanceof ApiError)
+    return { status: error.status, code: error.code, message: error.message, details: error.details };
+  if (error instanceof RpcError) {
+    if (error.code === 404) return { status: 404, code: 'NOT_FOUND', message: error.message };
+    if (error.code >= 400 && error.code < 500)
+      return { status: error.code, code: 'BAD_REQUEST', message: error.message };
+    return { status: 503, code: 'DEPENDENCY_UNAVAILABLE', message: error.message };
+  }
+  // body-parser: an oversized or unparsable body never reaches a handler.
+  const bodyError = error as { type?: string; status?: number };
+  if (bodyError?.type === 'entity.too.large')
+    return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
+  if (bodyError?.type === 'entity.parse.failed')
+    return { status: 400, code: 'MALFORMED_JSON', message: 'the request body is not valid JSON' };
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    // Nest wraps body-parser's parse failure in a plain 400.
+    if (status === 400 && /JSON|Unexpected token|Unexpected end/.test(error.message)) {
+      return { status: 400, code: 'MALFORMED_JSON', message: 'the request body is not valid JSON' };
+    }
+    const cause = error.getResponse() as { message?: string } | string;
+    const message = typeof cause === 'string' ? cause : (cause.message ?? error.message);
+    const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : `HTTP_${status}`;
+    return { status, code, message: String(message) };
+  }
+  if (isDatabaseDown(error))
+    return { status: 503, code: 'DATABASE_UNAVAILABLE', message: 'PostgreSQL is not available' };
+  return { status: 500, code: 'INTERNAL', message: 'internal error' };
+}
+
+function isDatabaseDown(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return /ECONNREFUSED|ETIMEDOUT|Connection terminated|DataSource is not initialized|57P01/.test(
+    `${e?.code} ${e?.message}`,
+  );
+}

@@ -1,0 +1,87 @@
+import { healthOf, type QueuePage, type QueueQuery, type Topology } from '@artemis-studio/contracts';
+import { ClusterNodeEntity, NodeStateEntity } from '@artemis-studio/db';
+import type { DataSource } from 'typeorm';
+
+const SORT_COLUMNS: Record<QueueQuery['sort'], string> = {
+  name: 's.name',
+  address: 's.address',
+  messageCount: 's.message_count',
+  consumerCount: 's.consumer_count',
+  deliveringCount: 's.delivering_count',
+  messagesAdded: 's.messages_added',
+};
+
+/** Reads of what the scraper persisted: topology from node_state, queues from queue_snapshot. */
+export class StateQueries {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async topology(clusterId: string): Promise<Topology> {
+    const nodes = await this.dataSource
+      .getRepository(ClusterNodeEntity)
+      .find({ where: { clusterId }, order: { position: 'ASC' } });
+    const states = new Map(
+      (await this.dataSource.getRepository(NodeStateEntity).findBy({ clusterId })).map((s) => [s.nodeId, s]),
+    );
+    const observed = nodes.map((node) => {
+      const s = states.get(node.id);
+      return {
+        name: node.name,
+        reachable: s?.reachable ?? false,
+        role: s?.role ?? ('unknown' as const),
+        brokerNodeId: s?.brokerNodeId ?? null,
+        version: s?.version ?? null,
+        uptimeMs: s?.uptimeMs ?? null,
+        replicaSync: s?.replicaSync ?? null,
+        reason: s ? s.reason : 'not observed yet',
+        observedAt: s?.observedAt.toISOString() ?? null,
+      };
+    });
+    const seen = nodes.filter((n) => states.has(n.id)).map((n) => states.get(n.id)!);
+    return { clusterId, health: seen.length === nodes.length ? healthOf(seen) : 'UNKNOWN', nodes: observed };
+  }
+
+  async queues(clusterId: string, query: QueueQuery): Promise<QueuePage> {
+    const params: unknown[] = [clusterId];
+    let where = 's.cluster_id = $1';
+    if (query.search) {
+      params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where += ` AND (s.name ILIKE $${params.length} OR s.address ILIKE $${params.length})`;
+    }
+    const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'}, s.name, n.name`;
+    params.push(query.pageSize, (query.page - 1) * query.pageSize);
+    const rows = await this.dataSource.query(
+      `SELECT n.name AS node, s.*, count(*) OVER () AS total
+         FROM queue_snapshot s JOIN cluster_node n ON n.id = s.node_id
+        WHERE ${where} ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return {
+      items: rows.map((r: Record<string, unknown>) => ({
+        node: String(r.node),
+        address: String(r.address),
+        name: String(r.name),
+        routingType: String(r.routing_type),
+        messageCount: Number(r.message_count),
+        consumerCount: Number(r.consumer_count),
+        deliveringCount: Number(r.delivering_count),
+        messagesAdded: Number(r.messages_added),
+        messagesAcknowledged: Number(r.messages_acknowledged),
+        messagesExpired: Number(r.messages_expired),
+        messagesKilled: Number(r.messages_killed),
+        paused: Boolean(r.paused),
+        durable: Boolean(r.durable),
+        temporary: Boolean(r.temporary),
+        observedAt: (r.observed_at as Date).toISOString(),
+      })),
+      total: rows.length ? Number(rows[0].total) : await this.count(clusterId, where, params.slice(0, -2)),
+      page: query.page,
+      pageSize: query.pageSize,
+    };
+  }
+
+  private async count(clusterId: string, where: string, params: unknown[]): Promise<number> {
+    void clusterId;
+    const [row] = await this.dataSource.query(`SELECT count(*) FROM queue_snapshot s WHERE ${where}`, params);
+    return Number(row.count);
+  }
+}

@@ -1,0 +1,77 @@
+import { Bus, RpcError } from '@artemis-studio/bus';
+import {
+  EventsQuerySchema,
+  LIVE_LIST_KINDS,
+  LiveListQuerySchema,
+  QueueQuerySchema,
+  rpcs,
+  type LiveListKind,
+} from '@artemis-studio/contracts';
+import { BUS } from '@artemis-studio/platform';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { ApiError, clusterNotFound, parseClusterId, parseInput } from '../http/api-error';
+import { GatewayData } from '../gateway-data.service';
+
+/** A cluster's state: persisted (topology, queues), live (through its scraper owner), history (event store). */
+@Controller('api/v1/clusters/:id')
+export class StateController {
+  constructor(
+    private readonly data: GatewayData,
+    @Inject(BUS) private readonly bus: Bus,
+  ) {}
+
+  @Get('topology')
+  async topology(@Param('id') id: string) {
+    return (await this.data.state()).topology(await this.known(id));
+  }
+
+  @Get('queues')
+  async queues(@Param('id') id: string, @Query() query: unknown) {
+    const clusterId = await this.known(id);
+    return (await this.data.state()).queues(clusterId, parseInput(QueueQuerySchema, query, 'queue query'));
+  }
+
+  @Get('events')
+  async events(@Param('id') id: string, @Query() query: unknown) {
+    const clusterId = await this.known(id);
+    const parsed = parseInput(EventsQuerySchema, query, 'events query');
+    try {
+      return await this.bus.request(rpcs.eventsHistory, { clusterId, query: parsed });
+    } catch (err) {
+      if (err instanceof RpcError && err.code >= 500)
+        throw new ApiError(503, 'EVENT_STORE_UNAVAILABLE', `event history unavailable: ${err.message}`);
+      throw err;
+    }
+  }
+
+  // Declared last: ':kind' would otherwise take 'events' and the other fixed paths.
+  @Get(':kind')
+  async live(@Param('id') id: string, @Param('kind') kind: string, @Query() query: unknown) {
+    const clusterId = await this.known(id);
+    const { page, pageSize } = parseInput(LiveListQuerySchema, query, `${kind} query`);
+    if (!(LIVE_LIST_KINDS as readonly string[]).includes(kind))
+      throw new ApiError(404, 'NOT_FOUND', `no list ${kind}`);
+    try {
+      return await this.bus.request(
+        rpcs.liveList,
+        { clusterId, kind: kind as LiveListKind, page, pageSize },
+        { key: clusterId, timeoutMs: 10_000 },
+      );
+    } catch (err) {
+      if (err instanceof RpcError && err.code === 503) {
+        throw new ApiError(
+          503,
+          'SCRAPER_UNAVAILABLE',
+          `no scraper owns cluster ${clusterId} right now; live ${kind} cannot be read`,
+        );
+      }
+      throw err;
+    }
+  }
+
+  private async known(id: string): Promise<string> {
+    const clusterId = parseClusterId(id);
+    if (!(await (await this.data.registry()).exists(clusterId))) throw clusterNotFound(clusterId);
+    return clusterId;
+  }
+}

@@ -1,0 +1,155 @@
+import { Bus } from '@artemis-studio/bus';
+import { REPLAY_LIMIT_MAX, StreamQuerySchema, parseTopics, rpcs } from '@artemis-studio/contracts';
+import { BUS, SettingsService } from '@artemis-studio/platform';
+import {
+  Controller,
+  Get,
+  Inject,
+  Injectable,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GatewayData } from '../gateway-data.service';
+import { ApiError, clusterNotFound, parseInput } from '../http/api-error';
+import { SseClient } from './sse-client';
+import { SseHub } from './sse-hub';
+
+/** The hub, its heartbeat and its metrics, for the life of the gateway. */
+@Injectable()
+export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
+  readonly hub: SseHub;
+  readonly frames: Counter;
+  readonly slow: Counter;
+  private timer?: NodeJS.Timeout;
+  private lagTimer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(BUS) bus: Bus,
+    private readonly settings: SettingsService,
+    registry: Registry,
+  ) {
+    const clients = new Gauge({
+      name: 'studio_gateway_stream_clients',
+      help: 'Connected SSE clients',
+      registers: [registry],
+    });
+    this.frames = new Counter({
+      name: 'studio_gateway_stream_frames_total',
+      help: 'SSE frames written',
+      registers: [registry],
+    });
+    this.slow = new Counter({
+      name: 'studio_gateway_stream_slow_disconnects_total',
+      help: 'Clients cut off because they fell behind their send bound',
+      registers: [registry],
+    });
+    const replayed = new Histogram({
+      name: 'studio_gateway_stream_replay_size',
+      help: 'Events replayed after a Last-Event-ID',
+      buckets: [0, 1, 10, 50, 100, 250, 500],
+      registers: [registry],
+    });
+    const replayFailed = new Counter({
+      name: 'studio_gateway_stream_replay_failures_total',
+      help: 'Replays that could not be read (the client went live without them)',
+      registers: [registry],
+    });
+    this.hub = new SseHub(
+      bus,
+      async (clusterId, afterSeq) =>
+        (
+          await bus.request(rpcs.eventsSince, {
+            clusterId,
+            afterSeq,
+            limit: Math.min(settings.get('artemis-studio.stream.replay-cap'), REPLAY_LIMIT_MAX) || 1,
+            newest: true,
+          })
+        ).events,
+      {
+        clients: (n) => clients.set(n),
+        replayed: (n) => replayed.observe(n),
+        replayFailed: () => replayFailed.inc(),
+      },
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    const beat = () => {
+      this.hub.ping();
+      this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
+    };
+    this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
+    this.lagTimer = setInterval(() => this.hub.checkLag(), 1000);
+  }
+
+  /** Before the HTTP server closes: it would otherwise wait on every open stream. */
+  onModuleDestroy(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.lagTimer);
+    this.hub.closeAll();
+  }
+}
+
+@Controller('api/v1/stream')
+export class StreamController {
+  constructor(
+    private readonly stream: StreamService,
+    private readonly data: GatewayData,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Get()
+  async open(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const header = req.header('last-event-id');
+    const parsed = parseInput(
+      StreamQuerySchema,
+      { ...query, ...(header !== undefined ? { lastEventId: header } : {}) },
+      'stream request',
+    );
+    if (header !== undefined && !/^\d+$/.test(header.trim())) {
+      throw new ApiError(
+        400,
+        'VALIDATION_FAILED',
+        'Last-Event-ID must be an event id (a non-negative integer)',
+      );
+    }
+    if (!(await (await this.data.registry()).exists(parsed.clusterId)))
+      throw clusterNotFound(parsed.clusterId);
+
+    res.status(200).set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.flushHeaders();
+    res.write('retry: 1000\n\n');
+    const client = new SseClient(
+      parsed.clusterId,
+      new Set(parseTopics(parsed.topics)),
+      res,
+      parsed.lastEventId,
+      this.config.sendBounds,
+      {
+        slow: (c) => {
+          this.stream.slow.inc();
+          this.stream.hub.close(c);
+          res.destroy();
+        },
+        frame: () => this.stream.frames.inc(),
+      },
+    );
+    req.on('close', () => this.stream.hub.close(client));
+    await this.stream.hub.open(client, parsed.lastEventId);
+  }
+}
