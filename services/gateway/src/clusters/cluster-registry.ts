@@ -107,17 +107,15 @@ export class ClusterRegistry {
         await tx.getRepository(ClusterEntity).save(cluster);
         if (request.nodes) {
           await tx.getRepository(ClusterNodeEntity).delete({ clusterId: id });
-          await tx
-            .getRepository(ClusterNodeEntity)
-            .save(
-              request.nodes.map((n, position) => ({
-                clusterId: id,
-                name: n.name,
-                jolokiaUrl: n.jolokiaUrl,
-                amqpUrl: n.amqpUrl ?? null,
-                position,
-              })),
-            );
+          await tx.getRepository(ClusterNodeEntity).save(
+            request.nodes.map((n, position) => ({
+              clusterId: id,
+              name: n.name,
+              jolokiaUrl: n.jolokiaUrl,
+              amqpUrl: n.amqpUrl ?? null,
+              position,
+            })),
+          );
         }
         for (const [key, kind] of Object.entries(KINDS) as ['jolokia' | 'amqp', CredentialKind][]) {
           const credential = request.credentials?.[key];
@@ -145,14 +143,12 @@ export class ClusterRegistry {
     kind: CredentialKind,
     credential: { username: string; password: string },
   ) {
-    await tx
-      .getRepository(ClusterCredentialEntity)
-      .save({
-        clusterId,
-        kind,
-        sealed: sealCredential(this.vault, clusterId, kind, credential),
-        updatedAt: new Date(),
-      });
+    await tx.getRepository(ClusterCredentialEntity).save({
+      clusterId,
+      kind,
+      sealed: sealCredential(this.vault, clusterId, kind, credential),
+      updatedAt: new Date(),
+    });
   }
 
   /** A name clash is a 409, whichever replica or request won the race (the unique constraint decides). */
