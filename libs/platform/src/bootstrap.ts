@@ -16,9 +16,13 @@ export async function createServiceApp(
 }
 
 /** main.ts of every service: boot, listen, and exit listing what is wrong with the configuration. */
-export async function bootstrapService(rootModule: unknown): Promise<void> {
+export async function bootstrapService(
+  rootModule: unknown,
+  configure?: (app: INestApplication) => void,
+): Promise<void> {
   try {
     const app = await createServiceApp(rootModule);
+    configure?.(app);
     const config = app.get<ServiceConfig>(SERVICE_CONFIG);
     await app.listen(config.port);
     new Logger(config.service).log(`listening on :${config.port}`);

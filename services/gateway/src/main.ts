@@ -1,4 +1,15 @@
 import { bootstrapService } from '@artemis-studio/platform';
+import express, { type Express } from 'express';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { GatewayModule } from './app.module';
 
-void bootstrapService(GatewayModule);
+/** The built console (web/dist), when there is one: served beside the API, every other path to index.html. */
+function serveConsole(app: Express): void {
+  const dist = resolve(process.env.WEB_DIST ?? join(__dirname, '..', '..', '..', 'web', 'dist'));
+  if (!existsSync(join(dist, 'index.html'))) return;
+  app.use(express.static(dist, { index: false, maxAge: '1h' }));
+  app.get(/^\/(?!api\/|healthz|readyz|metrics).*/, (_req, res) => res.sendFile(join(dist, 'index.html')));
+}
+
+void bootstrapService(GatewayModule, (app) => serveConsole(app.getHttpAdapter().getInstance() as Express));
