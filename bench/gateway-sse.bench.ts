@@ -1,0 +1,127 @@
+/**
+ * One gateway, many SSE clients (issue 6):   npm run bench -- gateway-sse     (BENCH_CLIENTS=10000)
+ * A separate load process holds the streams; signals are published on NATS and timed from
+ * publish to receipt on every client. In the same run, a bare Node HTTP server writing the same
+ * frame to the same number of sockets is the limit. Gateway peak memory is its VmHWM.
+ */
+import { NatsBus } from '@artemis-studio/bus';
+import { channels, subjects } from '@artemis-studio/contracts';
+import { createTestDatabase, spawnService, startPrivateNats } from '@artemis-studio/testing';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
+const SIGNALS = 20;
+const GAP_MS = 500;
+
+interface Report {
+  frames: number;
+  errors: number;
+  closed: number;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+const once = <T>(child: ChildProcess, type: string) =>
+  new Promise<T>((resolve) => {
+    const listener = (message: { type: string }) => {
+      if (message.type !== type) return;
+      child.off('message', listener);
+      resolve(message as T);
+    };
+    child.on('message', listener);
+  });
+
+const peakMemoryMb = (pid: number) =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function measure(url: string, send: (i: number) => void): Promise<Report & { seconds: number }> {
+  const loader = fork(join(__dirname, 'support', 'sse-load.mjs'), [url, String(CLIENTS)], {
+    stdio: 'inherit',
+  });
+  const ready = await once<{ connected: number; errors: number }>(loader, 'ready');
+  if (ready.errors) console.log(`${ready.errors} clients could not connect to ${url}`);
+  await new Promise((r) => setTimeout(r, 1000));
+  const started = performance.now();
+  for (let i = 0; i < SIGNALS; i++) {
+    send(i);
+    await new Promise((r) => setTimeout(r, GAP_MS));
+  }
+  await new Promise((r) => setTimeout(r, 2000));
+  const seconds = (performance.now() - started) / 1000;
+  loader.send({ type: 'report' });
+  const report = await once<Report>(loader, 'report');
+  loader.kill();
+  return { ...report, seconds };
+}
+
+async function main(): Promise<void> {
+  const nats = await startPrivateNats();
+  const database = await createTestDatabase({ migrated: true });
+  process.env.STUDIO_TEST_DATABASE_URL = database.url;
+  const gateway = await spawnService('gateway', 18590, { NATS_URL: nats.url });
+  const bus = new NatsBus({ servers: nats.url, name: 'sse-bench', log: { warn() {}, error() {} } });
+  const response = await fetch(`${gateway.url}/api/v1/clusters`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      name: 'bench',
+      nodes: [{ name: 'a', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+    }),
+  });
+  const clusterId = ((await response.json()) as { id: string }).id;
+
+  const viaGateway = await measure(
+    `${gateway.url}/api/v1/stream?clusterId=${clusterId}&topics=topology`,
+    () =>
+      bus.publish(channels.signal, subjects.signal(clusterId, 'topology'), {
+        topic: 'topology',
+        clusterId,
+        ts: new Date().toISOString(),
+      }),
+  );
+  const gatewayPeakMb = peakMemoryMb(gateway.pid);
+
+  const bare = fork(join(__dirname, 'support', 'bare-sse-server.mjs'), [], { stdio: 'inherit' });
+  const { port } = await once<{ port: number }>(bare, 'listening');
+  const viaBare = await measure(`http://127.0.0.1:${port}/`, () =>
+    bare.send({ type: 'broadcast', clusterId }),
+  );
+  const barePeakMb = peakMemoryMb(bare.pid!);
+  bare.kill();
+
+  const expected = CLIENTS * SIGNALS;
+  const row = (path: string, r: Report & { seconds: number }, peak: number) => ({
+    path,
+    clients: CLIENTS,
+    'frames received': `${r.frames} / ${expected}`,
+    'frames/s': (r.frames / r.seconds).toFixed(0),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'max ms': r.max,
+    'peak RSS MB': peak.toFixed(0),
+    'closed early': r.closed,
+  });
+  console.log(
+    `\nSSE fan-out: ${CLIENTS} clients, ${SIGNALS} signals ${GAP_MS} ms apart, ${new Date().toISOString()}\n`,
+  );
+  console.table([
+    row('gateway (NATS signal to SSE frame)', viaGateway, gatewayPeakMb),
+    row('bare Node HTTP server (limit)', viaBare, barePeakMb),
+  ]);
+  console.log(
+    'frames/s is delivered frames over the whole measured window (the publish rate bounds it); p99 is per frame.',
+  );
+
+  await gateway.stop();
+  await bus.close();
+  await database.drop();
+  await nats.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
