@@ -19,3 +19,4 @@ export { SettingsService, SETTINGS_REFRESH_MS } from './settings/settings.servic
 export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';
 export { OwnedClusters } from './leases/owned-clusters';
 export type { ClusterWork, OwnedClustersOptions } from './leases/owned-clusters';
+export { Sleeper } from './sleeper';

@@ -16,3 +16,4 @@ export { startPrivateNats } from './private-nats';
 export type { PrivateNats } from './private-nats';
 export { openStream } from './sse';
 export type { SseConnection, SseFrame } from './sse';
+export { testBus } from './bus';

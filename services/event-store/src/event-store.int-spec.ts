@@ -1,4 +1,3 @@
-import { NatsBus } from '@artemis-studio/bus';
 import { channels, rpcs, subjects, type BrokerEvent, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import { SettingsStore } from '@artemis-studio/platform';
@@ -11,6 +10,7 @@ import {
   waitFor,
   type RunningService,
   type ServiceProcess,
+  testBus,
 } from '@artemis-studio/testing';
 import { connect } from 'nats';
 import { randomUUID } from 'node:crypto';
@@ -36,11 +36,7 @@ const rawEvent = (clusterId: string, n: number, receivedAt = new Date()): RawBro
 
 describe('event store against real PostgreSQL and NATS', () => {
   let db: DataSource;
-  const bus = new NatsBus({
-    servers: testConfig.natsUrl,
-    name: 'event-store-test',
-    log: { warn() {}, error() {} },
-  });
+  const bus = testBus('event-store-test');
 
   /** Publishes events to the stream, `inFlight` at a time; returns them in publish order. */
   const publish = async (clusterId: string, count: number, { inFlight = 500, perSecond = 0 } = {}) => {

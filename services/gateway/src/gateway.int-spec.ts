@@ -1,4 +1,3 @@
-import { NatsBus } from '@artemis-studio/bus';
 import {
   buckets,
   channels,
@@ -15,6 +14,7 @@ import {
   waitFor,
   type BrokerProfile,
   type ServiceProcess,
+  testBus,
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -35,11 +35,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
   const processes: ServiceProcess[] = [];
   let gateway: ServiceProcess;
   let broker: BrokerProfile;
-  const bus = new NatsBus({
-    servers: testConfig.natsUrl,
-    name: 'gateway-test',
-    log: { warn() {}, error() {} },
-  });
+  const bus = testBus('gateway-test');
   const clusterIds: string[] = [];
 
   const register = async (url = gateway.url, name = `c-${randomUUID()}`) => {

@@ -1,4 +1,4 @@
-import { NatsBus, type Stoppable } from '@artemis-studio/bus';
+import type { Stoppable } from '@artemis-studio/bus';
 import { channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import { SettingsStore } from '@artemis-studio/platform';
@@ -10,12 +10,12 @@ import {
   spawnService,
   startBroker,
   startService,
-  testConfig,
   testDatabaseUrl,
   waitFor,
   type BrokerProfile,
   type RunningService,
   type ServiceProcess,
+  testBus,
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { Connection } from 'rhea-promise';
@@ -35,11 +35,7 @@ describe('notification subscription across a live/backup failover', () => {
   let consumer: Stoppable | undefined;
   let clusterId: string | undefined;
   const durable = `failover-test-${randomUUID().slice(0, 8)}`;
-  const bus = new NatsBus({
-    servers: testConfig.natsUrl,
-    name: 'failover-test',
-    log: { warn() {}, error() {} },
-  });
+  const bus = testBus('failover-test');
 
   beforeAll(async () => {
     pair = await startBroker('pair');

@@ -1,4 +1,4 @@
-import { NatsBus, type Stoppable } from '@artemis-studio/bus';
+import type { Stoppable } from '@artemis-studio/bus';
 import {
   buckets,
   channels,
@@ -21,6 +21,7 @@ import {
   waitFor,
   type BrokerProfile,
   type RunningService,
+  testBus,
 } from '@artemis-studio/testing';
 import axios from 'axios';
 import { randomUUID } from 'node:crypto';
@@ -34,11 +35,7 @@ describe('notifier against a real broker and NATS', () => {
   let broker: BrokerProfile;
   let db: DataSource;
   let notifier: RunningService;
-  const bus = new NatsBus({
-    servers: testConfig.natsUrl,
-    name: 'notifier-test',
-    log: { warn() {}, error() {} },
-  });
+  const bus = testBus('notifier-test');
   const signals: (Signal & { at: number })[] = [];
   const consumers: Stoppable[] = [];
   const durables: string[] = [];

@@ -1,4 +1,3 @@
-import { NatsBus } from '@artemis-studio/bus';
 import { buckets, channels, rpcs, subjectPatterns, type Signal } from '@artemis-studio/contracts';
 import { ClusterEntity, NodeStateEntity, QueueSnapshotEntity, createDataSource } from '@artemis-studio/db';
 import { SettingsStore } from '@artemis-studio/platform';
@@ -15,6 +14,7 @@ import {
   type BrokerProfile,
   type RunningService,
   type ServiceProcess,
+  testBus,
 } from '@artemis-studio/testing';
 import axios from 'axios';
 import { randomUUID } from 'node:crypto';
@@ -27,11 +27,7 @@ const TICK_MS = 1000;
 describe('scraper against a real broker, PostgreSQL and NATS', () => {
   let broker: BrokerProfile;
   let db: DataSource;
-  const bus = new NatsBus({
-    servers: testConfig.natsUrl,
-    name: 'scraper-test',
-    log: { warn() {}, error() {} },
-  });
+  const bus = testBus('scraper-test');
   const signals: Signal[] = [];
 
   const signalsOf = (clusterId: string, topic: string) =>

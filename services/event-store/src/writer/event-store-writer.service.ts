@@ -5,6 +5,7 @@ import {
   DatabaseService,
   SERVICE_CONFIG,
   SettingsService,
+  Sleeper,
   type ServiceConfig,
 } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -32,7 +33,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
   private stopped = false;
   private running?: Promise<void>;
   private current?: { writer: EventWriter; batchWriter: BatchWriter; consumer: Stoppable };
-  private wake?: () => void;
+  private readonly sleeper = new Sleeper();
   readonly buffer: IntakeBuffer;
   private readonly metrics: {
     leader: Gauge;
@@ -125,7 +126,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
         this.logger.warn(`cannot reach PostgreSQL for the writer lock: ${(err as Error).message}`);
       }
       if (!writer) {
-        await this.sleep(STANDBY_POLL_MS);
+        await this.sleeper.sleep(STANDBY_POLL_MS);
         continue;
       }
       try {
@@ -206,19 +207,9 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
     this.metrics.leader.set(0);
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.sleeper.wakeUp();
     this.current?.batchWriter.stop();
     await this.running;
   }

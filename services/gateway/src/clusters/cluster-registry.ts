@@ -36,17 +36,9 @@ export class ClusterRegistry {
         const cluster = await tx.getRepository(ClusterEntity).save({
           name: request.name,
           jolokiaOrigin: request.jolokiaOrigin ?? null,
-          nodes: request.nodes.map((n, position) => ({
-            name: n.name,
-            jolokiaUrl: n.jolokiaUrl,
-            amqpUrl: n.amqpUrl ?? null,
-            position,
-          })),
+          nodes: nodeRows(request.nodes),
         });
-        for (const [key, kind] of Object.entries(KINDS) as ['jolokia' | 'amqp', CredentialKind][]) {
-          const credential = request.credentials?.[key];
-          if (credential) await this.seal(tx, cluster.id, kind, credential);
-        }
+        await this.writeCredentials(tx, cluster.id, request.credentials);
         return cluster.id;
       }),
     );
@@ -107,22 +99,11 @@ export class ClusterRegistry {
         await tx.getRepository(ClusterEntity).save(cluster);
         if (request.nodes) {
           await tx.getRepository(ClusterNodeEntity).delete({ clusterId: id });
-          await tx.getRepository(ClusterNodeEntity).save(
-            request.nodes.map((n, position) => ({
-              clusterId: id,
-              name: n.name,
-              jolokiaUrl: n.jolokiaUrl,
-              amqpUrl: n.amqpUrl ?? null,
-              position,
-            })),
-          );
+          await tx
+            .getRepository(ClusterNodeEntity)
+            .save(nodeRows(request.nodes).map((n) => ({ ...n, clusterId: id })));
         }
-        for (const [key, kind] of Object.entries(KINDS) as ['jolokia' | 'amqp', CredentialKind][]) {
-          const credential = request.credentials?.[key];
-          if (credential === null)
-            await tx.getRepository(ClusterCredentialEntity).delete({ clusterId: id, kind });
-          else if (credential) await this.seal(tx, id, kind, credential);
-        }
+        await this.writeCredentials(tx, id, request.credentials);
       }),
     );
     return (await this.summary(id))!;
@@ -135,6 +116,19 @@ export class ClusterRegistry {
 
   async exists(id: string): Promise<boolean> {
     return this.dataSource.getRepository(ClusterEntity).existsBy({ id });
+  }
+
+  /** Seals each credential given; a kind set to null is removed. */
+  private async writeCredentials(
+    tx: EntityManager,
+    clusterId: string,
+    credentials: UpdateClusterRequest['credentials'] | CreateClusterRequest['credentials'],
+  ): Promise<void> {
+    for (const [key, kind] of Object.entries(KINDS) as ['jolokia' | 'amqp', CredentialKind][]) {
+      const credential = credentials?.[key];
+      if (credential === null) await tx.getRepository(ClusterCredentialEntity).delete({ clusterId, kind });
+      else if (credential) await this.seal(tx, clusterId, kind, credential);
+    }
   }
 
   private async seal(
@@ -171,6 +165,15 @@ export class ClusterRegistry {
       throw err;
     }
   }
+}
+
+function nodeRows(nodes: CreateClusterRequest['nodes']) {
+  return nodes.map((n, position) => ({
+    name: n.name,
+    jolokiaUrl: n.jolokiaUrl,
+    amqpUrl: n.amqpUrl ?? null,
+    position,
+  }));
 }
 
 function toSummary(cluster: ClusterEntity, kinds: CredentialKind[]): ClusterSummary {

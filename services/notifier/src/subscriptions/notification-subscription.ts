@@ -1,3 +1,4 @@
+import { Sleeper } from '@artemis-studio/platform';
 import type { Credential } from '@artemis-studio/contracts';
 import { Connection, ConnectionEvents, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
 import { classifyFailure, type SubscriptionState } from '../capabilities/verdict';
@@ -24,7 +25,7 @@ export interface SubscriptionOptions {
 export class NotificationSubscription {
   private stopped = false;
   private connection?: Connection;
-  private wake?: () => void;
+  private readonly sleeper = new Sleeper();
   private readonly backoff: Backoff;
   private running?: Promise<void>;
 
@@ -46,7 +47,7 @@ export class NotificationSubscription {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.sleeper.wakeUp();
     await this.connection?.close().catch(() => undefined);
     await this.running;
   }
@@ -64,7 +65,7 @@ export class NotificationSubscription {
       this.connection = undefined;
       if (this.stopped) return;
       this.options.onState({ node: this.node, state: 'failed', ...classifyFailure(failure) });
-      await this.sleep(this.backoff.next());
+      await this.sleeper.sleep(this.backoff.next());
     }
   }
 
@@ -124,16 +125,6 @@ export class NotificationSubscription {
     this.backoff.reset();
     this.options.onState({ node: this.node, state: 'subscribed' });
     return Promise.race([lost, detached]);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }
 
