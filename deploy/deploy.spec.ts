@@ -6,10 +6,24 @@ import { parse, parseAllDocuments } from 'yaml';
 const SERVICES = { scraper: 8081, notifier: 8082, 'event-store': 8083, gateway: 8080 } as const;
 const root = join(__dirname, '..');
 
+interface Container {
+  env: { name: string; value: string }[];
+  envFrom: unknown[];
+  ports: { containerPort: number }[];
+  livenessProbe: { httpGet: { path: string } };
+  readinessProbe: { httpGet: { path: string } };
+}
+
+/** The parts of the manifests this test reads; any other field passes through unchecked. */
 interface K8sDoc {
   kind: string;
-  metadata: { name: string };
-  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- free-form manifest
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: {
+    replicas?: number;
+    selector: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string> }; spec: { containers: Container[] } };
+    ports: { port: number }[];
+  };
 }
 
 describe('deploy/k8s', () => {

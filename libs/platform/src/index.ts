@@ -17,6 +17,6 @@ export { createRegistry, busMetrics } from './metrics/metrics';
 export { ClusterLeases } from './leases/cluster-leases';
 export { SettingsService, SETTINGS_REFRESH_MS } from './settings/settings.service';
 export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';
-export { OwnedClusters } from './leases/owned-clusters';
-export type { ClusterWork, OwnedClustersOptions } from './leases/owned-clusters';
+export { OwnedClusters, ownedClustersFor, replicaId } from './leases/owned-clusters';
+export type { ClusterWork, OwnedClustersForOptions, OwnedClustersOptions } from './leases/owned-clusters';
 export { Sleeper } from './sleeper';

@@ -1,5 +1,10 @@
-import type { ClusterTarget } from '@artemis-studio/db';
-import type { ClusterLeases } from './cluster-leases';
+import type { Bus } from '@artemis-studio/bus';
+import { buckets } from '@artemis-studio/contracts';
+import { ClusterCatalog, SecretVault, type ClusterTarget } from '@artemis-studio/db';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { DataSource } from 'typeorm';
+import { ClusterLeases } from './cluster-leases';
 
 /** What a service runs for a cluster it owns. */
 export interface ClusterWork {
@@ -73,4 +78,42 @@ export class OwnedClusters<W extends ClusterWork> {
       this.options.log.log(`owns cluster ${target.name}`);
     }
   }
+}
+
+/** This process's name in leases: host, pid and a random part, so a restarted process is a new owner. */
+export function replicaId(): string {
+  return `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+}
+
+export interface OwnedClustersForOptions<W extends ClusterWork> extends Pick<
+  OwnedClustersOptions<W>,
+  'start' | 'released' | 'log'
+> {
+  bus: Bus;
+  dataSource: DataSource;
+  /** The leasing service: replicas of one service share leases, other services have their own. */
+  service: string;
+  owner: string;
+  /** The vault key that opens the registered clusters' credentials. */
+  secretKey: string;
+  leaseTtlMs: number;
+}
+
+/** OwnedClusters over the cluster registry and the `studio_leases` bucket. */
+export async function ownedClustersFor<W extends ClusterWork>(
+  options: OwnedClustersForOptions<W>,
+): Promise<OwnedClusters<W>> {
+  const catalog = new ClusterCatalog(options.dataSource, SecretVault.fromBase64(options.secretKey));
+  return new OwnedClusters({
+    leases: new ClusterLeases(
+      await options.bus.kv(buckets.leases),
+      options.service,
+      options.owner,
+      options.leaseTtlMs,
+    ),
+    clusters: () => catalog.list(),
+    start: options.start,
+    released: options.released,
+    log: options.log,
+  });
 }

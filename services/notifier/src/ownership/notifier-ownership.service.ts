@@ -1,16 +1,14 @@
 import { Bus, type Stoppable } from '@artemis-studio/bus';
 import { buckets, channels, subjects, type LiveNodeSet, type SignalTopic } from '@artemis-studio/contracts';
-import { ClusterCatalog, SecretVault } from '@artemis-studio/db';
 import {
   BUS,
-  ClusterLeases,
   DatabaseService,
   OwnedClusters,
   SettingsService,
+  ownedClustersFor,
+  replicaId,
 } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { OWN_CLIENT_PREFIX, normaliseNotification } from '../events/broker-event.normaliser';
 import { derivedTopics } from '../events/derived-topics';
@@ -30,7 +28,7 @@ export class NotifierOwnershipService implements OnApplicationBootstrap, OnAppli
   private owned?: OwnedClusters<ClusterNotifications>;
   private liveNodesWatch?: Stoppable;
   private readonly liveNodeSets = new Map<string, LiveNodeSet>();
-  readonly owner = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  readonly owner = replicaId();
   readonly publisher: EventPublisher;
   readonly coalescer: TopicCoalescer;
   private readonly notifications: Counter<'outcome'>;
@@ -101,17 +99,15 @@ export class NotifierOwnershipService implements OnApplicationBootstrap, OnAppli
   private async run(): Promise<void> {
     const dataSource = await this.database.whenReady();
     await this.bus.ready();
-    const catalog = new ClusterCatalog(dataSource, SecretVault.fromBase64(this.config.secretKey));
     const capabilities = await this.bus.kv(buckets.capabilities);
     const liveNodes = await this.bus.kv(buckets.liveNodes);
-    this.owned = new OwnedClusters({
-      leases: new ClusterLeases(
-        await this.bus.kv(buckets.leases),
-        'notifier',
-        this.owner,
-        this.config.leaseTtlMs,
-      ),
-      clusters: () => catalog.list(),
+    this.owned = await ownedClustersFor({
+      bus: this.bus,
+      dataSource,
+      service: 'notifier',
+      owner: this.owner,
+      secretKey: this.config.secretKey,
+      leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
         const cluster = new ClusterNotifications(target, {
           containerId: `${OWN_CLIENT_PREFIX}-${this.owner}`,

@@ -1,16 +1,15 @@
 import { Bus } from '@artemis-studio/bus';
 import { buckets, channels, rpcs, subjects, type SignalTopic } from '@artemis-studio/contracts';
-import { ClusterCatalog, SecretVault, type ClusterTarget } from '@artemis-studio/db';
+import { type ClusterTarget } from '@artemis-studio/db';
 import {
   BUS,
-  ClusterLeases,
   DatabaseService,
   OwnedClusters,
   SettingsService,
+  ownedClustersFor,
+  replicaId,
 } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { Counter, Registry } from 'prom-client';
 import { CallLimiter } from '../jolokia/call-limiter';
 import { JolokiaClient } from '../jolokia/jolokia-client';
@@ -45,7 +44,7 @@ export class OwnershipService implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger('Ownership');
   private owned?: OwnedClusters<OwnedCluster>;
   readonly jolokia: JolokiaClient;
-  readonly owner = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  readonly owner = replicaId();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -77,7 +76,6 @@ export class OwnershipService implements OnApplicationBootstrap, OnApplicationSh
   private async run(): Promise<void> {
     const dataSource = await this.database.whenReady();
     await this.bus.ready();
-    const catalog = new ClusterCatalog(dataSource, SecretVault.fromBase64(this.config.secretKey));
     const liveNodes = await this.bus.kv(buckets.liveNodes);
     const deps: PollerDeps = {
       jolokia: this.jolokia,
@@ -96,14 +94,13 @@ export class OwnershipService implements OnApplicationBootstrap, OnApplicationSh
       }),
       log: { warn: (m: string) => this.logger.warn(m) },
     };
-    this.owned = new OwnedClusters({
-      leases: new ClusterLeases(
-        await this.bus.kv(buckets.leases),
-        'scraper',
-        this.owner,
-        this.config.leaseTtlMs,
-      ),
-      clusters: () => catalog.list(),
+    this.owned = await ownedClustersFor({
+      bus: this.bus,
+      dataSource,
+      service: 'scraper',
+      owner: this.owner,
+      secretKey: this.config.secretKey,
+      leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
         const poller = new ClusterPoller(target, deps);
         const stopServing = this.bus.serve(
