@@ -1,6 +1,7 @@
 import axios from 'axios';
 import { randomUUID } from 'node:crypto';
-import { Connection, ReceiverEvents, type EventContext } from 'rhea-promise';
+import { ReceiverEvents, type Connection, type EventContext } from 'rhea-promise';
+import { openAmqpClient } from './amqp';
 import { brokerProfile, type BrokerProfile } from './broker';
 import { testConfig } from './config';
 import { waitFor } from './wait';
@@ -19,16 +20,9 @@ describe('the test broker', () => {
   });
 
   async function amqp(user: string, password: string): Promise<Connection> {
-    const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
-    const connection = new Connection({
-      host: hostname,
-      port: Number(port),
-      username: user,
-      password,
-      reconnect: false,
-    });
+    const connection = await openAmqpClient(broker.nodes[0].amqpUrl, user, password);
     connections.push(connection);
-    return connection.open();
+    return connection;
   }
 
   describe('Jolokia', () => {

@@ -17,3 +17,4 @@ export type { PrivateNats } from './private-nats';
 export { openStream } from './sse';
 export type { SseConnection, SseFrame } from './sse';
 export { testBus } from './bus';
+export { openAmqpClient } from './amqp';

@@ -15,10 +15,10 @@ import {
   type BrokerProfile,
   type ServiceProcess,
   testBus,
+  openAmqpClient,
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { Connection } from 'rhea-promise';
 
 const SECRET = `s3cr3t-${randomUUID()}`;
 interface Cluster {
@@ -376,14 +376,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
       await new Promise((r) => setTimeout(r, 300));
 
       const queue = `e2e.${randomUUID()}`;
-      const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
-      const client = await new Connection({
-        host: hostname,
-        port: Number(port),
-        username: broker.user,
-        password: broker.password,
-        reconnect: false,
-      }).open();
+      const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
       await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
       const frame = await waitFor('the CONSUMER_CREATED frame', () =>
         stream.frames.find(

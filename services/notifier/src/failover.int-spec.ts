@@ -16,9 +16,9 @@ import {
   type RunningService,
   type ServiceProcess,
   testBus,
+  openAmqpClient,
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
-import { Connection } from 'rhea-promise';
 import type { DataSource } from 'typeorm';
 import { NotifierModule } from './app.module';
 import { NotifierOwnershipService } from './ownership/notifier-ownership.service';
@@ -81,14 +81,7 @@ describe('notification subscription across a live/backup failover', () => {
       },
     );
     const queue = `failover.${randomUUID()}`;
-    const { hostname, port } = new URL(pair.nodes[1].amqpUrl);
-    const client = await new Connection({
-      host: hostname,
-      port: Number(port),
-      username: pair.user,
-      password: pair.password,
-      reconnect: false,
-    }).open();
+    const client = await openAmqpClient(pair.nodes[1].amqpUrl, pair.user, pair.password);
     try {
       await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
       const created = await waitFor('CONSUMER_CREATED from the backup', () =>

@@ -22,10 +22,10 @@ import {
   type BrokerProfile,
   type RunningService,
   testBus,
+  openAmqpClient,
 } from '@artemis-studio/testing';
 import axios from 'axios';
 import { randomUUID } from 'node:crypto';
-import { Connection } from 'rhea-promise';
 import type { DataSource } from 'typeorm';
 import { NotifierModule } from './app.module';
 
@@ -41,16 +41,8 @@ describe('notifier against a real broker and NATS', () => {
   const durables: string[] = [];
   const clusterIds: string[] = [];
 
-  const amqp = async (user = broker.user, password = broker.password) => {
-    const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
-    return new Connection({
-      host: hostname,
-      port: Number(port),
-      username: user,
-      password,
-      reconnect: false,
-    }).open();
-  };
+  const amqp = (user = broker.user, password = broker.password) =>
+    openAmqpClient(broker.nodes[0].amqpUrl, user, password);
 
   /** Registers the test broker as a cluster and says it is live, as the scraper would. */
   const registerLive = async (credentials?: { amqp?: { username: string; password: string } }) => {

@@ -15,10 +15,10 @@ import {
   type RunningService,
   type ServiceProcess,
   testBus,
+  openAmqpClient,
 } from '@artemis-studio/testing';
 import axios from 'axios';
 import { randomUUID } from 'node:crypto';
-import { Connection } from 'rhea-promise';
 import type { DataSource } from 'typeorm';
 import { ScraperModule } from './app.module';
 
@@ -168,14 +168,7 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
 
     it('lists the live consumers of a queue with their details', async () => {
       const queue = `scraper.consumers.${randomUUID()}`;
-      const { hostname, port } = new URL(broker.nodes[0].amqpUrl);
-      const client = await new Connection({
-        host: hostname,
-        port: Number(port),
-        username: broker.user,
-        password: broker.password,
-        reconnect: false,
-      }).open();
+      const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
       try {
         await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
         const page = await bus.request(
