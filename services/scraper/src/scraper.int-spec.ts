@@ -208,10 +208,11 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         'the node to be observed live again',
         async () =>
           (await db.getRepository(NodeStateEntity).findOneByOrFail({ nodeId: cluster.nodeIds[0] })).reachable,
-        { timeoutMs: 45_000, intervalMs: 200 },
+        // A node silent for a while is retried on a growing interval, capped at 60 s (MAX_BACKOFF_MS).
+        { timeoutMs: 75_000, intervalMs: 200 },
       );
       expect(signalsOf(cluster.id, 'health').length).toBe(healthBefore + 2);
-    }, 90_000);
+    }, 150_000);
   });
 
   describe('two replicas', () => {
