@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { canConnect, killOnExit } from './children';
 import { waitFor } from './wait';
 
 export interface PrivateNats {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -19,9 +21,9 @@ const NATS_SERVER = process.env.STUDIO_TEST_NATS_SERVER ?? '/usr/sbin/nats-serve
 export async function startPrivateNats(): Promise<PrivateNats> {
   const port = await freePort();
   const store = mkdtempSync(join(tmpdir(), 'studio-nats-'));
-  const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
-    stdio: 'ignore',
-  });
+  const child = killOnExit(
+    spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' }),
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitFor('the private NATS server', async () => {
     if (child.exitCode !== null) throw new Error(`${NATS_SERVER} exited with ${child.exitCode}`);
@@ -29,6 +31,7 @@ export async function startPrivateNats(): Promise<PrivateNats> {
   });
   return {
     url: `nats://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -45,15 +48,5 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
     server.on('error', reject);
-  });
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
   });
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { testConfig, testDatabaseUrl } from './config';
 import { TEST_SECRET_KEY } from './clusters';
+import { canConnect, killOnExit } from './children';
 import { waitFor } from './wait';
 
 export interface ServiceProcess {
@@ -32,6 +33,9 @@ export async function spawnService(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
+  if (await canConnect(port)) {
+    throw new Error(`cannot start ${name}: port ${port} is taken (a process left from an earlier run?)`);
+  }
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,
@@ -49,6 +53,7 @@ export async function spawnService(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  killOnExit(child);
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
