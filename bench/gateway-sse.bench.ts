@@ -8,8 +8,8 @@ import { NatsBus } from '@artemis-studio/bus';
 import { channels, subjects } from '@artemis-studio/contracts';
 import { createTestDatabase, spawnService, startPrivateNats } from '@artemis-studio/testing';
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { peakMemoryMb } from './support/process-stats';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
 const SIGNALS = 20;
@@ -33,9 +33,6 @@ const once = <T>(child: ChildProcess, type: string) =>
     };
     child.on('message', listener);
   });
-
-const peakMemoryMb = (pid: number) =>
-  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function measure(url: string, send: (i: number) => void): Promise<Report & { seconds: number }> {
   const loader = fork(join(__dirname, 'support', 'sse-load.mjs'), [url, String(CLIENTS)], {

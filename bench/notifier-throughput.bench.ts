@@ -18,16 +18,11 @@ import {
 } from '@artemis-studio/testing';
 import { connect } from 'nats';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Connection, ReceiverEvents, type EventContext } from 'rhea-promise';
+import { cpuMsOf } from './support/process-stats';
 
 const RECEIVERS = Number(process.env.BENCH_RECEIVERS ?? 2500);
 const PER_CONNECTION = 250;
-
-const cpuMsOf = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-};
 
 async function main(): Promise<void> {
   const broker = await startBroker('bench');

@@ -23,6 +23,7 @@ import {
   type JolokiaTarget,
 } from '../services/scraper/src/jolokia/jolokia-client';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
+import { cpuMsOf } from './support/process-stats';
 import {
   TIER_B_REQUESTS,
   parseQueues,
@@ -48,10 +49,7 @@ async function main(): Promise<void> {
   const broker = await startBroker('bench');
   const node = broker.nodes[0];
   const brokerPid = Number(readFileSync(join(node.home, 'data', 'artemis.pid'), 'utf8').trim());
-  const brokerCpuMs = () => {
-    const fields = readFileSync(`/proc/${brokerPid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in ms at 100 Hz
-  };
+  const brokerCpuMs = () => cpuMsOf(brokerPid);
 
   let httpCalls = 0;
   const http = axios.create({
