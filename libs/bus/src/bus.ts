@@ -18,8 +18,19 @@ export interface Bus {
   /** Resolves once the first connection is up; operations issued before it wait or are queued. */
   ready(): Promise<void>;
 
-  /** Fire-and-forget on core NATS. Returns false when the message could not be handed to the client (counted). */
-  publish<C extends Channel>(channel: C, subject: string, payload: PayloadOf<C>): boolean;
+  /**
+   * Fire-and-forget on core NATS. Returns false when the message could not be handed to the client
+   * (counted). The payload is checked against the channel's schema first, unless `alreadyValid`
+   * says it was built only from values this process validated on receipt: on a hot path such as
+   * the event store's `event.stored` the check costs more than the rest of the publish. Receivers
+   * validate either way.
+   */
+  publish<C extends Channel>(
+    channel: C,
+    subject: string,
+    payload: PayloadOf<C>,
+    options?: { alreadyValid?: boolean },
+  ): boolean;
   /** Receives every valid message on `subject` (wildcards allowed); malformed ones are counted and skipped. */
   subscribe<C extends Channel>(
     channel: C,

@@ -40,7 +40,7 @@ import {
   Unsubscribe,
   noopBusMetrics,
 } from './bus';
-import { decode, encode } from './codec';
+import { decode, encode, encodeValid } from './codec';
 
 export interface NatsBusOptions {
   servers: string | string[];
@@ -140,8 +140,13 @@ export class NatsBus implements Bus {
     }
   }
 
-  publish<C extends Channel>(channel: C, subject: string, payload: PayloadOf<C>): boolean {
-    const data = encode(channel.schema, payload, channel.name);
+  publish<C extends Channel>(
+    channel: C,
+    subject: string,
+    payload: PayloadOf<C>,
+    options: { alreadyValid?: boolean } = {},
+  ): boolean {
+    const data = options.alreadyValid ? encodeValid(payload) : encode(channel.schema, payload, channel.name);
     const nc = this.connection;
     if (!nc || nc.isClosed()) {
       this.metrics.publishDropped(channel.name);

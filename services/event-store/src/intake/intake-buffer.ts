@@ -53,7 +53,12 @@ export class IntakeBuffer {
     this.entries.clear();
   }
 
-  /** Resolves when something arrives, or after `ms`. */
+  /** Ends a `waitForEvents` early (the writer is stopping). */
+  wake(): void {
+    this.waiter?.();
+  }
+
+  /** Resolves when something arrives, after `ms`, or on `wake`. */
   waitForEvents(ms: number): Promise<void> {
     if (this.entries.size > 0) return Promise.resolve();
     return new Promise((resolve) => {

@@ -24,17 +24,55 @@ describe('BatchWriter', () => {
       writer: { insert: async (events) => (inserts.push(events.length), store(events)) },
       stored: (events) => {
         stored.push(...events);
+        // Stopping finishes the batch already in flight, and nothing after it.
         sut.stop();
+        buffer.offer(event('late'), delivery(4));
       },
       poisoned: jest.fn(),
       maxBatch: 2,
       flushMs: () => 10,
     });
     await sut.run();
-    expect(inserts).toEqual([2]);
-    expect(deliveries.map((d) => d.ack.mock.calls.length)).toEqual([1, 1, 0]);
+    expect(inserts).toEqual([2, 1]);
+    expect(deliveries.map((d) => d.ack.mock.calls.length)).toEqual([1, 1, 1]);
     expect(buffer.size).toBe(1);
-    expect(stored.map((e) => e.eventId)).toEqual(['e0', 'e1']);
+    expect(stored.map((e) => e.eventId)).toEqual(['e0', 'e1', 'e2']);
+  });
+
+  it('writes the next batch while the last one is acknowledged, never acknowledging before a commit', async () => {
+    const buffer = new IntakeBuffer(() => 100);
+    const log: string[] = [];
+    const ackLogged = (streamSeq: number) => ({
+      ...delivery(streamSeq),
+      ack: () => log.push(`ack ${streamSeq}`),
+    });
+    [1, 2, 3, 4].forEach((n) => buffer.offer(event(`e${n}`), ackLogged(n)));
+    const sut = new BatchWriter({
+      buffer,
+      writer: {
+        insert: async (events) => {
+          log.push(`insert ${events.map((e) => e.eventId).join(',')}`);
+          await new Promise((r) => setTimeout(r, 5));
+          log.push(`commit ${events.map((e) => e.eventId).join(',')}`);
+          return store(events);
+        },
+      },
+      stored: () => buffer.size === 0 && sut.stop(),
+      poisoned: jest.fn(),
+      maxBatch: 2,
+      flushMs: () => 10,
+    });
+    await sut.run();
+    expect(log).toEqual([
+      'insert e1,e2',
+      'commit e1,e2',
+      'insert e3,e4',
+      'ack 1',
+      'ack 2',
+      'commit e3,e4',
+      'ack 3',
+      'ack 4',
+    ]);
   });
 
   it('acknowledges nothing and stops its term when the writer connection fails', async () => {

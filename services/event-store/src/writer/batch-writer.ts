@@ -2,6 +2,11 @@ import type { BrokerEvent } from '@artemis-studio/contracts';
 import type { IntakeBuffer, Pending } from '../intake/intake-buffer';
 import type { EventWriter } from './event-writer';
 
+interface InFlight {
+  batch: Pending[];
+  stored: Promise<BrokerEvent[]>;
+}
+
 export interface BatchWriterDeps {
   buffer: IntakeBuffer;
   writer: Pick<EventWriter, 'insert'>;
@@ -17,7 +22,8 @@ export interface BatchWriterDeps {
 
 /**
  * Writes whatever has accumulated as soon as there is anything: one event alone when quiet, up to
- * `maxBatch` per statement under a storm. Messages are acknowledged only after their commit.
+ * `maxBatch` per statement under a storm, with the next batch written while the last one is
+ * acknowledged and published. Messages are acknowledged only after their commit.
  * Rejects when the writer connection fails, which ends this writer's term.
  */
 export class BatchWriter {
@@ -26,22 +32,35 @@ export class BatchWriter {
   constructor(private readonly deps: BatchWriterDeps) {}
 
   async run(): Promise<void> {
-    const { buffer } = this.deps;
-    while (!this.stopped) {
-      await buffer.waitForEvents(this.deps.flushMs());
-      if (this.stopped) return;
-      const batch = buffer.peek(this.deps.maxBatch);
-      if (batch.length === 0) continue;
-      const stored = await this.insert(batch);
-      for (const pending of batch) pending.delivery.ack();
+    const { buffer, maxBatch } = this.deps;
+    let inFlight: InFlight | undefined;
+    while (!this.stopped || inFlight) {
+      if (!inFlight) {
+        await buffer.waitForEvents(this.deps.flushMs());
+        if (this.stopped) return;
+        inFlight = this.dispatch(buffer.peek(maxBatch));
+        if (!inFlight) continue;
+      }
+      const { batch, stored } = inFlight;
+      const events = await stored;
       buffer.remove(batch);
+      // The next batch goes to PostgreSQL before this one is acknowledged and published, so the
+      // database and this process work at the same time instead of taking turns.
+      inFlight = this.stopped ? undefined : this.dispatch(buffer.peek(maxBatch));
+      for (const pending of batch) pending.delivery.ack();
       this.deps.onBatch?.(batch.length, Date.now() - batch[0].enqueuedAt);
-      this.deps.stored(stored);
+      this.deps.stored(events);
     }
   }
 
+  /** Ends the loop once the batch in flight is committed, acknowledged and published. */
   stop(): void {
     this.stopped = true;
+    this.deps.buffer.wake();
+  }
+
+  private dispatch(batch: Pending[]): InFlight | undefined {
+    return batch.length > 0 ? { batch, stored: this.insert(batch) } : undefined;
   }
 
   private async insert(batch: Pending[]): Promise<BrokerEvent[]> {

@@ -153,8 +153,11 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
       flushMs: () => this.settings.get('artemis-studio.events.flush'),
       stored: (events) => {
         this.metrics.stored.inc(events.length);
+        // Each stored event is a raw event validated on receipt plus the seq PostgreSQL gave it.
         for (const event of events)
-          this.bus.publish(channels.eventStored, subjects.eventStored(event.clusterId), event);
+          this.bus.publish(channels.eventStored, subjects.eventStored(event.clusterId), event, {
+            alreadyValid: true,
+          });
       },
       poisoned: (pending, reason) => {
         this.metrics.poisoned.inc();

@@ -1,0 +1,123 @@
+import type { RawBrokerEvent } from '@artemis-studio/contracts';
+import { createTestDatabase, type TestDatabase } from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { EventWriter } from './event-writer';
+
+const clusterId = randomUUID();
+const rawEvent = (overrides: Partial<RawBrokerEvent> = {}): RawBrokerEvent => ({
+  eventId: randomUUID(),
+  clusterId,
+  node: 'node-a',
+  type: 'CONSUMER_CREATED',
+  brokerTs: '2026-11-30T01:02:03.456Z',
+  receivedAt: '2026-11-30T01:02:03.789Z',
+  address: 'orders',
+  queue: 'orders',
+  consumer: '7',
+  session: null,
+  connection: null,
+  remoteAddress: '10.0.0.7:51234',
+  user: 'app',
+  props: { _AMQ_NotifType: 'CONSUMER_CREATED', _AMQ_Distance: 0 },
+  ...overrides,
+});
+
+describe('EventWriter against real PostgreSQL', () => {
+  let db: TestDatabase;
+  let reader: Client;
+  let writer: EventWriter;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ migrated: true });
+    reader = new Client({ connectionString: db.url });
+    await reader.connect();
+    writer = (await EventWriter.tryAcquire(db.url, () => undefined))!;
+  });
+
+  afterAll(async () => {
+    await writer?.release();
+    await reader?.end();
+    await db?.drop();
+  });
+
+  const rowsOf = async (ids: string[]) =>
+    (
+      await reader.query(
+        `SELECT seq::int, broker_ts, received_at, event_id::text, type, node, address, queue, consumer, session,
+                connection, remote_address, "user", props
+           FROM broker_event WHERE event_id = ANY($1::uuid[]) ORDER BY seq`,
+        [ids],
+      )
+    ).rows;
+
+  it('is the only writer while it holds the lock', async () => {
+    expect(await EventWriter.tryAcquire(db.url, () => undefined)).toBeNull();
+  });
+
+  it('stores a batch in batch order and reads back every field exactly, whatever it contains', async () => {
+    const awkward = 'tab\there, line\nbreak, cr\r, back\\slash, \\N, "quotes", ünïcödé ✓';
+    const events = [
+      rawEvent({ address: awkward, queue: awkward, user: '\\N', props: { _AMQ_Address: awkward, n: 1.5 } }),
+      rawEvent({
+        brokerTs: null,
+        address: null,
+        queue: null,
+        consumer: null,
+        remoteAddress: null,
+        user: null,
+      }),
+      rawEvent({ type: 'SECURITY_AUTHENTICATION_VIOLATION', props: {} }),
+    ];
+    const stored = await writer.insert(events);
+    expect(stored.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    expect(stored[1].seq).toBe(stored[0].seq + 1);
+    expect(stored[2].seq).toBe(stored[1].seq + 1);
+
+    const rows = await rowsOf(events.map((e) => e.eventId));
+    expect(rows.map((r) => r.seq)).toEqual(stored.map((e) => e.seq));
+    rows.forEach((row, i) => {
+      const e = events[i];
+      expect(row).toEqual({
+        seq: stored[i].seq,
+        broker_ts: e.brokerTs === null ? null : new Date(e.brokerTs),
+        received_at: new Date(e.receivedAt),
+        event_id: e.eventId,
+        type: e.type,
+        node: e.node,
+        address: e.address,
+        queue: e.queue,
+        consumer: e.consumer,
+        session: e.session,
+        connection: e.connection,
+        remote_address: e.remoteAddress,
+        user: e.user,
+        props: e.props,
+      });
+    });
+  });
+
+  it('skips an event already stored and one given twice, storing the rest once', async () => {
+    const [old] = await writer.insert([rawEvent()]);
+    const fresh = rawEvent();
+    const stored = await writer.insert([old, fresh, { ...fresh }]);
+    expect(stored.map((e) => e.eventId)).toEqual([fresh.eventId]);
+    expect(stored[0].seq).toBeGreaterThan(old.seq);
+    expect(await rowsOf([old.eventId, fresh.eventId])).toHaveLength(2);
+  });
+
+  it('refuses a batch holding text PostgreSQL cannot store with a data exception, and writes none of it', async () => {
+    const good = rawEvent();
+    const bad = rawEvent({ consumer: 'nul\u0000inside' });
+    await expect(writer.insert([good, bad])).rejects.toMatchObject({ code: expect.stringMatching(/^22/) });
+    expect(await rowsOf([good.eventId, bad.eventId])).toHaveLength(0);
+    // The connection is still usable.
+    expect((await writer.insert([good]))[0].eventId).toBe(good.eventId);
+  });
+
+  it('gives later batches higher seqs, which is what makes seq a replay cursor', async () => {
+    const first = await writer.insert([rawEvent(), rawEvent()]);
+    const second = await writer.insert([rawEvent()]);
+    expect(second[0].seq).toBeGreaterThan(Math.max(...first.map((e) => e.seq)));
+  });
+});
