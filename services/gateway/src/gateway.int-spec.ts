@@ -304,11 +304,14 @@ describe('gateway against real PostgreSQL and NATS', () => {
       ]);
       await new Promise((r) => setTimeout(r, 500));
 
-      const slowBefore = Number(
-        (await (await fetch(`${gateway.url}/metrics`)).text()).match(
-          /studio_gateway_stream_slow_disconnects_total\{[^}]*\} (\d+)/,
-        )?.[1] ?? 0,
-      );
+      const metric = async (name: string) =>
+        Number(
+          (await (await fetch(`${gateway.url}/metrics`)).text()).match(
+            new RegExp(`${name}\\{[^}]*\\} (\\d+)`),
+          )?.[1] ?? 0,
+        );
+      const slowBefore = await metric('studio_gateway_stream_slow_disconnects_total');
+      const framesBefore = await metric('studio_gateway_stream_frames_total');
       const signal = { topic: 'queues' as const, clusterId: body.id, ts: new Date().toISOString() };
       // Paced, so the gateway's own NATS subscription keeps up (core NATS drops for slow subscribers).
       // More than loopback's socket buffers absorb (several MB), so the stalled client builds a backlog.
@@ -324,15 +327,14 @@ describe('gateway against real PostgreSQL and NATS', () => {
         () => fast.frames.filter((f) => f.event === 'queues').length === 150_000,
         { timeoutMs: 40_000 },
       );
-      const slowNow = async () =>
-        Number(
-          (await (await fetch(`${gateway.url}/metrics`)).text()).match(
-            /studio_gateway_stream_slow_disconnects_total\{[^}]*\} (\d+)/,
-          )?.[1] ?? 0,
-        );
-      await waitFor('the stalled client cut off', async () => (await slowNow()) === slowBefore + 1, {
-        timeoutMs: 10_000,
-      });
+      await waitFor(
+        'the stalled client cut off',
+        async () => (await metric('studio_gateway_stream_slow_disconnects_total')) === slowBefore + 1,
+        { timeoutMs: 10_000 },
+      );
+      expect((await metric('studio_gateway_stream_frames_total')) - framesBefore).toBeGreaterThanOrEqual(
+        150_000,
+      );
       fast.close();
       stalled.kill();
     }, 60_000);

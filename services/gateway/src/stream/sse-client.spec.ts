@@ -5,8 +5,8 @@ class Sink implements StreamSink {
   frames: string[] = [];
   writableLength = 0;
   ended = false;
-  write(chunk: string) {
-    this.frames.push(chunk);
+  write(chunk: string | Uint8Array) {
+    this.frames.push(Buffer.from(chunk).toString());
     return true;
   }
   end() {

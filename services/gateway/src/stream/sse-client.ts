@@ -2,7 +2,7 @@ import type { BrokerEvent, Signal, Topic } from '@artemis-studio/contracts';
 
 /** Where a client's frames go: an HTTP response in the gateway, a buffer in tests. */
 export interface StreamSink {
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   readonly writableLength: number;
   end(): void;
 }
@@ -12,6 +12,13 @@ export interface ClientHooks {
   slow(client: SseClient): void;
   frame(): void;
 }
+
+/** Frames are encoded once: a signal to 10,000 clients is one buffer written 10,000 times. */
+export const signalFrame = (signal: Signal): Uint8Array =>
+  Buffer.from(`event: ${signal.topic}\ndata: ${JSON.stringify(signal)}\n\n`);
+
+export const eventFrame = (event: BrokerEvent): Uint8Array =>
+  Buffer.from(`id: ${event.seq}\nevent: events\ndata: ${JSON.stringify(event)}\n\n`);
 
 /** Live events a client may accumulate while its replay is being read. */
 const MAX_HELD_DURING_REPLAY = 5000;
@@ -60,19 +67,20 @@ export class SseClient {
     return this.topics.has('events');
   }
 
-  signal(signal: Signal): void {
-    if (this.topics.has(signal.topic))
-      this.write(`event: ${signal.topic}\ndata: ${JSON.stringify(signal)}\n\n`);
+  /** `frame` is `signalFrame(signal)`, passed in when the same signal goes to many clients. */
+  signal(signal: Signal, frame = signalFrame(signal)): void {
+    if (this.topics.has(signal.topic)) this.write(frame);
   }
 
-  event(event: BrokerEvent): void {
+  /** `frame` is `eventFrame(event)`, passed in when the same event goes to many clients. */
+  event(event: BrokerEvent, frame?: Uint8Array): void {
     if (!this.wantsEvents) return;
     if (this.replaying) {
       this.held.push(event);
       if (this.held.length > MAX_HELD_DURING_REPLAY) this.cutOff();
       return;
     }
-    this.emit(event);
+    this.emit(event, frame);
   }
 
   /** Sends the replayed events, then what arrived live meanwhile, then goes live: no gap, no duplicate. */
@@ -99,13 +107,13 @@ export class SseClient {
     this.sink.end();
   }
 
-  private emit(event: BrokerEvent): void {
+  private emit(event: BrokerEvent, frame = eventFrame(event)): void {
     if (event.seq <= this.lastSeq) return;
     this.lastSeq = event.seq;
-    this.write(`id: ${event.seq}\nevent: events\ndata: ${JSON.stringify(event)}\n\n`);
+    this.write(frame);
   }
 
-  private write(frame: string): void {
+  private write(frame: string | Uint8Array): void {
     if (this.closed) return;
     if (this.tooSlow()) return this.cutOff();
     this.sink.write(frame);

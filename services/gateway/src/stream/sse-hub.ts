@@ -1,6 +1,6 @@
 import type { Bus, Unsubscribe } from '@artemis-studio/bus';
 import { channels, subjectPatterns, subjects, type BrokerEvent } from '@artemis-studio/contracts';
-import type { SseClient } from './sse-client';
+import { eventFrame, signalFrame, type SseClient } from './sse-client';
 
 interface ClusterFeed {
   clients: Set<SseClient>;
@@ -89,11 +89,14 @@ export class SseHub {
     if (existing) return existing;
     const clients = new Set<SseClient>();
     const unsubscribe = [
+      // Each frame is serialised once for all the cluster's clients, not once per client.
       this.bus.subscribe(channels.signal, subjectPatterns.signal(clusterId), (signal) => {
-        for (const client of clients) client.signal(signal);
+        const frame = signalFrame(signal);
+        for (const client of clients) client.signal(signal, frame);
       }),
       this.bus.subscribe(channels.eventStored, subjects.eventStored(clusterId), (event) => {
-        for (const client of clients) client.event(event);
+        const frame = eventFrame(event);
+        for (const client of clients) client.event(event, frame);
       }),
     ];
     const feed: ClusterFeed = { clients, unsubscribe, subscribed: this.bus.flush() };
