@@ -7,16 +7,18 @@
  *   10,000 events/s.
  * NATS is a private server (no other traffic); PostgreSQL is the machine's, in fresh databases.
  */
-import { NatsBus } from '@artemis-studio/bus';
-import { channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { NatsBus, type Delivery } from '@artemis-studio/bus';
+import { EVENTS_STREAM, channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import { createTestDatabase, spawnService, startPrivateNats } from '@artemis-studio/testing';
+import { connect } from 'nats';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventWriter } from '../services/event-store/src/writer/event-writer';
+import { cpuMsOf } from './support/process-stats';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const clusterId = randomUUID();
@@ -49,6 +51,44 @@ const event = (n: number): RawBrokerEvent => ({
   },
 });
 
+const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
+
+/** Sum and count of the event store's batch-size histogram, from its /metrics. */
+async function batchStats(url: string): Promise<{ sum: number; count: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    sum: value('studio_event_store_batch_size_sum'),
+    count: value('studio_event_store_batch_size_count'),
+  };
+}
+
+/** Seconds for a new durable consumer to take `count` events off the stream and acknowledge them. */
+async function consumeOnly(bus: NatsBus, natsUrl: string, count: number): Promise<number> {
+  const durable = 'ingest-bench-bus-limit';
+  let received = 0;
+  let unacknowledged: Delivery[] = [];
+  let done!: () => void;
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  const started = performance.now();
+  const consumer = bus.consume(channels.eventRaw, { durable, maxAckPending: 10_000 }, (_event, delivery) => {
+    unacknowledged.push(delivery);
+    received++;
+    if (unacknowledged.length === 1000 || received === count) {
+      for (const d of unacknowledged) d.ack();
+      unacknowledged = [];
+    }
+    if (received === count) done();
+  });
+  await finished;
+  const seconds = (performance.now() - started) / 1000;
+  await consumer.stop();
+  const nc = await connect({ servers: natsUrl });
+  await (await nc.jetstreamManager()).consumers.delete(EVENTS_STREAM, durable);
+  await nc.close();
+  return seconds;
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -59,6 +99,7 @@ async function main(): Promise<void> {
   const results: Record<string, string | number>[] = [];
 
   // Sustained ingest: drain a backlog.
+  progress(`publishing a backlog of ${EVENTS} events`);
   const events = Array.from({ length: EVENTS }, (_, n) => event(n));
   for (let i = 0; i < events.length; i += 1000) {
     await Promise.all(
@@ -69,6 +110,10 @@ async function main(): Promise<void> {
         ),
     );
   }
+  // (c) The bus alone: the same backlog consumed, validated and acknowledged (in batches, as the
+  // event store does) by a second durable consumer in this process, with nothing written.
+  progress('consuming the backlog with no database');
+  const busLimit = await consumeOnly(bus, nats.url, EVENTS);
   const drainDb = await createTestDatabase({ migrated: true });
   process.env.STUDIO_TEST_DATABASE_URL = drainDb.url;
   const drainDs = await createDataSource({ url: drainDb.url, poolSize: 1 }).initialize();
@@ -77,14 +122,26 @@ async function main(): Promise<void> {
     'event-store',
     18391,
     { NATS_URL: nats.url },
-    process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+    process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [],
   );
+  progress('draining the backlog');
   // Timed from the first row written, so the process's own start-up is not counted as ingest.
   while ((await count()) === 0) await new Promise((r) => setTimeout(r, 5));
   const started = performance.now();
   const first = await count();
+  const [{ pid: backendPid }] = await drainDs.query(
+    `SELECT pid FROM pg_stat_activity WHERE application_name = 'artemis-studio-event-writer'`,
+  );
+  const cpuBefore = { store: cpuMsOf(store.pid), backend: cpuMsOf(backendPid), nats: cpuMsOf(nats.pid) };
+  const batchesBefore = await batchStats(store.url);
   while ((await count()) < EVENTS) await new Promise((r) => setTimeout(r, 50));
   const drainSeconds = (performance.now() - started) / 1000;
+  const batches = await batchStats(store.url);
+  const drainCpu = {
+    'event store': cpuMsOf(store.pid) - cpuBefore.store,
+    'its PostgreSQL backend': cpuMsOf(backendPid) - cpuBefore.backend,
+    'NATS server': cpuMsOf(nats.pid) - cpuBefore.nats,
+  };
   results.push({
     path: 'event store, backlog drained from the stream',
     events: EVENTS - first,
@@ -92,6 +149,13 @@ async function main(): Promise<void> {
     'events/s': ((EVENTS - first) / drainSeconds).toFixed(0),
   });
 
+  results.push({
+    path: '(c) bus alone: consume, validate, acknowledge',
+    events: EVENTS,
+    seconds: busLimit.toFixed(2),
+    'events/s': (EVENTS / busLimit).toFixed(0),
+  });
+  progress('psql \\copy');
   // (a) psql \copy of the same rows into the same schema: the practical limit.
   const copyDb = await createTestDatabase({ migrated: true });
   const dir = mkdtempSync(join(tmpdir(), 'studio-copy-'));
@@ -137,6 +201,7 @@ async function main(): Promise<void> {
   });
   rmSync(dir, { recursive: true, force: true });
 
+  progress('fixed flush');
   // (b) The original design: every second, at most 500 rows in one INSERT.
   const fixedDb = await createTestDatabase({ migrated: true });
   const writer = (await EventWriter.tryAcquire(fixedDb.url, () => undefined))!;
@@ -161,11 +226,15 @@ async function main(): Promise<void> {
     [1000, 10],
     [10_000, 5],
   ] as const) {
+    progress(`latency at ${rate} events/s`);
     const sentAt = new Map<string, number>();
+    let publishFailures = 0;
+    let lastReceipt = Date.now();
     const took: number[] = [];
     const unsubscribe = bus.subscribe(channels.eventStored, subjects.eventStored(clusterId), (e) => {
       const t = sentAt.get(e.eventId);
       if (t !== undefined) took.push(performance.now() - t);
+      lastReceipt = Date.now();
     });
     const total = rate * seconds;
     const tickMs = 10;
@@ -177,18 +246,24 @@ async function main(): Promise<void> {
       const batch = Array.from({ length: Math.min(perTick, total - sent) }, (_, k) => event(sent + k));
       for (const e of batch) {
         sentAt.set(e.eventId, performance.now());
-        void bus.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), e, { msgId: e.eventId });
+        bus
+          .publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), e, { msgId: e.eventId })
+          .catch(() => publishFailures++);
       }
       sent += batch.length;
     }
     const deadline = Date.now() + 30_000;
-    while (took.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // A publish that timed out may still have reached the stream: wait until receipts stop.
+    lastReceipt = Math.max(lastReceipt, Date.now());
+    while (took.length < total && Date.now() < deadline && Date.now() - lastReceipt < 3000)
+      await new Promise((r) => setTimeout(r, 50));
     unsubscribe();
     took.sort((a, b) => a - b);
     latency.push({
       'offered events/s': rate,
       events: total,
       received: took.length,
+      'publish failed': publishFailures,
       'p50 ms': percentile(took, 50).toFixed(1),
       'p99 ms': percentile(took, 99).toFixed(1),
       'max ms': took[took.length - 1].toFixed(1),
@@ -197,9 +272,19 @@ async function main(): Promise<void> {
 
   console.log(`\nEvent store ingest, ${new Date().toISOString()}\n`);
   console.table(results);
-  const rate = (i: number) => Number(results[i]['events/s']);
+  const rate = (prefix: string) =>
+    Number(results.find((r) => String(r.path).startsWith(prefix))!['events/s']);
+  const stored = rate('event store');
   console.log(
-    `event store / \\copy: ${(rate(0) / rate(1)).toFixed(2)};  event store / fixed flush: ${(rate(0) / rate(2)).toFixed(1)}x`,
+    `event store / \\copy: ${(stored / rate('(a)')).toFixed(2)};  event store / bus alone: ${(stored / rate('(c)')).toFixed(2)};  ` +
+      `event store / fixed flush: ${(stored / rate('(b)')).toFixed(1)}x`,
+  );
+  const drained = EVENTS - first;
+  console.log(
+    `while draining: ${((batches.sum - batchesBefore.sum) / (batches.count - batchesBefore.count)).toFixed(0)} events per batch on average; CPU ms per 1,000 events: ` +
+      Object.entries(drainCpu)
+        .map(([who, ms]) => `${who} ${((ms / drained) * 1000).toFixed(0)}`)
+        .join(', '),
   );
   console.log('\nLatency, publish on event.raw to receipt on event.stored\n');
   console.table(latency);
