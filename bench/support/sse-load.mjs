@@ -1,8 +1,11 @@
-// Load process for the SSE benchmark: opens N streams to a URL and measures the frames they get.
+// Load process for the SSE benchmarks: opens N streams to a URL and measures the frames of one
+// event name they get, each timed from the instant its payload names: `ts` for a signal (when it
+// was published), `brokerTs` for an `events` frame (when the broker sent the notification).
 // Parent messages: {type:'report'} -> replies {frames, latencies summary, errors, closed}.
 import http from 'node:http';
 
-const [url, countArg] = process.argv.slice(2);
+const [url, countArg, measured = 'topology'] = process.argv.slice(2);
+const sentAt = (payload) => Date.parse(measured === 'events' ? payload.brokerTs : payload.ts);
 const count = Number(countArg);
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 let frames = 0;
@@ -24,9 +27,11 @@ function open() {
           const block = pending.slice(0, cut);
           pending = pending.slice(cut + 2);
           const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (!data || !block.includes('event: topology')) continue;
+          if (!data || !block.includes(`event: ${measured}\n`)) continue;
+          const sent = sentAt(JSON.parse(data.slice(6)));
+          if (Number.isNaN(sent)) continue;
           frames++;
-          latencies.push(Date.now() - Date.parse(JSON.parse(data.slice(6)).ts));
+          latencies.push(Date.now() - sent);
         }
       });
       res.on('close', () => closed++);
