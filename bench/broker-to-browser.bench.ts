@@ -21,12 +21,12 @@ import {
   startBroker,
   startPrivateNats,
 } from '@artemis-studio/testing';
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
 import { cpuMsOf } from './support/process-stats';
+import { startSseLoad } from './support/sse-load-process';
 
 const EVENTS_PER_SECOND = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -36,26 +36,8 @@ const TICK_MS = 20;
 /** How long each receiver stays attached before it detaches. */
 const HOLD_MS = 500;
 
-interface Report {
-  frames: number;
-  errors: number;
-  closed: number;
-  p50: number | null;
-  p99: number | null;
-  max: number | null;
-}
-
 const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const once = <T>(child: ChildProcess, type: string) =>
-  new Promise<T>((resolve) => {
-    const listener = (message: { type: string }) => {
-      if (message.type !== type) return;
-      child.off('message', listener);
-      resolve(message as T);
-    };
-    child.on('message', listener);
-  });
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -109,16 +91,11 @@ async function main(): Promise<void> {
     if (measuring && sent) bareLatencies.push(Date.now() - sent);
   });
 
-  const loader = fork(
-    join(__dirname, 'support', 'sse-load.mjs'),
-    [
-      `${services.gateway.url}/api/v1/stream?clusterId=${cluster.id}&topics=events`,
-      String(CLIENTS),
-      'events',
-    ],
-    { stdio: 'inherit' },
+  const load = await startSseLoad(
+    `${services.gateway.url}/api/v1/stream?clusterId=${cluster.id}&topics=events`,
+    CLIENTS,
+    'events',
   );
-  await once(loader, 'ready');
 
   // How many notifications one attach and detach makes, so the pace can be set for the target rate.
   const connections = await Promise.all(Array.from({ length: CONNECTIONS }, () => amqp()));
@@ -137,8 +114,7 @@ async function main(): Promise<void> {
   measuring = false;
   const perCycle = bareLatencies.length / 50;
   bareLatencies.length = 0;
-  loader.send({ type: 'report' });
-  await once(loader, 'report');
+  await load.report();
   const cyclesPerTick = (EVENTS_PER_SECOND / perCycle) * (TICK_MS / 1000);
 
   progress(`${perCycle} notifications per attach and detach; running ${SECONDS} s at ${EVENTS_PER_SECOND}/s`);
@@ -159,8 +135,7 @@ async function main(): Promise<void> {
   await Promise.all(running);
   await sleep(2000);
   measuring = false;
-  loader.send({ type: 'report' });
-  const report = await once<Report>(loader, 'report');
+  const report = await load.report();
   const cpu = Object.fromEntries(
     Object.entries(services).map(([name, s]) => [name, cpuMsOf(s.pid) - cpuBefore[name]]),
   );
@@ -198,7 +173,7 @@ async function main(): Promise<void> {
         .join(', '),
   );
 
-  loader.kill();
+  load.stop();
   await Promise.all(connections.map((c) => c.close()));
   await watcher.close();
   for (const service of Object.values(services)) await service.stop();

@@ -6,40 +6,19 @@
  */
 import { NatsBus } from '@artemis-studio/bus';
 import { channels, subjects } from '@artemis-studio/contracts';
-import { createTestDatabase, spawnService, startPrivateNats } from '@artemis-studio/testing';
-import { fork, type ChildProcess } from 'node:child_process';
+import { createTestDatabase, killOnExit, spawnService, startPrivateNats } from '@artemis-studio/testing';
+import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { peakMemoryMb } from './support/process-stats';
+import { once, startSseLoad, type SseLoadReport } from './support/sse-load-process';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
 const SIGNALS = 20;
 const GAP_MS = 500;
 
-interface Report {
-  frames: number;
-  errors: number;
-  closed: number;
-  p50: number | null;
-  p99: number | null;
-  max: number | null;
-}
-
-const once = <T>(child: ChildProcess, type: string) =>
-  new Promise<T>((resolve) => {
-    const listener = (message: { type: string }) => {
-      if (message.type !== type) return;
-      child.off('message', listener);
-      resolve(message as T);
-    };
-    child.on('message', listener);
-  });
-
-async function measure(url: string, send: (i: number) => void): Promise<Report & { seconds: number }> {
-  const loader = fork(join(__dirname, 'support', 'sse-load.mjs'), [url, String(CLIENTS)], {
-    stdio: 'inherit',
-  });
-  const ready = await once<{ connected: number; errors: number }>(loader, 'ready');
-  if (ready.errors) console.log(`${ready.errors} clients could not connect to ${url}`);
+async function measure(url: string, send: (i: number) => void): Promise<SseLoadReport & { seconds: number }> {
+  const load = await startSseLoad(url, CLIENTS, 'topology');
+  if (load.ready.errors) console.log(`${load.ready.errors} clients could not connect to ${url}`);
   await new Promise((r) => setTimeout(r, 1000));
   const started = performance.now();
   for (let i = 0; i < SIGNALS; i++) {
@@ -48,9 +27,8 @@ async function measure(url: string, send: (i: number) => void): Promise<Report &
   }
   await new Promise((r) => setTimeout(r, 2000));
   const seconds = (performance.now() - started) / 1000;
-  loader.send({ type: 'report' });
-  const report = await once<Report>(loader, 'report');
-  loader.kill();
+  const report = await load.report();
+  load.stop();
   return { ...report, seconds };
 }
 
@@ -81,7 +59,7 @@ async function main(): Promise<void> {
   );
   const gatewayPeakMb = peakMemoryMb(gateway.pid);
 
-  const bare = fork(join(__dirname, 'support', 'bare-sse-server.mjs'), [], { stdio: 'inherit' });
+  const bare = killOnExit(fork(join(__dirname, 'support', 'bare-sse-server.mjs'), [], { stdio: 'inherit' }));
   const { port } = await once<{ port: number }>(bare, 'listening');
   const viaBare = await measure(`http://127.0.0.1:${port}/`, () =>
     bare.send({ type: 'broadcast', clusterId }),
@@ -90,7 +68,7 @@ async function main(): Promise<void> {
   bare.kill();
 
   const expected = CLIENTS * SIGNALS;
-  const row = (path: string, r: Report & { seconds: number }, peak: number) => ({
+  const row = (path: string, r: SseLoadReport & { seconds: number }, peak: number) => ({
     path,
     clients: CLIENTS,
     'frames received': `${r.frames} / ${expected}`,

@@ -9,6 +9,7 @@ export type { RunningService } from './service';
 export { TEST_SECRET_KEY, brokerCluster, insertCluster, testVault } from './clusters';
 export type { ClusterFixture } from './clusters';
 export { spawnService } from './process';
+export { killOnExit } from './children';
 export type { ServiceProcess } from './process';
 export { cleanStream } from './stream';
 export { TcpProxy } from './tcp-proxy';
