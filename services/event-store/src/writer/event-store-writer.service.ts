@@ -129,6 +129,12 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
         await this.sleeper.sleep(STANDBY_POLL_MS);
         continue;
       }
+      // Shut down while the lock was being taken: without this, the term would start after the
+      // shutdown hook had found no term to stop, and the service would never finish closing.
+      if (this.stopped) {
+        await writer.release();
+        break;
+      }
       try {
         await this.write(writer, queries, connectionLost);
       } catch (err) {
