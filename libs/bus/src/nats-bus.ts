@@ -42,6 +42,9 @@ import {
 } from './bus';
 import { decode, encode, encodeValid } from './codec';
 
+/** The longest `close` waits for a drain before it closes the connection outright. */
+const DRAIN_TIMEOUT_MS = 5000;
+
 export interface NatsBusOptions {
   servers: string | string[];
   /** Client name, shown by the server; also the default queue group for served RPCs. */
@@ -344,7 +347,22 @@ export class NatsBus implements Bus {
     this.closeRequested = true;
     this.currentState = 'closed';
     const nc = this.connection;
-    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
+    if (!nc || nc.isClosed()) return;
+    // Drain delivers what is in flight, but it waits on every subscription, a pull consumer's
+    // included; bounded, so a service's shutdown always ends.
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<boolean>(
+      (resolve) => (timer = setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS)),
+    );
+    const drained = await Promise.race([
+      nc.drain().then(
+        () => true,
+        () => false,
+      ),
+      gaveUp,
+    ]);
+    clearTimeout(timer);
+    if (!drained) await nc.close();
   }
 
   /**

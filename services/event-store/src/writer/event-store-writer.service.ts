@@ -18,6 +18,8 @@ import { EventWriter } from './event-writer';
 
 /** Rows per INSERT statement under a storm. */
 const MAX_BATCH = 2000;
+/** The longest shutdown waits for the writer's term to end. */
+const SHUTDOWN_WAIT_MS = 10_000;
 /** How often a standby replica asks for the writer lock. */
 const STANDBY_POLL_MS = 1000;
 
@@ -220,6 +222,14 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
     this.stopped = true;
     this.sleeper.wakeUp();
     this.current?.batchWriter.stop();
-    await this.running;
+    // Bounded: what is not committed stays in the stream for the next writer, so nothing is lost
+    // by giving up, while a shutdown that never ends holds the pod (and a test) forever.
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<boolean>(
+      (resolve) => (timer = setTimeout(() => resolve(false), SHUTDOWN_WAIT_MS)),
+    );
+    const ended = await Promise.race([(this.running ?? Promise.resolve()).then(() => true), gaveUp]);
+    clearTimeout(timer);
+    if (!ended) this.logger.warn(`writer did not stop within ${SHUTDOWN_WAIT_MS} ms; leaving it`);
   }
 }
