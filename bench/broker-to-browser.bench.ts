@@ -16,6 +16,7 @@ import {
   artemis,
   brokerCluster,
   createTestDatabase,
+  declareLive,
   insertCluster,
   spawnService,
   startBroker,
@@ -62,13 +63,7 @@ async function main(): Promise<void> {
   const cluster = await insertCluster(dataSource, brokerCluster(broker, 'bench'));
   const bus = new NatsBus({ servers: nats.url, name: 'e2e-bench', log: { warn() {}, error() {} } });
   // The scraper's part, said directly: it is not on this path, and its polling would only add load.
-  await (
-    await bus.kv(buckets.liveNodes)
-  ).put(cluster.id, {
-    clusterId: cluster.id,
-    asOf: new Date().toISOString(),
-    nodes: [{ name: node.name, jolokiaUrl: node.jolokiaUrl, amqpUrl: node.amqpUrl }],
-  });
+  await declareLive(bus, cluster.id, broker);
   const env = { NATS_URL: nats.url, LEASE_TTL_MS: '3000' };
   const services = {
     'event store': await spawnService('event-store', 18681, env),

@@ -11,6 +11,7 @@ import {
   artemis,
   brokerCluster,
   createTestDatabase,
+  declareLive,
   insertCluster,
   spawnService,
   startBroker,
@@ -47,13 +48,7 @@ async function main(): Promise<void> {
     name: 'notifier-bench',
     log: { warn() {}, error() {} },
   });
-  await (
-    await bus.kv(buckets.liveNodes)
-  ).put(cluster.id, {
-    clusterId: cluster.id,
-    asOf: new Date().toISOString(),
-    nodes: [{ name: node.name, jolokiaUrl: node.jolokiaUrl, amqpUrl: node.amqpUrl }],
-  });
+  await declareLive(bus, cluster.id, broker);
   const notifier = await spawnService('notifier', 18382, { LEASE_TTL_MS: '3000' });
   const capabilities = await bus.kv(buckets.capabilities);
   while ((await capabilities.get(cluster.id))?.value.status !== 'AVAILABLE')

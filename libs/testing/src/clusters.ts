@@ -1,4 +1,5 @@
-import type { Credential } from '@artemis-studio/contracts';
+import type { Bus } from '@artemis-studio/bus';
+import { buckets, type Credential } from '@artemis-studio/contracts';
 import { ClusterCredentialEntity, ClusterEntity, SecretVault, sealCredential } from '@artemis-studio/db';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -52,4 +53,18 @@ export function brokerCluster(broker: BrokerProfile, name?: string): ClusterFixt
     nodes: broker.nodes.map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
     jolokia: { username: broker.user, password: broker.password },
   };
+}
+
+/**
+ * Says, as the scraper would after polling it, that every node of `broker` is live in cluster
+ * `clusterId`: what a test of the notifier or the gateway needs without running a scraper.
+ */
+export async function declareLive(bus: Bus, clusterId: string, broker: BrokerProfile): Promise<void> {
+  await (
+    await bus.kv(buckets.liveNodes)
+  ).put(clusterId, {
+    clusterId,
+    asOf: new Date().toISOString(),
+    nodes: broker.nodes.map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
+  });
 }

@@ -6,7 +6,7 @@ export type { BrokerNode, BrokerProfile } from './broker';
 export { waitFor } from './wait';
 export { expectServiceToServe, startService } from './service';
 export type { RunningService } from './service';
-export { TEST_SECRET_KEY, brokerCluster, insertCluster, testVault } from './clusters';
+export { TEST_SECRET_KEY, brokerCluster, declareLive, insertCluster, testVault } from './clusters';
 export type { ClusterFixture } from './clusters';
 export { spawnService } from './process';
 export { killOnExit } from './children';

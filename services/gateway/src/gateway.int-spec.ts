@@ -1,21 +1,16 @@
+import { channels, subjects, type BrokerEvent, type RawBrokerEvent } from '@artemis-studio/contracts';
 import {
-  buckets,
-  channels,
-  subjects,
-  type BrokerEvent,
-  type RawBrokerEvent,
-} from '@artemis-studio/contracts';
-import {
+  type BrokerProfile,
   brokerProfile,
   cleanStream,
+  declareLive,
+  openAmqpClient,
   openStream,
+  type ServiceProcess,
   spawnService,
+  testBus,
   testConfig,
   waitFor,
-  type BrokerProfile,
-  type ServiceProcess,
-  testBus,
-  openAmqpClient,
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -346,19 +341,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
       processes.push(notifier);
       const { body } = await register();
       // The scraper's part, said directly: the broker is live.
-      await (
-        await bus.kv(buckets.liveNodes)
-      ).put(body.id, {
-        clusterId: body.id,
-        asOf: new Date().toISOString(),
-        nodes: [
-          {
-            name: broker.nodes[0].name,
-            jolokiaUrl: broker.nodes[0].jolokiaUrl,
-            amqpUrl: broker.nodes[0].amqpUrl,
-          },
-        ],
-      });
+      await declareLive(bus, body.id, broker);
       await fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
         ...json({ credentials: { jolokia: { username: broker.user, password: broker.password } } }),
         method: 'PATCH',

@@ -12,17 +12,18 @@ import { createDataSource } from '@artemis-studio/db';
 import {
   artemis,
   brokerCluster,
+  type BrokerProfile,
   brokerProfile,
   cleanStream,
+  declareLive,
   insertCluster,
+  openAmqpClient,
+  type RunningService,
   startService,
+  testBus,
   testConfig,
   testDatabaseUrl,
   waitFor,
-  type BrokerProfile,
-  type RunningService,
-  testBus,
-  openAmqpClient,
 } from '@artemis-studio/testing';
 import axios from 'axios';
 import { randomUUID } from 'node:crypto';
@@ -48,19 +49,7 @@ describe('notifier against a real broker and NATS', () => {
   const registerLive = async (credentials?: { amqp?: { username: string; password: string } }) => {
     const cluster = await insertCluster(db, { ...brokerCluster(broker), ...credentials });
     clusterIds.push(cluster.id);
-    await (
-      await bus.kv(buckets.liveNodes)
-    ).put(cluster.id, {
-      clusterId: cluster.id,
-      asOf: new Date().toISOString(),
-      nodes: [
-        {
-          name: broker.nodes[0].name,
-          jolokiaUrl: broker.nodes[0].jolokiaUrl,
-          amqpUrl: broker.nodes[0].amqpUrl,
-        },
-      ],
-    });
+    await declareLive(bus, cluster.id, broker);
     return cluster;
   };
 

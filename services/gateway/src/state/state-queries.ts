@@ -73,14 +73,13 @@ export class StateQueries {
         temporary: Boolean(r.temporary),
         observedAt: (r.observed_at as Date).toISOString(),
       })),
-      total: rows.length ? Number(rows[0].total) : await this.count(clusterId, where, params.slice(0, -2)),
+      total: rows.length ? Number(rows[0].total) : await this.count(where, params.slice(0, -2)),
       page: query.page,
       pageSize: query.pageSize,
     };
   }
 
-  private async count(clusterId: string, where: string, params: unknown[]): Promise<number> {
-    void clusterId;
+  private async count(where: string, params: unknown[]): Promise<number> {
     const [row] = await this.dataSource.query(`SELECT count(*) FROM queue_snapshot s WHERE ${where}`, params);
     return Number(row.count);
   }
