@@ -19,18 +19,17 @@ export interface Bus {
   ready(): Promise<void>;
 
   /**
-   * Fire-and-forget on core NATS. Returns false when the message could not be handed to the client
-   * (counted). The payload is checked against the channel's schema first, unless `alreadyValid`
-   * says it was built only from values this process validated on receipt: on a hot path such as
-   * the event store's `event.stored` the check costs more than the rest of the publish. Receivers
-   * validate either way.
+   * Fire-and-forget on core NATS, checked against the channel's schema first. Returns false when
+   * the message could not be handed to the client (counted).
    */
-  publish<C extends Channel>(
-    channel: C,
-    subject: string,
-    payload: PayloadOf<C>,
-    options?: { alreadyValid?: boolean },
-  ): boolean;
+  publish<C extends Channel>(channel: C, subject: string, payload: PayloadOf<C>): boolean;
+  /**
+   * `publish` of a body already encoded, unchecked. Only for a body built from a message this
+   * process validated on receipt (the event store's `event.stored`: the raw event's JSON as received
+   * plus its seq), where parsing, checking and encoding it again would cost more than the rest of
+   * the publish. Receivers validate either way.
+   */
+  publishJson<C extends Channel>(channel: C, subject: string, json: string): boolean;
   /** Receives every valid message on `subject` (wildcards allowed); malformed ones are counted and skipped. */
   subscribe<C extends Channel>(
     channel: C,
@@ -93,9 +92,12 @@ export interface DurableConsumerOptions {
 
 export interface Delivery {
   readonly subject: string;
+  /** The body as received: the JSON text the payload was validated from. */
+  readonly json: string;
   /** The stream sequence of this message. */
   readonly streamSeq: number;
-  readonly redeliveryCount: number;
+  /** How many times the stream has delivered this message: 1 the first time. */
+  readonly deliveryCount: number;
   ack(): void;
   /** Redeliver later (after `delayMs`). */
   nak(delayMs?: number): void;

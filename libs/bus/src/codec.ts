@@ -3,22 +3,25 @@ import type { z } from 'zod';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string };
+/** `json`: the body as received, the text `value` was parsed from. */
+export type Decoded<T> = { ok: true; value: T; json: string } | { ok: false; reason: string };
 
 /** Parses and validates one message body; never throws, so a malformed message cannot reach a handler. */
 export function decode<S extends z.ZodType>(schema: S, data: Uint8Array): Decoded<z.infer<S>> {
-  let json: unknown;
+  let json: string;
+  let parsed: unknown;
   try {
-    json = JSON.parse(decoder.decode(data));
+    json = decoder.decode(data);
+    parsed = JSON.parse(json);
   } catch (err) {
     return { ok: false, reason: `not JSON: ${(err as Error).message}` };
   }
-  const result = schema.safeParse(json);
+  const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
     return { ok: false, reason: `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
   }
-  return { ok: true, value: result.data };
+  return { ok: true, value: result.data, json };
 }
 
 /** Validates before encoding: sending a message that breaks the contract is our bug, and throws. */
@@ -30,9 +33,4 @@ export function encode<S extends z.ZodType>(schema: S, value: z.infer<S>, what: 
     );
   }
   return encoder.encode(JSON.stringify(result.data));
-}
-
-/** Encodes a value already known to satisfy its schema (see `Bus.publish`'s `alreadyValid`). */
-export function encodeValid(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
 }

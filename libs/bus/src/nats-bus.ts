@@ -40,7 +40,7 @@ import {
   Unsubscribe,
   noopBusMetrics,
 } from './bus';
-import { decode, encode, encodeValid } from './codec';
+import { decode, encode } from './codec';
 
 /** The longest `close` waits for a drain before it closes the connection outright. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -143,13 +143,15 @@ export class NatsBus implements Bus {
     }
   }
 
-  publish<C extends Channel>(
-    channel: C,
-    subject: string,
-    payload: PayloadOf<C>,
-    options: { alreadyValid?: boolean } = {},
-  ): boolean {
-    const data = options.alreadyValid ? encodeValid(payload) : encode(channel.schema, payload, channel.name);
+  publish<C extends Channel>(channel: C, subject: string, payload: PayloadOf<C>): boolean {
+    return this.publishData(channel, subject, encode(channel.schema, payload, channel.name));
+  }
+
+  publishJson<C extends Channel>(channel: C, subject: string, json: string): boolean {
+    return this.publishData(channel, subject, json);
+  }
+
+  private publishData(channel: Channel, subject: string, data: Uint8Array | string): boolean {
     const nc = this.connection;
     if (!nc || nc.isClosed()) {
       this.metrics.publishDropped(channel.name);
@@ -307,8 +309,9 @@ export class NatsBus implements Bus {
             }
             const delivery: Delivery = {
               subject: msg.subject,
+              json: decoded.json,
               streamSeq: msg.info.streamSequence,
-              redeliveryCount: msg.info.redeliveryCount,
+              deliveryCount: msg.info.deliveryCount,
               ack: () => msg.ack(),
               nak: (delayMs) => msg.nak(delayMs),
             };

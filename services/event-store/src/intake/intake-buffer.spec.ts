@@ -4,8 +4,9 @@ import { IntakeBuffer } from './intake-buffer';
 
 const delivery = (streamSeq: number): Delivery => ({
   subject: 's',
+  json: '{}',
   streamSeq,
-  redeliveryCount: 0,
+  deliveryCount: 1,
   ack: jest.fn(),
   nak: jest.fn(),
 });

@@ -1,32 +1,43 @@
 import type { Delivery } from '@artemis-studio/bus';
-import type { BrokerEvent, RawBrokerEvent } from '@artemis-studio/contracts';
+import type { RawBrokerEvent } from '@artemis-studio/contracts';
 import { IntakeBuffer } from '../intake/intake-buffer';
-import { BatchWriter } from './batch-writer';
+import { BatchWriter, type StoredEvent } from './batch-writer';
 
 const event = (id: string) => ({ eventId: id }) as RawBrokerEvent;
-const delivery = (streamSeq: number) =>
-  ({ subject: 's', streamSeq, redeliveryCount: 0, ack: jest.fn(), nak: jest.fn() }) as Delivery & {
-    ack: jest.Mock;
-  };
+/** The delivery of event `id`; the writer is given its body as received. */
+const delivery = (streamSeq: number, id = `e${streamSeq - 1}`) =>
+  ({
+    subject: 's',
+    json: JSON.stringify({ eventId: id }),
+    streamSeq,
+    deliveryCount: 1,
+    ack: jest.fn(),
+    nak: jest.fn(),
+  }) as Delivery & { ack: jest.Mock };
+const idsOf = (rawJson: readonly string[]) =>
+  rawJson.map((json) => (JSON.parse(json) as RawBrokerEvent).eventId);
+const storedIds = (events: StoredEvent[]) => events.map((e) => e.pending.event.eventId);
 
 describe('BatchWriter', () => {
   let seq = 0;
-  const store = async (events: RawBrokerEvent[]) => events.map((e) => ({ ...e, seq: ++seq }) as BrokerEvent);
+  // As PostgreSQL answers: ids in lower case.
+  const store = async (rawJson: readonly string[]) =>
+    idsOf(rawJson).map((eventId) => ({ eventId: eventId.toLowerCase(), seq: ++seq }));
 
   it('batches what accumulated, acknowledges after the commit and publishes in seq order', async () => {
     const buffer = new IntakeBuffer(() => 100);
-    const deliveries = [1, 2, 3].map(delivery);
+    const deliveries = [1, 2, 3].map((n) => delivery(n));
     deliveries.forEach((d, i) => buffer.offer(event(`e${i}`), d));
     const inserts: number[] = [];
-    const stored: BrokerEvent[] = [];
+    const stored: StoredEvent[] = [];
     const sut = new BatchWriter({
       buffer,
-      writer: { insert: async (events) => (inserts.push(events.length), store(events)) },
+      writer: { insert: async (rawJson) => (inserts.push(rawJson.length), store(rawJson)) },
       stored: (events) => {
         stored.push(...events);
         // Stopping finishes the batch already in flight, and nothing after it.
         sut.stop();
-        buffer.offer(event('late'), delivery(4));
+        buffer.offer(event('late'), delivery(4, 'late'));
       },
       poisoned: jest.fn(),
       maxBatch: 2,
@@ -36,25 +47,26 @@ describe('BatchWriter', () => {
     expect(inserts).toEqual([2, 1]);
     expect(deliveries.map((d) => d.ack.mock.calls.length)).toEqual([1, 1, 1]);
     expect(buffer.size).toBe(1);
-    expect(stored.map((e) => e.eventId)).toEqual(['e0', 'e1', 'e2']);
+    expect(storedIds(stored)).toEqual(['e0', 'e1', 'e2']);
+    expect(stored.map((e) => e.seq)).toEqual([...stored.map((e) => e.seq)].sort((a, b) => a - b));
   });
 
   it('writes the next batch while the last one is acknowledged, never acknowledging before a commit', async () => {
     const buffer = new IntakeBuffer(() => 100);
     const log: string[] = [];
     const ackLogged = (streamSeq: number) => ({
-      ...delivery(streamSeq),
+      ...delivery(streamSeq, `e${streamSeq}`),
       ack: () => log.push(`ack ${streamSeq}`),
     });
     [1, 2, 3, 4].forEach((n) => buffer.offer(event(`e${n}`), ackLogged(n)));
     const sut = new BatchWriter({
       buffer,
       writer: {
-        insert: async (events) => {
-          log.push(`insert ${events.map((e) => e.eventId).join(',')}`);
+        insert: async (rawJson) => {
+          log.push(`insert ${idsOf(rawJson).join(',')}`);
           await new Promise((r) => setTimeout(r, 5));
-          log.push(`commit ${events.map((e) => e.eventId).join(',')}`);
-          return store(events);
+          log.push(`commit ${idsOf(rawJson).join(',')}`);
+          return store(rawJson);
         },
       },
       stored: () => buffer.size === 0 && sut.stop(),
@@ -96,17 +108,18 @@ describe('BatchWriter', () => {
 
   it('isolates an event PostgreSQL refuses and writes the rest of its batch', async () => {
     const buffer = new IntakeBuffer(() => 100);
-    const deliveries = [1, 2, 3].map(delivery);
-    ['ok1', 'bad', 'ok2'].forEach((id, i) => buffer.offer(event(id), deliveries[i]));
+    const ids = ['ok1', 'bad', 'OK2'];
+    const deliveries = ids.map((id, i) => delivery(i + 1, id));
+    ids.forEach((id, i) => buffer.offer(event(id), deliveries[i]));
     const poisoned: string[] = [];
-    const stored: BrokerEvent[] = [];
+    const stored: StoredEvent[] = [];
     const sut = new BatchWriter({
       buffer,
       writer: {
-        insert: async (events) => {
-          if (events.some((e) => e.eventId === 'bad'))
+        insert: async (rawJson) => {
+          if (idsOf(rawJson).includes('bad'))
             throw Object.assign(new Error('invalid byte sequence'), { code: '22021' });
-          return store(events);
+          return store(rawJson);
         },
       },
       stored: (events) => {
@@ -118,8 +131,30 @@ describe('BatchWriter', () => {
       flushMs: () => 10,
     });
     await sut.run();
-    expect(stored.map((e) => e.eventId)).toEqual(['ok1', 'ok2']);
+    expect(storedIds(stored)).toEqual(['ok1', 'OK2']);
     expect(poisoned).toEqual(['bad']);
     expect(deliveries.every((d) => d.ack.mock.calls.length === 1)).toBe(true);
+  });
+
+  it('lets the writer skip its duplicate check only for a batch of first deliveries', async () => {
+    const buffer = new IntakeBuffer(() => 100);
+    buffer.offer(event('e0'), delivery(1));
+    const checks: boolean[] = [];
+    const sut = new BatchWriter({
+      buffer,
+      writer: {
+        insert: async (rawJson, { mayBeStored } = {}) => {
+          checks.push(mayBeStored ?? true);
+          if (checks.length === 1) buffer.offer(event('e1'), { ...delivery(2), deliveryCount: 2 });
+          return store(rawJson);
+        },
+      },
+      stored: () => buffer.size === 0 && sut.stop(),
+      poisoned: jest.fn(),
+      maxBatch: 10,
+      flushMs: () => 10,
+    });
+    await sut.run();
+    expect(checks).toEqual([false, true]);
   });
 });

@@ -1,17 +1,22 @@
-import type { BrokerEvent } from '@artemis-studio/contracts';
 import type { IntakeBuffer, Pending } from '../intake/intake-buffer';
-import type { EventWriter } from './event-writer';
+import type { EventWriter, StoredRow } from './event-writer';
+
+/** An event committed in a batch, with the seq PostgreSQL gave it. */
+export interface StoredEvent {
+  pending: Pending;
+  seq: number;
+}
 
 interface InFlight {
   batch: Pending[];
-  stored: Promise<BrokerEvent[]>;
+  stored: Promise<StoredEvent[]>;
 }
 
 export interface BatchWriterDeps {
   buffer: IntakeBuffer;
   writer: Pick<EventWriter, 'insert'>;
   /** Called after each commit with the stored events, in `seq` order. */
-  stored(events: BrokerEvent[]): void;
+  stored(events: StoredEvent[]): void;
   /** An event PostgreSQL refuses on its own (bad data): acknowledged and counted as dropped. */
   poisoned(pending: Pending, reason: string): void;
   maxBatch: number;
@@ -63,17 +68,21 @@ export class BatchWriter {
     return batch.length > 0 ? { batch, stored: this.insert(batch) } : undefined;
   }
 
-  private async insert(batch: Pending[]): Promise<BrokerEvent[]> {
+  private async insert(batch: Pending[]): Promise<StoredEvent[]> {
     try {
-      return await this.deps.writer.insert(batch.map((p) => p.event));
+      const rows = await this.deps.writer.insert(
+        batch.map((p) => p.delivery.json),
+        { mayBeStored: batch.some((p) => p.delivery.deliveryCount > 1) },
+      );
+      return withPending(batch, rows);
     } catch (err) {
       // A data exception (SQLSTATE class 22, e.g. a NUL in text) is one bad event, not an outage:
       // find it row by row so the rest are written. Anything else ends this writer's term.
       if (!String((err as { code?: string }).code ?? '').startsWith('22')) throw err;
-      const stored: BrokerEvent[] = [];
+      const stored: StoredEvent[] = [];
       for (const pending of batch) {
         try {
-          stored.push(...(await this.deps.writer.insert([pending.event])));
+          stored.push(...withPending([pending], await this.deps.writer.insert([pending.delivery.json])));
         } catch (rowErr) {
           if (!String((rowErr as { code?: string }).code ?? '').startsWith('22')) throw rowErr;
           this.deps.poisoned(pending, (rowErr as Error).message);
@@ -82,4 +91,17 @@ export class BatchWriter {
       return stored;
     }
   }
+}
+
+/**
+ * Pairs each stored row with its buffered event (of an event given twice, the first). PostgreSQL
+ * gives a uuid back in lower case, whatever case the event carried it in.
+ */
+function withPending(batch: Pending[], rows: StoredRow[]): StoredEvent[] {
+  const byId = new Map<string, Pending>();
+  for (const pending of batch) {
+    const id = pending.event.eventId.toLowerCase();
+    if (!byId.has(id)) byId.set(id, pending);
+  }
+  return rows.map((row) => ({ pending: byId.get(row.eventId)!, seq: row.seq }));
 }

@@ -14,6 +14,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { IntakeBuffer } from '../intake/intake-buffer';
 import { EventQueries } from '../queries/event-queries';
 import { BatchWriter } from './batch-writer';
+import { storedEventJson } from './stored-event';
 import { EventWriter } from './event-writer';
 
 /** Rows per INSERT statement under a storm. */
@@ -161,11 +162,12 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
       flushMs: () => this.settings.get('artemis-studio.events.flush'),
       stored: (events) => {
         this.metrics.stored.inc(events.length);
-        // Each stored event is a raw event validated on receipt plus the seq PostgreSQL gave it.
-        for (const event of events)
-          this.bus.publish(channels.eventStored, subjects.eventStored(event.clusterId), event, {
-            alreadyValid: true,
-          });
+        for (const { pending, seq } of events)
+          this.bus.publishJson(
+            channels.eventStored,
+            subjects.eventStored(pending.event.clusterId),
+            storedEventJson(pending, seq),
+          );
       },
       poisoned: (pending, reason) => {
         this.metrics.poisoned.inc();

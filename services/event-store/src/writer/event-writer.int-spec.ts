@@ -23,6 +23,9 @@ const rawEvent = (overrides: Partial<RawBrokerEvent> = {}): RawBrokerEvent => ({
   ...overrides,
 });
 
+/** Events reach the writer as the JSON they arrived in. */
+const json = (events: RawBrokerEvent[]) => events.map((e) => JSON.stringify(e));
+
 describe('EventWriter against real PostgreSQL', () => {
   let db: TestDatabase;
   let reader: Client;
@@ -69,7 +72,7 @@ describe('EventWriter against real PostgreSQL', () => {
       }),
       rawEvent({ type: 'SECURITY_AUTHENTICATION_VIOLATION', props: {} }),
     ];
-    const stored = await writer.insert(events);
+    const stored = await writer.insert(json(events));
     expect(stored.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
     expect(stored[1].seq).toBe(stored[0].seq + 1);
     expect(stored[2].seq).toBe(stored[1].seq + 1);
@@ -97,27 +100,50 @@ describe('EventWriter against real PostgreSQL', () => {
     });
   });
 
-  it('skips an event already stored and one given twice, storing the rest once', async () => {
-    const [old] = await writer.insert([rawEvent()]);
-    const fresh = rawEvent();
-    const stored = await writer.insert([old, fresh, { ...fresh }]);
-    expect(stored.map((e) => e.eventId)).toEqual([fresh.eventId]);
-    expect(stored[0].seq).toBeGreaterThan(old.seq);
-    expect(await rowsOf([old.eventId, fresh.eventId])).toHaveLength(2);
+  it('stores the values JSON.parse sees: the last of a repeated key, no key it does not know', async () => {
+    const event = rawEvent();
+    const body = JSON.stringify({ ...event, surplus: 'ignored' }).replace(
+      /}$/,
+      ',"queue":"later","type":"LAST"}',
+    );
+    const parsed = JSON.parse(body) as RawBrokerEvent;
+    expect(parsed).toMatchObject({ queue: 'later', type: 'LAST' });
+    await writer.insert([body]);
+    const [row] = await rowsOf([event.eventId]);
+    expect(row).toMatchObject({ queue: parsed.queue, type: parsed.type, address: event.address });
   });
+
+  it.each([
+    ['a batch that may hold redeliveries', true],
+    // A batch of first deliveries goes without the duplicate check first; it still meets one.
+    ['a batch of first deliveries', false],
+  ])(
+    'skips, in %s, an event already stored and one given twice, storing the rest once',
+    async (_, mayBeStored) => {
+      const old = rawEvent();
+      const [first] = await writer.insert(json([old]));
+      const fresh = rawEvent();
+      const stored = await writer.insert(json([old, fresh, { ...fresh }]), { mayBeStored });
+      expect(stored.map((e) => e.eventId)).toEqual([fresh.eventId]);
+      expect(stored[0].seq).toBeGreaterThan(first.seq);
+      expect(await rowsOf([old.eventId, fresh.eventId])).toHaveLength(2);
+    },
+  );
 
   it('refuses a batch holding text PostgreSQL cannot store with a data exception, and writes none of it', async () => {
     const good = rawEvent();
     const bad = rawEvent({ consumer: 'nul\u0000inside' });
-    await expect(writer.insert([good, bad])).rejects.toMatchObject({ code: expect.stringMatching(/^22/) });
+    await expect(writer.insert(json([good, bad]))).rejects.toMatchObject({
+      code: expect.stringMatching(/^22/),
+    });
     expect(await rowsOf([good.eventId, bad.eventId])).toHaveLength(0);
     // The connection is still usable.
-    expect((await writer.insert([good]))[0].eventId).toBe(good.eventId);
+    expect((await writer.insert(json([good])))[0].eventId).toBe(good.eventId);
   });
 
   it('gives later batches higher seqs, which is what makes seq a replay cursor', async () => {
-    const first = await writer.insert([rawEvent(), rawEvent()]);
-    const second = await writer.insert([rawEvent()]);
+    const first = await writer.insert(json([rawEvent(), rawEvent()]));
+    const second = await writer.insert(json([rawEvent()]));
     expect(second[0].seq).toBeGreaterThan(Math.max(...first.map((e) => e.seq)));
   });
 });

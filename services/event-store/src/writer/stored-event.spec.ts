@@ -1,0 +1,45 @@
+import type { Delivery } from '@artemis-studio/bus';
+import { BrokerEventSchema, RawBrokerEventSchema, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
+import type { Pending } from '../intake/intake-buffer';
+import { storedEventJson } from './stored-event';
+
+const raw: RawBrokerEvent = {
+  eventId: randomUUID(),
+  clusterId: randomUUID(),
+  node: 'node-a',
+  type: 'CONSUMER_CREATED',
+  brokerTs: null,
+  receivedAt: '2026-11-30T01:02:03.789Z',
+  address: 'orders',
+  queue: 'orders',
+  consumer: '7',
+  session: null,
+  connection: null,
+  remoteAddress: null,
+  user: '}"seq"',
+  props: { _AMQ_NotifType: 'CONSUMER_CREATED' },
+};
+/** As the bus hands it over: the payload validated from the body as received. */
+const pending = (body: string): Pending => ({
+  event: RawBrokerEventSchema.parse(JSON.parse(body)),
+  delivery: { json: body } as Delivery,
+  enqueuedAt: 0,
+});
+
+describe('storedEventJson', () => {
+  it('is the raw event with its seq, valid as a stored event', () => {
+    const { user: _user, ...plain } = raw;
+    const body = JSON.stringify({ ...plain, user: 'app' });
+    const json = storedEventJson(pending(body), 42);
+    expect(json.startsWith(body.slice(0, -1))).toBe(true);
+    expect(BrokerEventSchema.parse(JSON.parse(json))).toEqual({ ...plain, user: 'app', seq: 42 });
+  });
+
+  it('never carries two seqs when the raw body already names one', () => {
+    const body = JSON.stringify({ ...raw, seq: 7 });
+    const json = storedEventJson(pending(body), 42);
+    expect(json.match(/"seq":/g)).toHaveLength(1);
+    expect(BrokerEventSchema.parse(JSON.parse(json))).toEqual({ ...raw, seq: 42 });
+  });
+});
