@@ -27,7 +27,9 @@ describe('JolokiaClient against the real broker', () => {
   it.each([
     [
       'a wrong password',
-      { auth: { username: 'studio', password: 'wrong' } },
+      // Not the broker's user, and new each run: failed logins get a user name blocked (see
+      // below), for every client, for as long as the broker runs.
+      { auth: { username: `wrong-${Date.now()}`, password: 'wrong' } },
       'unauthorized',
       /refused the login \(HTTP 403\)/,
     ],
@@ -53,6 +55,24 @@ describe('JolokiaClient against the real broker', () => {
     await expect(sut.bulk({ ...target, ...override }, [version])).rejects.toMatchObject({
       kind,
       message: expect.stringMatching(message),
+    });
+  });
+
+  it('names a user name the console blocks after failed logins, and for how long', async () => {
+    const blocked = { ...target, auth: { username: `blocked-${Date.now()}`, password: 'wrong' } };
+    const kinds: string[] = [];
+    let last: unknown;
+    for (let attempt = 0; attempt < 8 && !kinds.includes('throttled'); attempt++) {
+      last = await sut.bulk(blocked, [version]).catch((err: unknown) => err);
+      kinds.push((last as { kind: string }).kind);
+    }
+    expect(kinds[0]).toBe('unauthorized');
+    expect(last).toMatchObject({
+      kind: 'throttled',
+      retryAfterMs: expect.any(Number),
+      message: expect.stringMatching(
+        /refusing logins for user blocked-\d+ after failed ones \(HTTP 429\), for \d+ s more/,
+      ),
     });
   });
 });

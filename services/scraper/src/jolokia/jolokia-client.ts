@@ -24,13 +24,15 @@ export interface JolokiaTarget {
 }
 
 export type JolokiaFailure =
-  'unreachable' | 'timeout' | 'unauthorized' | 'forbidden' | 'limited' | 'bad-response';
+  'unreachable' | 'timeout' | 'unauthorized' | 'throttled' | 'forbidden' | 'limited' | 'bad-response';
 
 export class JolokiaError extends Error {
   override name = 'JolokiaError';
   constructor(
     readonly kind: JolokiaFailure,
     message: string,
+    /** How long the node asked us to stay away (HTTP Retry-After), when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -84,6 +86,21 @@ export class JolokiaClient {
       throw new JolokiaError(
         'unauthorized',
         `Jolokia refused the login (HTTP ${response.status}): wrong credentials, or the user is not in the console role`,
+      );
+    }
+    // Artemis 2.40's console throttles logins per user name: after about four failed logins it
+    // answers every login of that name, the right password too, with HTTP 429 until Retry-After
+    // has passed, and each further failure doubles the wait, up to a day. A wrong password
+    // anywhere (here, or a person at the console) so locks out every client of that user name.
+    if (response.status === 429) {
+      const retryAfter = Number(response.headers['retry-after']);
+      const user = target.auth?.username ?? '(none)';
+      throw new JolokiaError(
+        'throttled',
+        `Jolokia is refusing logins for user ${user} after failed ones (HTTP 429)` +
+          (Number.isFinite(retryAfter) ? `, for ${retryAfter} s more` : '') +
+          `: a wrong password for this user name, here or elsewhere, blocks it for everyone`,
+        Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
       );
     }
     const body = response.data as unknown;

@@ -13,6 +13,7 @@ import {
   topologyKey,
   unreachableNode,
 } from '../topology/node-observation';
+import { LOGIN_REFUSED_RETRY_MS, retryDelayMs } from './retry-policy';
 
 export interface PollerDeps {
   jolokia: JolokiaClient;
@@ -25,9 +26,6 @@ export interface PollerDeps {
   log: { warn(message: string): void };
   now?: () => Date;
 }
-
-/** A silent node is retried on a growing interval, up to this. */
-const MAX_BACKOFF_MS = 60_000;
 
 /**
  * Polls one cluster while this replica owns it: tier A (roles, health, live-node set) and tier B
@@ -156,17 +154,23 @@ export class ClusterPoller {
     } catch (err) {
       // Over budget is our own limit, not the node's fault: keep what we knew and try next tick.
       if (err instanceof JolokiaError && err.kind === 'limited' && previous) return 'skipped';
-      this.backOff(node.id, now);
-      return unreachableNode(identity, (err as Error).message, now, previous?.lastOkAt ?? null);
+      const failure = err instanceof JolokiaError ? err : undefined;
+      this.backOff(node.id, now, failure);
+      const reason =
+        failure?.kind === 'unauthorized'
+          ? `${failure.message}; tried again in ${LOGIN_REFUSED_RETRY_MS / 60_000} min, or at once when the cluster's credentials change`
+          : (err as Error).message;
+      return unreachableNode(identity, reason, now, previous?.lastOkAt ?? null);
     }
   }
 
-  private backOff(nodeId: string, now: Date): void {
+  private backOff(nodeId: string, now: Date, failure?: JolokiaError): void {
     const count = (this.failures.get(nodeId)?.count ?? 0) + 1;
-    const base = Math.min(this.deps.intervals().tierAMs * 2 ** (count - 1), MAX_BACKOFF_MS);
-    // Full jitter on the part beyond one tick, so many silent nodes do not retry in step.
-    const delay =
-      this.deps.intervals().tierAMs + Math.random() * Math.max(0, base - this.deps.intervals().tierAMs);
+    const delay = retryDelayMs(
+      { count, kind: failure?.kind, retryAfterMs: failure?.retryAfterMs },
+      this.deps.intervals().tierAMs,
+      Math.random(),
+    );
     this.failures.set(nodeId, { count, retryAt: now.getTime() + delay - 1 });
   }
 
