@@ -19,3 +19,4 @@ export { openStream } from './sse';
 export type { SseConnection, SseFrame } from './sse';
 export { testBus } from './bus';
 export { openAmqpClient } from './amqp';
+export { rawBrokerEvent } from './events';

@@ -11,28 +11,24 @@ import {
   type RunningService,
   type ServiceProcess,
   testBus,
+  rawBrokerEvent,
 } from '@artemis-studio/testing';
 import { connect } from 'nats';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { EventStoreModule } from './app.module';
 
-const rawEvent = (clusterId: string, n: number, receivedAt = new Date()): RawBrokerEvent => ({
-  eventId: randomUUID(),
-  clusterId,
-  node: 'node-a',
-  type: n % 2 ? 'CONSUMER_CREATED' : 'CONSUMER_CLOSED',
-  brokerTs: receivedAt.toISOString(),
-  receivedAt: receivedAt.toISOString(),
-  address: `q${n % 7}`,
-  queue: `q${n % 7}`,
-  consumer: String(n),
-  session: null,
-  connection: null,
-  remoteAddress: '127.0.0.1:1234',
-  user: 'studio',
-  props: { _AMQ_NotifType: 'CONSUMER_CREATED', _AMQ_Distance: 0, n },
-});
+const rawEvent = (clusterId: string, n: number, receivedAt = new Date()): RawBrokerEvent =>
+  rawBrokerEvent({
+    clusterId,
+    type: n % 2 ? 'CONSUMER_CREATED' : 'CONSUMER_CLOSED',
+    brokerTs: receivedAt.toISOString(),
+    receivedAt: receivedAt.toISOString(),
+    address: `q${n % 7}`,
+    queue: `q${n % 7}`,
+    consumer: String(n),
+    props: { _AMQ_NotifType: 'CONSUMER_CREATED', _AMQ_Distance: 0, n },
+  });
 
 describe('event store against real PostgreSQL and NATS', () => {
   let db: DataSource;

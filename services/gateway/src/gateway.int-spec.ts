@@ -1,4 +1,4 @@
-import { channels, subjects, type BrokerEvent, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { channels, subjects, type BrokerEvent } from '@artemis-studio/contracts';
 import {
   type BrokerProfile,
   brokerProfile,
@@ -6,6 +6,7 @@ import {
   declareLive,
   openAmqpClient,
   openStream,
+  rawBrokerEvent,
   type ServiceProcess,
   spawnService,
   testBus,
@@ -52,22 +53,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
     if (response.status === 201) clusterIds.push(body.id);
     return { status: response.status, body };
   };
-  const raw = (clusterId: string): RawBrokerEvent => ({
-    eventId: randomUUID(),
-    clusterId,
-    node: 'n',
-    type: 'CONSUMER_CREATED',
-    brokerTs: null,
-    receivedAt: new Date().toISOString(),
-    address: 'q',
-    queue: 'q',
-    consumer: '1',
-    session: null,
-    connection: null,
-    remoteAddress: null,
-    user: null,
-    props: {},
-  });
+  const raw = (clusterId: string) => rawBrokerEvent({ clusterId, receivedAt: new Date().toISOString() });
   const publishEvents = (clusterId: string, n: number) =>
     Promise.all(
       Array.from({ length: n }, () => raw(clusterId)).map((e) =>

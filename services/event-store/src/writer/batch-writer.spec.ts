@@ -1,7 +1,7 @@
 import type { Delivery } from '@artemis-studio/bus';
 import type { RawBrokerEvent } from '@artemis-studio/contracts';
 import { IntakeBuffer } from '../intake/intake-buffer';
-import { BatchWriter, type StoredEvent } from './batch-writer';
+import { BatchWriter, type BatchWriterDeps, type StoredEvent } from './batch-writer';
 
 const event = (id: string) => ({ eventId: id }) as RawBrokerEvent;
 /** The delivery of event `id`; the writer is given its body as received. */
@@ -17,6 +17,9 @@ const delivery = (streamSeq: number, id = `e${streamSeq - 1}`) =>
 const idsOf = (rawJson: readonly string[]) =>
   rawJson.map((json) => (JSON.parse(json) as RawBrokerEvent).eventId);
 const storedIds = (events: StoredEvent[]) => events.map((e) => e.pending.event.eventId);
+/** A writer over `buffer`; what a test does not name does nothing. */
+const batchWriter = (deps: Pick<BatchWriterDeps, 'buffer' | 'writer'> & Partial<BatchWriterDeps>) =>
+  new BatchWriter({ stored: jest.fn(), poisoned: jest.fn(), maxBatch: 10, flushMs: () => 10, ...deps });
 
 describe('BatchWriter', () => {
   let seq = 0;
@@ -30,7 +33,7 @@ describe('BatchWriter', () => {
     deliveries.forEach((d, i) => buffer.offer(event(`e${i}`), d));
     const inserts: number[] = [];
     const stored: StoredEvent[] = [];
-    const sut = new BatchWriter({
+    const sut = batchWriter({
       buffer,
       writer: { insert: async (rawJson) => (inserts.push(rawJson.length), store(rawJson)) },
       stored: (events) => {
@@ -39,9 +42,7 @@ describe('BatchWriter', () => {
         sut.stop();
         buffer.offer(event('late'), delivery(4, 'late'));
       },
-      poisoned: jest.fn(),
       maxBatch: 2,
-      flushMs: () => 10,
     });
     await sut.run();
     expect(inserts).toEqual([2, 1]);
@@ -59,7 +60,7 @@ describe('BatchWriter', () => {
       ack: () => log.push(`ack ${streamSeq}`),
     });
     [1, 2, 3, 4].forEach((n) => buffer.offer(event(`e${n}`), ackLogged(n)));
-    const sut = new BatchWriter({
+    const sut = batchWriter({
       buffer,
       writer: {
         insert: async (rawJson) => {
@@ -70,9 +71,7 @@ describe('BatchWriter', () => {
         },
       },
       stored: () => buffer.size === 0 && sut.stop(),
-      poisoned: jest.fn(),
       maxBatch: 2,
-      flushMs: () => 10,
     });
     await sut.run();
     expect(log).toEqual([
@@ -91,15 +90,11 @@ describe('BatchWriter', () => {
     const buffer = new IntakeBuffer(() => 100);
     const d = delivery(1);
     buffer.offer(event('e'), d);
-    const sut = new BatchWriter({
+    const sut = batchWriter({
       buffer,
       writer: {
         insert: async () => Promise.reject(Object.assign(new Error('terminated'), { code: '57P01' })),
       },
-      stored: jest.fn(),
-      poisoned: jest.fn(),
-      maxBatch: 10,
-      flushMs: () => 10,
     });
     await expect(sut.run()).rejects.toThrow('terminated');
     expect(d.ack).not.toHaveBeenCalled();
@@ -113,7 +108,7 @@ describe('BatchWriter', () => {
     ids.forEach((id, i) => buffer.offer(event(id), deliveries[i]));
     const poisoned: string[] = [];
     const stored: StoredEvent[] = [];
-    const sut = new BatchWriter({
+    const sut = batchWriter({
       buffer,
       writer: {
         insert: async (rawJson) => {
@@ -127,8 +122,6 @@ describe('BatchWriter', () => {
         sut.stop();
       },
       poisoned: (pending) => poisoned.push(pending.event.eventId),
-      maxBatch: 10,
-      flushMs: () => 10,
     });
     await sut.run();
     expect(storedIds(stored)).toEqual(['ok1', 'OK2']);
@@ -140,7 +133,7 @@ describe('BatchWriter', () => {
     const buffer = new IntakeBuffer(() => 100);
     buffer.offer(event('e0'), delivery(1));
     const checks: boolean[] = [];
-    const sut = new BatchWriter({
+    const sut = batchWriter({
       buffer,
       writer: {
         insert: async (rawJson, { mayBeStored } = {}) => {
@@ -150,9 +143,6 @@ describe('BatchWriter', () => {
         },
       },
       stored: () => buffer.size === 0 && sut.stop(),
-      poisoned: jest.fn(),
-      maxBatch: 10,
-      flushMs: () => 10,
     });
     await sut.run();
     expect(checks).toEqual([false, true]);

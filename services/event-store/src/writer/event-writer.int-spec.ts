@@ -1,27 +1,11 @@
 import type { RawBrokerEvent } from '@artemis-studio/contracts';
-import { createTestDatabase, type TestDatabase } from '@artemis-studio/testing';
+import { createTestDatabase, rawBrokerEvent, type TestDatabase } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { EventWriter } from './event-writer';
 
 const clusterId = randomUUID();
-const rawEvent = (overrides: Partial<RawBrokerEvent> = {}): RawBrokerEvent => ({
-  eventId: randomUUID(),
-  clusterId,
-  node: 'node-a',
-  type: 'CONSUMER_CREATED',
-  brokerTs: '2026-11-30T01:02:03.456Z',
-  receivedAt: '2026-11-30T01:02:03.789Z',
-  address: 'orders',
-  queue: 'orders',
-  consumer: '7',
-  session: null,
-  connection: null,
-  remoteAddress: '10.0.0.7:51234',
-  user: 'app',
-  props: { _AMQ_NotifType: 'CONSUMER_CREATED', _AMQ_Distance: 0 },
-  ...overrides,
-});
+const rawEvent = (overrides: Partial<RawBrokerEvent> = {}) => rawBrokerEvent({ clusterId, ...overrides });
 
 /** Events reach the writer as the JSON they arrived in. */
 const json = (events: RawBrokerEvent[]) => events.map((e) => JSON.stringify(e));

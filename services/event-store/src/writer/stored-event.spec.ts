@@ -1,25 +1,10 @@
 import type { Delivery } from '@artemis-studio/bus';
-import { BrokerEventSchema, RawBrokerEventSchema, type RawBrokerEvent } from '@artemis-studio/contracts';
-import { randomUUID } from 'node:crypto';
+import { BrokerEventSchema, RawBrokerEventSchema } from '@artemis-studio/contracts';
+import { rawBrokerEvent } from '@artemis-studio/testing';
 import type { Pending } from '../intake/intake-buffer';
 import { storedEventJson } from './stored-event';
 
-const raw: RawBrokerEvent = {
-  eventId: randomUUID(),
-  clusterId: randomUUID(),
-  node: 'node-a',
-  type: 'CONSUMER_CREATED',
-  brokerTs: null,
-  receivedAt: '2026-11-30T01:02:03.789Z',
-  address: 'orders',
-  queue: 'orders',
-  consumer: '7',
-  session: null,
-  connection: null,
-  remoteAddress: null,
-  user: '}"seq"',
-  props: { _AMQ_NotifType: 'CONSUMER_CREATED' },
-};
+const raw = rawBrokerEvent({ brokerTs: null, remoteAddress: null, user: '}"seq"' });
 /** As the bus hands it over: the payload validated from the body as received. */
 const pending = (body: string): Pending => ({
   event: RawBrokerEventSchema.parse(JSON.parse(body)),
