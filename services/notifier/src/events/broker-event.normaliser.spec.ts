@@ -40,6 +40,18 @@ describe('normaliseNotification', () => {
     });
   });
 
+  it('gives each event a time-ordered id, later events a greater one', () => {
+    const ids = Array.from({ length: 1000 }, () => {
+      const result = normaliseNotification(consumerCreated, clusterId, 'node-a', at);
+      return (result as { event: { eventId: string } }).event.eventId;
+    });
+    expect(
+      ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
+    ).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('passes an unknown type through with its name', () => {
     const result = normaliseNotification({ _AMQ_NotifType: 'SOMETHING_NEW', _AMQ_X: 1 }, clusterId, 'a', at);
     expect(result).toMatchObject({

@@ -1,5 +1,5 @@
 import type { RawBrokerEvent } from '@artemis-studio/contracts';
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 
 /**
  * Our subscriptions' AMQP container id starts with this. The broker reports our own consumer on
@@ -47,7 +47,11 @@ export function normaliseNotification(
   return {
     kind: 'event',
     event: {
-      eventId: randomUUID(),
+      // Time-ordered (UUIDv7), not random: the event store's unique index on event_id then grows
+      // at its right edge like the seq index. With random ids every insert lands on a random leaf
+      // page, which at 2M stored rows cost PostgreSQL about 18% more time and 47% more WAL per insert
+      // (docs/benchmarks.md); the table keeps 72 hours of events by default.
+      eventId: timeOrderedUuid(),
       clusterId,
       node,
       type,
