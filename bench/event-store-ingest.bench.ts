@@ -93,7 +93,7 @@ async function consumeOnly(bus: NatsBus, natsUrl: string, count: number): Promis
   return seconds;
 }
 
-const percentile = (sorted: number[], p: number) =>
+const percentile = (sorted: number[], p: number): number | undefined =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main(): Promise<void> {
@@ -285,20 +285,18 @@ async function main(): Promise<void> {
     const receiving = () => (took.length === 0 ? Date.now() < deadline : Date.now() - lastReceipt < 3000);
     while (took.length < total && receiving()) await new Promise((r) => setTimeout(r, 50));
     unsubscribe();
-    if (took.length === 0) {
-      throw new Error(
-        `no stored event came back at ${rate} events/s (${publishFailures} publishes failed); the event store said:\n${store.output().slice(-3000)}`,
-      );
-    }
     took.sort((a, b) => a - b);
+    // Past the machine's limit every publish can time out before its event is stored: the run
+    // is reported as such, and the rest of the report still prints.
+    const ms = (value: number | undefined) => (value === undefined ? 'n/a' : value.toFixed(1));
     latency.push({
       'offered events/s': rate,
       events: total,
       received: took.length,
       'publish failed': publishFailures,
-      'p50 ms': percentile(took, 50).toFixed(1),
-      'p99 ms': percentile(took, 99).toFixed(1),
-      'max ms': took[took.length - 1].toFixed(1),
+      'p50 ms': ms(percentile(took, 50)),
+      'p99 ms': ms(percentile(took, 99)),
+      'max ms': ms(took[took.length - 1]),
     });
   }
 
