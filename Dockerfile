@@ -1,7 +1,7 @@
 # One image for every service: the workspace built once; SERVICE picks what runs.
 #   docker build -t artemis-studio .
 #   docker run -e SERVICE=gateway artemis-studio
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY libs libs
@@ -10,7 +10,7 @@ COPY web web
 COPY tsconfig*.json ./
 RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app /app

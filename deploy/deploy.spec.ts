@@ -92,8 +92,18 @@ describe('docker-compose.yml', () => {
 });
 
 describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+
   it('starts whichever service SERVICE names', () => {
-    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/exec node services\/\$\{SERVICE:\?[^}]*\}\/dist\/main\.js/);
+  });
+
+  it('builds and runs on the Node.js major line that .nvmrc pins, as engines and @types/node say', () => {
+    const pinnedMajor = readFileSync(join(root, '.nvmrc'), 'utf8').trim().split('.')[0];
+    const images = [...dockerfile.matchAll(/^FROM node:(\d+)-[\w-]*slim\b/gm)].map((m) => m[1]);
+    expect(images).toEqual([pinnedMajor, pinnedMajor]);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.engines.node).toMatch(new RegExp(`^\\^${pinnedMajor}\\.`));
+    expect(pkg.devDependencies['@types/node']).toMatch(new RegExp(`^\\^${pinnedMajor}\\.`));
   });
 });

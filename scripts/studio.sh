@@ -4,6 +4,7 @@
 # Ctrl-C stops the services; `npm run broker:stop` stops the broker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/artemis_studio}"
 export NATS_URL="${NATS_URL:-nats://127.0.0.1:4222}"

@@ -4,10 +4,11 @@
 # database and starts the test broker itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step typecheck
+step "typecheck (Node.js $(node --version))"
 npm run --silent typecheck
 step lint
 npm run --silent lint
