@@ -7,10 +7,25 @@ const millis = (min: number, max: number) => z.number().int().min(min).max(max);
  * `studio_setting` overrides it, and every reader picks a change up without a restart.
  */
 export const SETTINGS = {
-  'artemis-studio.events.coalesce-window-millis': { schema: millis(10, 60_000), default: 1000 },
-  /** Upper bound on how long a broker event waits before it is written, in milliseconds. */
-  'artemis-studio.events.flush': { schema: millis(10, 60_000), default: 1000 },
-  'artemis-studio.events.buffer-size': { schema: z.number().int().min(1).max(1_000_000), default: 10_000 },
+  'artemis-studio.events.coalesce-window-millis': {
+    schema: millis(10, 60_000),
+    default: 1000,
+    unit: 'ms',
+    description:
+      'The notifier sends at most one consumers, sessions, connections or queues signal per cluster in this window, however many notifications imply it.',
+  },
+  'artemis-studio.events.flush': {
+    schema: millis(10, 60_000),
+    default: 1000,
+    unit: 'ms',
+    description: 'The longest a broker event waits in the event store before it is written.',
+  },
+  'artemis-studio.events.buffer-size': {
+    schema: z.number().int().min(1).max(1_000_000),
+    default: 10_000,
+    unit: 'events',
+    description: 'Events the event store holds while writing; beyond it, events are counted as dropped.',
+  },
   'artemis-studio.events.retention-hours': {
     schema: z
       .number()
@@ -18,12 +33,45 @@ export const SETTINGS = {
       .min(1)
       .max(24 * 365),
     default: 72,
+    unit: 'h',
+    description: 'How long broker events stay in the history before they are reaped.',
   },
-  'artemis-studio.stream.heartbeat-millis': { schema: millis(1000, 300_000), default: 20_000 },
-  'artemis-studio.stream.replay-cap': { schema: z.number().int().min(0).max(500), default: 500 },
-  'artemis-studio.scrape.tier-a-millis': { schema: millis(1000, 3_600_000), default: 5000 },
-  'artemis-studio.scrape.tier-b-millis': { schema: millis(1000, 3_600_000), default: 15_000 },
-} as const satisfies Record<string, { schema: z.ZodType<number>; default: number }>;
+  'artemis-studio.stream.heartbeat-millis': {
+    schema: millis(1000, 300_000),
+    default: 20_000,
+    unit: 'ms',
+    description:
+      'How often every live stream gets a ping; the console counts a stream silent for about twice this as dead and reconnects.',
+  },
+  'artemis-studio.stream.replay-cap': {
+    schema: z.number().int().min(0).max(500),
+    default: 500,
+    unit: 'events',
+    description:
+      'The most missed events a reconnecting stream is sent; a larger gap is announced, and the rest stays in the history.',
+  },
+  'artemis-studio.scrape.tier-a-millis': {
+    schema: millis(1000, 3_600_000),
+    default: 5000,
+    unit: 'ms',
+    description: "How often the scraper reads each node's topology, HA role and health.",
+  },
+  'artemis-studio.scrape.tier-b-millis': {
+    schema: millis(1000, 3_600_000),
+    default: 15_000,
+    unit: 'ms',
+    description: 'How often the scraper reads every queue of each node.',
+  },
+  'artemis-studio.console.poll-floor-millis': {
+    schema: millis(1000, 300_000),
+    default: 5000,
+    unit: 'ms',
+    description: 'How often the console refetches a screen while its live stream is down.',
+  },
+} as const satisfies Record<
+  string,
+  { schema: z.ZodType<number>; default: number; unit: string; description: string }
+>;
 
 export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

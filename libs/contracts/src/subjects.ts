@@ -10,6 +10,7 @@ export const subjects = {
   signal: (clusterId: string, topic: SignalTopic) => `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
   eventRaw: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
   eventStored: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
+  clusterChange: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.change`,
   rpc: (name: string) => `${SUBJECT_PREFIX}.rpc.${name}`,
 } as const;
 
@@ -19,6 +20,7 @@ export const subjectPatterns = {
     `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
   eventRaw: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
   eventStored: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
+  clusterChange: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.change`,
 } as const;
 
 /** The cluster id inside any `studio.v1.cluster.<id>.…` subject, or undefined. */

@@ -10,6 +10,7 @@ export const KNOWN_TOPICS = [
   'consumers',
   'sessions',
   'connections',
+  'capabilities',
 ] as const;
 export type Topic = (typeof KNOWN_TOPICS)[number];
 
@@ -21,6 +22,8 @@ export const SIGNAL_TOPICS = [
   'consumers',
   'sessions',
   'connections',
+  /** The notifier's capability verdict changed (studio_capabilities). */
+  'capabilities',
 ] as const;
 export type SignalTopic = (typeof SIGNAL_TOPICS)[number];
 

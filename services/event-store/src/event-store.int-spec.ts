@@ -118,6 +118,15 @@ describe('event store against real PostgreSQL and NATS', () => {
         newest: true,
       });
       expect(newest.events.map((e) => e.seq)).toEqual(rows.slice(200).map((r) => r.seq));
+      expect(newest.skipped).toBe(100);
+      const newestAll = await bus.request(rpcs.eventsSince, {
+        clusterId,
+        afterSeq: rows[299].seq,
+        limit: 500,
+        newest: true,
+      });
+      expect(newestAll).toMatchObject({ skipped: 0 });
+      expect(newestAll.events).toHaveLength(400);
       const tail = await bus.request(rpcs.eventsSince, { clusterId, afterSeq: rows[649].seq, limit: 500 });
       expect(tail.events.map((e) => e.seq)).toEqual(rows.slice(650).map((r) => r.seq));
 

@@ -265,6 +265,65 @@ describe('gateway against real PostgreSQL and NATS', () => {
       expect(history.dropped).toBe(0);
     });
 
+    it('says how many events a reconnecting client will not get when its gap is larger than the replay cap', async () => {
+      const { body } = await register();
+      const cap = 'artemis-studio.stream.replay-cap';
+      await fetch(`${gateway.url}/api/v1/settings/${cap}`, { ...json({ value: 20 }), method: 'PUT' });
+      try {
+        const first = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`);
+        await new Promise((r) => setTimeout(r, 300));
+        await publishEvents(body.id, 5);
+        await waitFor('5 events', () => eventIds(first.frames).length === 5);
+        first.close();
+        const lastSeen = eventIds(first.frames).at(-1)!;
+        await publishEvents(body.id, 50);
+        const history = async () =>
+          (
+            (await (await fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=100`)).json()) as {
+              items: BrokerEvent[];
+            }
+          ).items;
+        await waitFor('55 events stored', async () => (await history()).length === 55);
+
+        const back = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`, {
+          'Last-Event-ID': String(lastSeen),
+        });
+        await waitFor('the replay', () => eventIds(back.frames).length === 20);
+        back.close();
+        const newest20 = (await history())
+          .slice(0, 20)
+          .map((e) => e.seq)
+          .reverse();
+        expect(back.frames[0].event).toBe('replay-gap');
+        expect(JSON.parse(back.frames[0].data)).toEqual({
+          clusterId: body.id,
+          lastEventId: lastSeen,
+          replayFrom: newest20[0],
+          missed: 30,
+          reason: 'replay-cap',
+        });
+        expect(eventIds(back.frames)).toEqual(newest20);
+      } finally {
+        await fetch(`${gateway.url}/api/v1/settings/${cap}`, { ...json({ value: 500 }), method: 'PUT' });
+      }
+    });
+
+    it('ends the streams of a removed cluster on every replica with a cluster-removed frame', async () => {
+      const { body } = await register();
+      const streams = await Promise.all(
+        [gateway, second].map((g) => openStream(`${g.url}/api/v1/stream?clusterId=${body.id}&topics=queues`)),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await fetch(`${gateway.url}/api/v1/clusters/${body.id}`, { method: 'DELETE' })).status).toBe(
+        204,
+      );
+      for (const stream of streams) {
+        await waitFor('the stream to end', () => stream.ended(), { timeoutMs: 5000 });
+        expect(stream.frames.map((f) => f.event)).toEqual(['cluster-removed']);
+        expect(JSON.parse(stream.frames[0].data)).toMatchObject({ clusterId: body.id });
+      }
+    });
+
     it('cuts off a client that stopped reading without slowing a fast client', async () => {
       const { body } = await register();
       const fast = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=queues`);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { BUCKETS, subjectPatterns } from '../subjects';
 import { BrokerEventSchema, RawBrokerEventSchema } from './broker-event';
 import { CapabilityVerdictSchema } from './capability';
+import { ClusterChangeSchema } from './cluster-change';
 import { LeaseSchema } from './lease';
 import { LiveNodeSetSchema } from './live-nodes';
 import { SignalSchema } from './signal';
@@ -31,6 +32,12 @@ export const channels = {
     name: 'event.stored',
     schema: BrokerEventSchema,
     pattern: subjectPatterns.eventStored(),
+    delivery: 'core',
+  },
+  clusterChange: {
+    name: 'cluster.change',
+    schema: ClusterChangeSchema,
+    pattern: subjectPatterns.clusterChange(),
     delivery: 'core',
   },
 } as const satisfies Record<string, Channel>;

@@ -21,6 +21,7 @@ export const rpcs = {
   /**
    * Last-Event-ID replay: events after the cursor, ascending by `seq`; the oldest `limit` of them,
    * or with `newest` the most recent `limit` (a client gone longer than the cap, ADR-0027).
+   * With `newest`, `skipped` counts the events after the cursor left out by the limit.
    */
   eventsSince: rpc(
     'event-store.since',
@@ -30,7 +31,7 @@ export const rpcs = {
       limit: z.number().int().min(1).max(REPLAY_LIMIT_MAX),
       newest: z.boolean().optional(),
     }),
-    z.object({ events: z.array(BrokerEventSchema) }),
+    z.object({ events: z.array(BrokerEventSchema), skipped: z.number().int().nonnegative().optional() }),
   ),
   eventsHistory: rpc(
     'event-store.history',

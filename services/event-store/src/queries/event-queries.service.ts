@@ -18,9 +18,9 @@ export class EventQueriesService implements OnApplicationBootstrap, OnApplicatio
   onApplicationBootstrap(): void {
     const queries = async () => new EventQueries(await this.ready());
     this.served.push(
-      this.bus.serve(rpcs.eventsSince, async (r) => ({
-        events: await (await queries()).since(r.clusterId, r.afterSeq, r.limit, r.newest),
-      })),
+      this.bus.serve(rpcs.eventsSince, async (r) =>
+        (await queries()).since(r.clusterId, r.afterSeq, r.limit, r.newest),
+      ),
       this.bus.serve(rpcs.eventsHistory, async (r) => (await queries()).history(r.clusterId, r.query)),
       this.bus.serve(rpcs.recordDrops, async (report) => ({
         dropped: await (await queries()).recordDrops(report),

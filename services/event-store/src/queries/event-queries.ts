@@ -41,15 +41,35 @@ const toEvent = (r: EventRow): BrokerEvent => ({
 export class EventQueries {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Last-Event-ID replay: the events after the cursor, ascending (index broker_event_cluster_seq). */
-  async since(clusterId: string, afterSeq: number, limit: number, newest = false): Promise<BrokerEvent[]> {
+  /**
+   * Last-Event-ID replay: the events after the cursor, ascending (index broker_event_cluster_seq).
+   * With `newest`, the most recent `limit` of them, and `skipped`: how many older ones after the
+   * cursor the limit left out, so the stream can say so instead of leaving a silent gap.
+   */
+  async since(
+    clusterId: string,
+    afterSeq: number,
+    limit: number,
+    newest = false,
+  ): Promise<{ events: BrokerEvent[]; skipped?: number }> {
+    if (!newest) {
+      const rows: EventRow[] = await this.dataSource.query(
+        `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [clusterId, afterSeq, limit],
+      );
+      return { events: rows.map(toEvent) };
+    }
     const rows: EventRow[] = await this.dataSource.query(
-      newest
-        ? `SELECT * FROM (SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`
-        : `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      `SELECT * FROM (SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`,
       [clusterId, afterSeq, limit],
     );
-    return rows.map(toEvent);
+    const events = rows.map(toEvent);
+    if (events.length < limit) return { events, skipped: 0 };
+    const [{ count }]: { count: string }[] = await this.dataSource.query(
+      `SELECT count(*) FROM broker_event WHERE cluster_id = $1 AND seq > $2 AND seq < $3`,
+      [clusterId, afterSeq, events[0].seq],
+    );
+    return { events, skipped: Number(count) };
   }
 
   /** History, newest first, keyset-paged by `seq`, filtered; always with the cluster's `dropped`. */

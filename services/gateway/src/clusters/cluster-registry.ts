@@ -14,7 +14,7 @@ import {
   sealCredential,
   type CredentialKind,
 } from '@artemis-studio/db';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { ApiError, clusterNotFound } from '../http/api-error';
 
 const KINDS: Record<'jolokia' | 'amqp', CredentialKind> = { jolokia: 'JOLOKIA', amqp: 'AMQP' };
@@ -116,6 +116,15 @@ export class ClusterRegistry {
 
   async exists(id: string): Promise<boolean> {
     return this.dataSource.getRepository(ClusterEntity).existsBy({ id });
+  }
+
+  /** Which of `ids` are still registered. */
+  async registered(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.dataSource
+      .getRepository(ClusterEntity)
+      .find({ select: { id: true }, where: { id: In(ids) } });
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Seals each credential given; a kind set to null is removed. */

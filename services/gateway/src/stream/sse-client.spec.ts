@@ -91,3 +91,25 @@ describe('SseClient', () => {
     expect(sink.frames).toHaveLength(0);
   });
 });
+
+describe('SseClient, announced gaps and removal', () => {
+  it('announces a replay gap, with the cursor it had, before the replayed events', () => {
+    const sink = new Sink();
+    const sut = new SseClient('c', new Set(['events'] as const), sink, 10, bounds, hooks());
+    sut.finishReplay([event(41), event(42)], { replayFrom: 41, missed: 30, reason: 'replay-cap' });
+    expect(sink.frames[0]).toBe(
+      'event: replay-gap\ndata: {"clusterId":"c","lastEventId":10,"replayFrom":41,"missed":30,"reason":"replay-cap"}\n\n',
+    );
+    expect(ids(sink)).toEqual([41, 42]);
+  });
+
+  it('ends the stream after saying the cluster was removed', () => {
+    const sink = new Sink();
+    const sut = new SseClient('c', new Set(['queues'] as const), sink, undefined, bounds, hooks());
+    sut.finishReplay([]);
+    sut.clusterRemoved(Buffer.from('event: cluster-removed\ndata: {}\n\n'));
+    sut.ping();
+    expect(sink.frames).toEqual(['event: cluster-removed\ndata: {}\n\n']);
+    expect(sink.ended).toBe(true);
+  });
+});

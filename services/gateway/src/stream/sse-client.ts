@@ -1,4 +1,11 @@
-import type { BrokerEvent, Signal, Topic } from '@artemis-studio/contracts';
+import {
+  STREAM_FRAMES,
+  type BrokerEvent,
+  type ClusterRemovedFrame,
+  type ReplayGapFrame,
+  type Signal,
+  type Topic,
+} from '@artemis-studio/contracts';
 
 /** Where a client's frames go: an HTTP response in the gateway, a buffer in tests. */
 export interface StreamSink {
@@ -19,6 +26,12 @@ export const signalFrame = (signal: Signal): Uint8Array =>
 
 export const eventFrame = (event: BrokerEvent): Uint8Array =>
   Buffer.from(`id: ${event.seq}\nevent: events\ndata: ${JSON.stringify(event)}\n\n`);
+
+export const clusterRemovedFrame = (removed: ClusterRemovedFrame): Uint8Array =>
+  Buffer.from(`event: ${STREAM_FRAMES.clusterRemoved}\ndata: ${JSON.stringify(removed)}\n\n`);
+
+const replayGapFrame = (gap: ReplayGapFrame): string =>
+  `event: ${STREAM_FRAMES.replayGap}\ndata: ${JSON.stringify(gap)}\n\n`;
 
 /** Live events a client may accumulate while its replay is being read. */
 const MAX_HELD_DURING_REPLAY = 5000;
@@ -83,8 +96,12 @@ export class SseClient {
     this.emit(event, frame);
   }
 
-  /** Sends the replayed events, then what arrived live meanwhile, then goes live: no gap, no duplicate. */
-  finishReplay(replayed: BrokerEvent[]): void {
+  /**
+   * Sends the replayed events, then what arrived live meanwhile, then goes live: no duplicate, and
+   * no gap that is not announced first (`gap`, when the replay could not cover everything missed).
+   */
+  finishReplay(replayed: BrokerEvent[], gap?: Omit<ReplayGapFrame, 'clusterId' | 'lastEventId'>): void {
+    if (gap) this.write(replayGapFrame({ clusterId: this.clusterId, lastEventId: this.lastSeq, ...gap }));
     for (const event of replayed) this.emit(event);
     for (const event of this.held.sort((a, b) => a.seq - b.seq)) this.emit(event);
     this.held = [];
@@ -97,7 +114,13 @@ export class SseClient {
   }
 
   ping(): void {
-    this.write(`event: ping\ndata: {"ts":"${new Date().toISOString()}"}\n\n`);
+    this.write(`event: ${STREAM_FRAMES.ping}\ndata: {"ts":"${new Date().toISOString()}"}\n\n`);
+  }
+
+  /** The cluster is gone: says so, then ends the stream (`frame` is `clusterRemovedFrame(…)`). */
+  clusterRemoved(frame: Uint8Array): void {
+    this.write(frame);
+    this.close();
   }
 
   /** Ends the stream cleanly (shutdown): the browser reconnects, to another replica. */

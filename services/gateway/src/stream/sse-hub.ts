@@ -1,6 +1,12 @@
 import type { Bus, Unsubscribe } from '@artemis-studio/bus';
 import { channels, subjectPatterns, subjects, type BrokerEvent } from '@artemis-studio/contracts';
-import { eventFrame, signalFrame, type SseClient } from './sse-client';
+import { clusterRemovedFrame, eventFrame, signalFrame, type SseClient } from './sse-client';
+
+/** A Last-Event-ID replay: the newest events after the cursor, and how many older ones the cap left out. */
+export interface Replay {
+  events: BrokerEvent[];
+  skipped?: number;
+}
 
 interface ClusterFeed {
   clients: Set<SseClient>;
@@ -26,7 +32,7 @@ export class SseHub {
 
   constructor(
     private readonly bus: Bus,
-    private readonly replay: (clusterId: string, afterSeq: number) => Promise<BrokerEvent[]>,
+    private readonly replay: (clusterId: string, afterSeq: number) => Promise<Replay>,
     private readonly metrics: HubMetrics,
   ) {}
 
@@ -40,16 +46,23 @@ export class SseHub {
     this.metrics.clients(++this.count);
     if (lastEventId === undefined || !client.wantsEvents) return client.finishReplay([]);
     await feed.subscribed;
+    let replay: Replay;
     try {
-      const replayed = await this.replay(client.clusterId, lastEventId);
-      this.metrics.replayed(replayed.length);
-      client.finishReplay(replayed);
+      replay = await this.replay(client.clusterId, lastEventId);
     } catch {
-      // No history to replay from (event store away): the client still goes live, and the
-      // events view's own history query will show what it missed once the store is back.
+      // No history to replay from (event store away): the client still goes live, told that what
+      // it missed is not on this stream; the events view's history shows it once the store is back.
       this.metrics.replayFailed();
-      client.finishReplay([]);
+      return client.finishReplay([], { replayFrom: null, missed: null, reason: 'history-unavailable' });
     }
+    this.metrics.replayed(replay.events.length);
+    const skipped = replay.skipped ?? 0;
+    client.finishReplay(
+      replay.events,
+      skipped > 0
+        ? { replayFrom: replay.events[0]?.seq ?? null, missed: skipped, reason: 'replay-cap' }
+        : undefined,
+    );
   }
 
   close(client: SseClient): void {
@@ -84,6 +97,17 @@ export class SseHub {
     return [...this.feeds.keys()];
   }
 
+  /** Tells every client of a removed cluster, then ends their streams. */
+  clusterRemoved(clusterId: string): void {
+    const feed = this.feeds.get(clusterId);
+    if (!feed) return;
+    const frame = clusterRemovedFrame({ clusterId, ts: new Date().toISOString() });
+    for (const client of [...feed.clients]) {
+      client.clusterRemoved(frame);
+      this.close(client);
+    }
+  }
+
   private feed(clusterId: string): ClusterFeed {
     const existing = this.feeds.get(clusterId);
     if (existing) return existing;
@@ -97,6 +121,9 @@ export class SseHub {
       this.bus.subscribe(channels.eventStored, subjects.eventStored(clusterId), (event) => {
         const frame = eventFrame(event);
         for (const client of clients) client.event(event, frame);
+      }),
+      this.bus.subscribe(channels.clusterChange, subjects.clusterChange(clusterId), (change) => {
+        if (change.change === 'removed') this.clusterRemoved(clusterId);
       }),
     ];
     const feed: ClusterFeed = { clients, unsubscribe, subscribed: this.bus.flush() };

@@ -33,6 +33,7 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(BUS) bus: Bus,
     private readonly settings: SettingsService,
+    private readonly data: GatewayData,
     registry: Registry,
   ) {
     const clients = new Gauge({
@@ -72,15 +73,13 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     });
     this.hub = new SseHub(
       bus,
-      async (clusterId, afterSeq) =>
-        (
-          await bus.request(rpcs.eventsSince, {
-            clusterId,
-            afterSeq,
-            limit: Math.min(settings.get('artemis-studio.stream.replay-cap'), REPLAY_LIMIT_MAX) || 1,
-            newest: true,
-          })
-        ).events,
+      (clusterId, afterSeq) =>
+        bus.request(rpcs.eventsSince, {
+          clusterId,
+          afterSeq,
+          limit: Math.min(settings.get('artemis-studio.stream.replay-cap'), REPLAY_LIMIT_MAX) || 1,
+          newest: true,
+        }),
       {
         clients: (n) => clients.set(n),
         replayed: (n) => replayed.observe(n),
@@ -92,10 +91,27 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     const beat = () => {
       this.hub.ping();
+      void this.endRemovedClusters();
       this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
     };
     this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
     this.lagTimer = setInterval(() => this.hub.checkLag(), 1000);
+  }
+
+  /**
+   * Ends the streams of clusters no longer registered. The removing replica announces a removal on
+   * the bus at once; this catches a replica that missed it (core NATS is at most once), so no
+   * stream of a removed cluster outlives a heartbeat. With PostgreSQL away it waits for the next.
+   */
+  private async endRemovedClusters(): Promise<void> {
+    const open = this.hub.subscribedClusters();
+    if (open.length === 0) return;
+    try {
+      const registered = await (await this.data.registry()).registered(open);
+      for (const clusterId of open) if (!registered.has(clusterId)) this.hub.clusterRemoved(clusterId);
+    } catch {
+      // Checked again at the next heartbeat.
+    }
   }
 
   /** Before the HTTP server closes: it would otherwise wait on every open stream. */

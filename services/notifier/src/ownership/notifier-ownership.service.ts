@@ -114,9 +114,11 @@ export class NotifierOwnershipService implements OnApplicationBootstrap, OnAppli
           creditWindow: this.config.creditWindow,
           onNotification: (clusterId, node, properties) => this.onNotification(clusterId, node, properties),
           putVerdict: (clusterId, verdict) =>
-            void capabilities
-              .put(clusterId, verdict)
-              .catch((err) => this.logger.warn(`verdict not written: ${(err as Error).message}`)),
+            void capabilities.put(clusterId, verdict).then(
+              // Screens showing the verdict refetch it now rather than at their next poll.
+              () => this.signal(clusterId, 'capabilities'),
+              (err) => this.logger.warn(`verdict not written: ${(err as Error).message}`),
+            ),
         });
         cluster.apply(this.liveNodeSets.get(target.id) ?? null);
         return cluster;

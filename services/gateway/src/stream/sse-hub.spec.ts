@@ -1,0 +1,71 @@
+import type { Bus } from '@artemis-studio/bus';
+import type { BrokerEvent } from '@artemis-studio/contracts';
+import { SseClient, type StreamSink } from './sse-client';
+import { SseHub, type Replay } from './sse-hub';
+
+/** The hub's bus: subscriptions are taken and released, nothing arrives. */
+const quietBus = () =>
+  ({ subscribe: () => () => undefined, flush: () => Promise.resolve() }) as unknown as Bus;
+const metrics = () => ({ clients: jest.fn(), replayed: jest.fn(), replayFailed: jest.fn() });
+const bounds = { maxBufferedBytes: 1 << 20, maxLagMs: 10_000 };
+const event = (seq: number) => ({ seq, clusterId: 'c', type: 'T' }) as BrokerEvent;
+
+function client(lastEventId: number) {
+  const frames: string[] = [];
+  const sink: StreamSink = {
+    write: (chunk) => frames.push(Buffer.from(chunk).toString()) > 0,
+    writableLength: 0,
+    end: () => undefined,
+  };
+  const sut = new SseClient('c', new Set(['events'] as const), sink, lastEventId, bounds, {
+    slow: jest.fn(),
+    frame: jest.fn(),
+  });
+  const named = (name: string) =>
+    frames
+      .filter((f) => f.replace(/^id: \d+\n/, '').startsWith(`event: ${name}\n`))
+      .map((f) => JSON.parse(f.split('data: ')[1]));
+  return { sut, frames, named };
+}
+
+describe('SseHub replay', () => {
+  it('says how many events the replay cap left out, and where the replay resumes', async () => {
+    const replay = async (): Promise<Replay> => ({ events: [event(90), event(91)], skipped: 303 });
+    const sut = new SseHub(quietBus(), replay, metrics());
+    const c = client(7);
+    await sut.open(c.sut, 7);
+    expect(c.named('replay-gap')).toEqual([
+      { clusterId: 'c', lastEventId: 7, replayFrom: 90, missed: 303, reason: 'replay-cap' },
+    ]);
+    expect(c.named('events').map((e) => e.seq)).toEqual([90, 91]);
+  });
+
+  it('says nothing when the replay covers the gap', async () => {
+    const sut = new SseHub(quietBus(), async () => ({ events: [event(8)], skipped: 0 }), metrics());
+    const c = client(7);
+    await sut.open(c.sut, 7);
+    expect(c.named('replay-gap')).toEqual([]);
+  });
+
+  it('says the history is unavailable when the replay cannot be read, and goes live', async () => {
+    const m = metrics();
+    const sut = new SseHub(quietBus(), () => Promise.reject(new Error('no responders')), m);
+    const c = client(7);
+    await sut.open(c.sut, 7);
+    expect(c.named('replay-gap')).toEqual([
+      { clusterId: 'c', lastEventId: 7, replayFrom: null, missed: null, reason: 'history-unavailable' },
+    ]);
+    expect(m.replayFailed).toHaveBeenCalledTimes(1);
+    c.sut.event(event(8));
+    expect(c.named('events').map((e) => e.seq)).toEqual([8]);
+  });
+
+  it('ends every stream of a removed cluster and releases its subscription', async () => {
+    const sut = new SseHub(quietBus(), async () => ({ events: [] }), metrics());
+    const c = client(0);
+    await sut.open(c.sut, undefined);
+    sut.clusterRemoved('c');
+    expect(c.named('cluster-removed')).toEqual([{ clusterId: 'c', ts: expect.any(String) }]);
+    expect(sut.subscribedClusters()).toEqual([]);
+  });
+});
