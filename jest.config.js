@@ -1,6 +1,7 @@
 // Two tiers with fixed names (docs/testing.md):
 //   *.spec.ts      unit: every external system replaced, fast, no network
 //   *.int-spec.ts  integration: real PostgreSQL, NATS and Artemis, started by the harness
+//   *.e2e-spec.ts  end to end: the console in Chromium against the whole stack and the broker
 const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
@@ -25,6 +26,15 @@ module.exports = {
       testMatch: ['<rootDir>/{libs,services}/**/src/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+    },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/web/e2e/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+      testTimeout: 120_000,
     },
   ],
 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm start`: builds everything and runs the four services against local PostgreSQL and NATS,
-# plus a development broker (scripts/artemis.sh profile "dev") to register and watch.
+# plus a development broker (scripts/artemis.sh profile "dev"), registered as the demo cluster
+# "dev broker" unless it exists or STUDIO_DEMO_CLUSTER=0.
 # Ctrl-C stops the services; `npm run broker:stop` stops the broker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,9 @@ for service in event-store scraper notifier gateway; do
   node "services/$service/dist/main.js" 2>&1 | sed -u "s/^/[$service] /" &
   pids+=($!)
 done
-echo "Artemis Studio: gateway on http://127.0.0.1:8080 (health: /readyz)"
+echo "Artemis Studio: the console and API on http://127.0.0.1:8080 (health: /readyz)"
 bash scripts/artemis.sh env dev | sed 's/^/  dev broker: /'
+if [ "${STUDIO_DEMO_CLUSTER:-1}" != 0 ]; then
+  bash scripts/artemis.sh env dev | node scripts/register-demo-cluster.mjs http://127.0.0.1:8080
+fi
 wait

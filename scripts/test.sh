@@ -17,3 +17,6 @@ npx jest --selectProjects unit
 npm run --silent test -w web
 step "integration tests (real PostgreSQL, NATS and Artemis)"
 npx jest --selectProjects integration --runInBand
+step "end-to-end tests (the console in Chromium against the whole stack and Artemis)"
+npm run --silent build -w web
+npx jest --selectProjects e2e --runInBand

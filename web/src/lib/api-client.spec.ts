@@ -1,7 +1,7 @@
 import { ClusterSummarySchema } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, getJson } from './api-client';
+import { ApiError, getJson, sendJson } from './api-client';
 
 const respond = (status: number, body: unknown) =>
   (async () => new Response(JSON.stringify(body), { status })) as typeof fetch;
@@ -34,5 +34,35 @@ describe('getJson', () => {
   it('refuses a body that breaks the contract instead of rendering it', async () => {
     const wrong = respond(200, [{ ...cluster, id: 42 }]);
     await expect(getJson('/clusters', z.array(ClusterSummarySchema), wrong)).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('sendJson', () => {
+  it('keeps the field errors of a refused body', async () => {
+    const refused = respond(400, {
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'invalid cluster registration',
+        details: [{ path: 'nodes.0.jolokiaUrl', message: 'must be an http:// or https:// URL' }],
+      },
+    });
+    await expect(sendJson('POST', '/clusters', { name: 'x' }, undefined, refused)).rejects.toMatchObject({
+      status: 400,
+      details: [{ path: 'nodes.0.jolokiaUrl', message: 'must be an http:// or https:// URL' }],
+    });
+  });
+
+  it('names an unreachable gateway instead of a bare network error', async () => {
+    const down = (async () => {
+      throw new TypeError('Failed to fetch');
+    }) as typeof fetch;
+    await expect(getJson('/clusters', z.unknown(), down)).rejects.toMatchObject({
+      code: 'GATEWAY_UNREACHABLE',
+    });
+  });
+
+  it('accepts an empty answer where no schema is expected (DELETE)', async () => {
+    const empty = (async () => new Response(null, { status: 204 })) as typeof fetch;
+    await expect(sendJson('DELETE', '/clusters/x', undefined, undefined, empty)).resolves.toBeUndefined();
   });
 });

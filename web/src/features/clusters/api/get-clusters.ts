@@ -2,9 +2,11 @@ import { ClusterSummarySchema } from '@artemis-studio/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { getJson } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const getClusters = () => getJson('/clusters', z.array(ClusterSummarySchema));
 
-export const clustersQueryOptions = () => queryOptions({ queryKey: ['clusters'], queryFn: getClusters });
+export const clustersQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.clusters(), queryFn: getClusters, meta: { label: 'the cluster list' } });
 
 export const useClusters = () => useQuery(clustersQueryOptions());

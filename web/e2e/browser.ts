@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's chromium (`.ci/run` installs it); the flags keep it off a network this machine does not have. */
+export const CHROMIUM = process.env.STUDIO_E2E_CHROMIUM ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+const ROOT = join(__dirname, '..', '..');
+/** Committed, referenced from the README: what each screen and state looks like. */
+const DOCS_SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+/** Kept by CI as artifacts of the run. */
+const RUN_SCREENSHOTS = join(ROOT, 'web', 'test-results', 'screenshots');
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+  mkdirSync(RUN_SCREENSHOTS, { recursive: true });
+  const image = await page.screenshot({ fullPage: false });
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(DOCS_SCREENSHOTS, `${name}.png`), image);
+  writeFileSync(join(RUN_SCREENSHOTS, `${name}.png`), image);
+}
+
+/** The freshness indicator's state, as the page shows it (data-state on the header mark). */
+export async function freshnessOf(page: Page): Promise<string | null> {
+  return page.getByTestId('freshness').getAttribute('data-state');
+}

@@ -1,0 +1,214 @@
+import {
+  brokerProfile,
+  cleanStream,
+  openAmqpClient,
+  spawnService,
+  testConfig,
+  waitFor,
+  type BrokerProfile,
+  type ServiceProcess,
+} from '@artemis-studio/testing';
+import axios from 'axios';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { freshnessOf, launchChromium, screenshot } from './browser';
+
+/**
+ * The console as an operator uses it: Debian's Chromium against the real stack (the four services
+ * as their own processes, the built console served by the gateway) and the real test broker.
+ */
+describe('the console in Chromium, against the real stack and broker', () => {
+  const PORTS = { gateway: 18780, 'event-store': 18781, scraper: 18782, notifier: 18783 } as const;
+  const services: Partial<Record<keyof typeof PORTS, ServiceProcess>> = {};
+  const clusterIds: string[] = [];
+  let broker: BrokerProfile;
+  let browser: Browser;
+  let page: Page;
+  let clusterId: string;
+  const base = `http://127.0.0.1:${PORTS.gateway}`;
+  const CLUSTER_NAME = `e2e-${randomUUID().slice(0, 8)}`;
+
+  const start = async (name: keyof typeof PORTS) => {
+    services[name] = await spawnService(
+      name,
+      PORTS[name],
+      name === 'notifier' ? { LEASE_TTL_MS: '3000' } : {},
+    );
+  };
+  const putSetting = (key: string, value: number) =>
+    fetch(`${base}/api/v1/settings/${key}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ value }),
+    });
+  const jolokia = (body: unknown) =>
+    axios.post(broker.nodes[0].jolokiaUrl, body, {
+      auth: { username: broker.user, password: broker.password },
+      headers: { Origin: 'http://127.0.0.1' },
+    });
+  const state = () => freshnessOf(page);
+  /** Fails with what the indicator said instead, so a failure explains itself. */
+  const waitForState = async (wanted: string, timeoutMs = 30_000) => {
+    try {
+      await waitFor(`the indicator to read ${wanted}`, async () => (await state()) === wanted, {
+        timeoutMs,
+        intervalMs: 100,
+      });
+    } catch (error) {
+      const said = await page.getByTestId('freshness').getAttribute('aria-label');
+      throw new Error(`${(error as Error).message}; it said: ${said}`);
+    }
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(join(__dirname, '..', 'dist', 'index.html')))
+      throw new Error('web/dist is missing: build the console first (npm run build -w web)');
+    broker = await brokerProfile(testConfig.brokerProfile);
+    for (const name of ['event-store', 'scraper', 'notifier', 'gateway'] as const) await start(name);
+    // Faster polling than the defaults, so the scenarios take seconds rather than minutes.
+    await putSetting('artemis-studio.scrape.tier-a-millis', 2000);
+    await putSetting('artemis-studio.scrape.tier-b-millis', 2000);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const id of clusterIds)
+      await fetch(`${base}/api/v1/clusters/${id}`, { method: 'DELETE' }).catch(() => undefined);
+    await Promise.all(Object.values(services).map((s) => s?.stop()));
+    await cleanStream({ clusterIds });
+  });
+
+  it('registers the broker from the empty state and shows its node live with the notification verdict', async () => {
+    await page.goto(`${base}/`);
+    await page.getByText('No cluster yet').waitFor();
+    await waitForState('polling');
+    await screenshot(page, '01-clusters-empty');
+
+    await page.getByRole('button', { name: 'Register a cluster' }).first().click();
+    const form = page.getByRole('form', { name: 'Register a cluster' });
+    // The contracts' own validation, before anything is sent.
+    await form.getByLabel('Cluster name').fill(CLUSTER_NAME);
+    await form.getByLabel('Node name').fill(broker.nodes[0].name);
+    await form.getByLabel('Jolokia URL').fill('not a url');
+    await form.getByRole('button', { name: 'Register' }).click();
+    await form.getByText('must be an http:// or https:// URL').waitFor();
+    await form.getByLabel('Jolokia URL').fill(broker.nodes[0].jolokiaUrl);
+    await form.getByLabel('AMQP URL').fill(broker.nodes[0].amqpUrl);
+    await form.getByLabel('Username').first().fill(broker.user);
+    await form.getByLabel('Password').first().fill(broker.password);
+    await screenshot(page, '02-register-cluster');
+    await form.getByRole('button', { name: 'Register' }).click();
+
+    await page.waitForURL(/\/clusters\/[0-9a-f-]{36}$/);
+    clusterId = page.url().split('/').pop()!;
+    clusterIds.push(clusterId);
+    const node = page.getByTestId(`node-${broker.nodes[0].name}`);
+    await node.getByText('live').waitFor({ timeout: 30_000 });
+    await node.getByText('reachable').waitFor();
+    await page.getByText('Notifications on', { exact: true }).waitFor({ timeout: 30_000 });
+    await waitForState('live');
+    await screenshot(page, '03-overview-live');
+
+    // The stored secret never comes back: the edit form can only replace or remove it.
+    await page
+      .getByRole('navigation', { name: 'Cluster screens' })
+      .getByRole('link', { name: 'Settings' })
+      .click();
+    await page.getByText('A credential is stored (never shown)').first().waitFor();
+    const edit = page.getByRole('form', { name: 'Edit cluster' });
+    expect(await edit.getByLabel('Password').first().inputValue()).toBe('');
+    expect(await edit.getByLabel('Username').first().inputValue()).toBe('');
+    await screenshot(page, '04-cluster-settings');
+  }, 90_000);
+
+  it('pauses: a queue created meanwhile waits as an update until Resume brings it in', async () => {
+    await page.goto(`${base}/clusters/${clusterId}/queues`);
+    await waitForState('live');
+    await page.getByRole('table', { name: 'Queues' }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await waitForState('paused');
+
+    const queue = `e2e.paused.${randomUUID().slice(0, 8)}`;
+    const { data } = await jolokia({
+      type: 'exec',
+      mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+      operation: 'createQueue(java.lang.String,boolean)',
+      arguments: [JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST' }), true],
+    });
+    expect(data.status).toBe(200);
+    await waitFor(
+      'an update waiting',
+      async () => /\d+ updates? waiting/.test(await page.getByTestId('freshness-age').innerText()),
+      { timeoutMs: 30_000 },
+    );
+    expect(await page.getByText(queue).count()).toBe(0);
+    await screenshot(page, '05-paused-updates-waiting');
+
+    await page.getByRole('button', { name: /^Resume/ }).click();
+    await page.getByRole('cell', { name: queue, exact: true }).first().waitFor({ timeout: 10_000 });
+    await waitForState('live');
+    await screenshot(page, '06-queues-resumed');
+  }, 90_000);
+
+  it('reads Reconnecting… while the gateway is down, then Live with the events that happened meanwhile', async () => {
+    await page.goto(`${base}/clusters/${clusterId}/events`);
+    await waitForState('live');
+    await page.getByRole('table', { name: 'Broker events' }).waitFor({ timeout: 30_000 });
+
+    await services.gateway!.stop();
+    await waitForState('reconnecting', 10_000);
+    await screenshot(page, '07-gateway-down-reconnecting');
+
+    const queue = `e2e.away.${randomUUID().slice(0, 8)}`;
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+      await start('gateway');
+      await waitForState('live', 45_000);
+      await page
+        .getByRole('row')
+        .filter({ hasText: queue })
+        .filter({ hasText: 'CONSUMER_CREATED' })
+        .waitFor({ timeout: 15_000 });
+      await screenshot(page, '08-back-live-with-missed-events');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('reads Offline with the reason while the event store is down, and Live once it is back', async () => {
+    await page.goto(`${base}/clusters/${clusterId}/events`);
+    await waitForState('live');
+    await services['event-store']!.kill();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await waitForState('offline', 30_000);
+    await page.getByTestId('freshness').hover();
+    const why = await page.getByTestId('freshness-explanation').innerText();
+    expect(why).toMatch(/the event history failed at .*event history unavailable/i);
+    await screenshot(page, '09-event-store-down-offline');
+
+    await start('event-store');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await waitForState('live', 30_000);
+  }, 90_000);
+
+  it('shows the runtime settings with what each one does', async () => {
+    await page.goto(`${base}/settings`);
+    await page.getByText('artemis-studio.stream.heartbeat-millis').waitFor();
+    await page.getByText('How often every live stream gets a ping').waitFor();
+    await screenshot(page, '10-settings');
+  });
+
+  it('leaves a removed cluster with a notice instead of reading Live forever', async () => {
+    await page.goto(`${base}/clusters/${clusterId}`);
+    await waitForState('live');
+    expect((await fetch(`${base}/api/v1/clusters/${clusterId}`, { method: 'DELETE' })).status).toBe(204);
+    await page.getByText('Cluster removed').waitFor({ timeout: 10_000 });
+    await page.waitForURL(`${base}/clusters`);
+    await screenshot(page, '11-cluster-removed');
+  });
+});

@@ -1,0 +1,119 @@
+import { LIVE_LIST_KINDS } from '@artemis-studio/contracts';
+import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { z } from 'zod';
+import { ClusterSettingsPage } from '../features/clusters/components/cluster-settings-page';
+import { ClustersPage } from '../features/clusters/components/clusters-page';
+import { EventsPage } from '../features/events/components/events-page';
+import { LiveListPage } from '../features/live-lists/components/live-list-page';
+import { OverviewPage } from '../features/clusters/components/overview-page';
+import { QueuesPage } from '../features/queues/components/queues-page';
+import { SettingsPage } from '../features/settings/components/settings-page';
+import type { Live } from '../lib/live';
+import { AppLayout, NotFound } from './shell/app-layout';
+import { ClusterView } from './shell/cluster-view';
+
+interface RouterContext {
+  live: Live;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: AppLayout,
+  notFoundComponent: NotFound,
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/clusters' });
+  },
+});
+
+const clustersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/clusters',
+  component: ClustersPage,
+});
+const settingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/settings',
+  component: SettingsPage,
+});
+
+/** Every screen of one cluster shares this route's stream (ClusterView). */
+const clusterRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/clusters/$clusterId',
+  component: ClusterView,
+});
+
+const overviewRoute = createRoute({ getParentRoute: () => clusterRoute, path: '/', component: OverviewPage });
+
+/** Search parameters are part of the link: a reload or a shared URL shows the same rows. */
+export const QueuesSearchSchema = z.object({
+  search: z.string().max(200).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).optional().catch(undefined),
+  sort: z
+    .enum(['name', 'address', 'messageCount', 'consumerCount', 'deliveringCount', 'messagesAdded'])
+    .optional()
+    .catch(undefined),
+  order: z.enum(['asc', 'desc']).optional().catch(undefined),
+});
+const queuesRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: 'queues',
+  validateSearch: QueuesSearchSchema,
+  component: QueuesPage,
+});
+
+export const LiveListSearchSchema = z.object({
+  page: z.coerce.number().int().min(1).optional().catch(undefined),
+});
+const liveListRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: '$kind',
+  params: {
+    parse: ({ kind }) => ({ kind: z.enum(LIVE_LIST_KINDS).parse(kind) }),
+    stringify: ({ kind }) => ({ kind }),
+  },
+  validateSearch: LiveListSearchSchema,
+  component: LiveListPage,
+});
+
+export const EventsSearchSchema = z.object({
+  type: z.string().max(100).optional().catch(undefined),
+  address: z.string().max(4096).optional().catch(undefined),
+  queue: z.string().max(4096).optional().catch(undefined),
+  node: z.string().max(200).optional().catch(undefined),
+  from: z.iso.datetime({ offset: true }).optional().catch(undefined),
+  to: z.iso.datetime({ offset: true }).optional().catch(undefined),
+});
+const eventsRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: 'events',
+  validateSearch: EventsSearchSchema,
+  component: EventsPage,
+});
+
+const clusterSettingsRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: 'settings',
+  component: ClusterSettingsPage,
+});
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  clustersRoute,
+  settingsRoute,
+  clusterRoute.addChildren([overviewRoute, queuesRoute, eventsRoute, clusterSettingsRoute, liveListRoute]),
+]);
+
+export function createAppRouter(live: Live) {
+  return createRouter({ routeTree, context: { live }, defaultPreload: 'intent', scrollRestoration: true });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

@@ -1,0 +1,16 @@
+import { ClusterDetailSchema } from '@artemis-studio/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getJson } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** The registration and the cached notification verdict (never a live probe of the broker). */
+export const getCluster = (clusterId: string) => getJson(`/clusters/${clusterId}`, ClusterDetailSchema);
+
+export const clusterQueryOptions = (clusterId: string) =>
+  queryOptions({
+    queryKey: queryKeys.clusterDetail(clusterId),
+    queryFn: () => getCluster(clusterId),
+    meta: { label: 'the cluster' },
+  });
+
+export const useCluster = (clusterId: string) => useQuery(clusterQueryOptions(clusterId));

@@ -1,0 +1,120 @@
+import type { ClusterSummary } from '@artemis-studio/contracts';
+import { Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { QueryState } from '../../../lib/ui/query-state';
+import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
+import { useRegisterCluster, useRemoveCluster } from '../api/change-cluster';
+import { useCluster } from '../api/get-cluster';
+import { useClusters } from '../api/get-clusters';
+import { useTopology } from '../api/get-topology';
+import { ClusterForm } from './cluster-form';
+import { confirmRemoveCluster } from './remove-cluster';
+
+function ClusterRow({ cluster }: { cluster: ClusterSummary }) {
+  const topology = useTopology(cluster.id);
+  const detail = useCluster(cluster.id);
+  const remove = useRemoveCluster();
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={`/clusters/${cluster.id}`} fw={600}>
+          {cluster.name}
+        </Anchor>
+      </Table.Td>
+      <Table.Td>{cluster.nodes.length}</Table.Td>
+      <Table.Td>
+        {topology.data ? <HealthBadge health={topology.data.health} /> : <Text c="dimmed">…</Text>}
+      </Table.Td>
+      <Table.Td>
+        {detail.data ? (
+          <VerdictBadge status={detail.data.capabilities.notifications.status} />
+        ) : (
+          <Text c="dimmed">…</Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" justify="flex-end">
+          <Button component={Link} to={`/clusters/${cluster.id}/settings`} variant="subtle" size="xs">
+            Edit
+          </Button>
+          <Button
+            variant="subtle"
+            color="red"
+            size="xs"
+            onClick={() => confirmRemoveCluster(cluster, remove.mutateAsync)}
+          >
+            Remove
+          </Button>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function EmptyState({ onRegister }: { onRegister: () => void }) {
+  return (
+    <Card withBorder padding="xl" maw={640}>
+      <Stack>
+        <Title order={3}>No cluster yet</Title>
+        <Text>
+          Register a cluster to watch it: give each broker node's Jolokia URL (the web console's{' '}
+          <code>/console/jolokia</code>) and a user in the console role. Add an AMQP URL to receive the
+          broker's management notifications live.
+        </Text>
+        <Group>
+          <Button onClick={onRegister}>Register a cluster</Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export function ClustersPage() {
+  const clusters = useClusters();
+  const register = useRegisterCluster();
+  const navigate = useNavigate();
+  const [opened, { open, close }] = useDisclosure(false);
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Clusters</Title>
+        <Button onClick={open}>Register a cluster</Button>
+      </Group>
+      <QueryState query={clusters} what="clusters">
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState onRegister={open} />
+          ) : (
+            <Table highlightOnHover verticalSpacing="sm" aria-label="Clusters">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Nodes</Table.Th>
+                  <Table.Th>Health</Table.Th>
+                  <Table.Th>Notifications</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((cluster) => (
+                  <ClusterRow key={cluster.id} cluster={cluster} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          )
+        }
+      </QueryState>
+      <Modal opened={opened} onClose={close} title="Register a cluster" size="xl">
+        <ClusterForm
+          submitLabel="Register"
+          onSubmit={async (request) => {
+            const cluster = await register.mutateAsync(request as Parameters<typeof register.mutateAsync>[0]);
+            close();
+            await navigate({ to: '/clusters/$clusterId', params: { clusterId: cluster.id } });
+          }}
+        />
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,124 @@
+import type { CapabilityVerdict, Topology } from '@artemis-studio/contracts';
+import { Badge, Card, Code, CopyButton, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { getRouteApi } from '@tanstack/react-router';
+import { QueryState } from '../../../lib/ui/query-state';
+import { formatDuration, formatInstant } from '../../../lib/ui/format';
+import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
+import { useCluster } from '../api/get-cluster';
+import { useTopology } from '../api/get-topology';
+
+const route = getRouteApi('/clusters/$clusterId');
+
+/** Artemis' ReplicaSync: on a live node, whether a backup is replicating from it; on a backup, whether it caught up. */
+function replication(role: string, sync: boolean | null): string {
+  if (sync === null) return '—';
+  if (role === 'live') return sync ? 'backup in sync' : 'no backup in sync';
+  return sync ? 'in sync' : 'not in sync';
+}
+
+function NodesTable({ topology }: { topology: Topology }) {
+  return (
+    <Table verticalSpacing="sm" aria-label="Nodes">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Node</Table.Th>
+          <Table.Th>Role</Table.Th>
+          <Table.Th>Replication</Table.Th>
+          <Table.Th>Version</Table.Th>
+          <Table.Th>Uptime</Table.Th>
+          <Table.Th>Reachability</Table.Th>
+          <Table.Th>Observed</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {topology.nodes.map((node) => (
+          <Table.Tr key={node.name} data-testid={`node-${node.name}`}>
+            <Table.Td fw={600}>{node.name}</Table.Td>
+            <Table.Td>
+              <Badge variant={node.role === 'live' ? 'outline' : 'light'} color="gray" radius="sm">
+                {node.role}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{replication(node.role, node.replicaSync)}</Table.Td>
+            <Table.Td>{node.version ?? '—'}</Table.Td>
+            <Table.Td>{formatDuration(node.uptimeMs)}</Table.Td>
+            <Table.Td>
+              {node.reachable ? (
+                <Text size="sm">reachable</Text>
+              ) : (
+                <Stack gap={0}>
+                  <Text size="sm" c="red" fw={600}>
+                    unreachable
+                  </Text>
+                  {node.reason && (
+                    <Text size="xs" c="dimmed">
+                      {node.reason}
+                    </Text>
+                  )}
+                </Stack>
+              )}
+            </Table.Td>
+            <Table.Td>{formatInstant(node.observedAt)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Non-negotiable 4: a capability gap is stated, with the broker.xml that closes it. */
+function VerdictCard({ verdict }: { verdict: CapabilityVerdict }) {
+  return (
+    <Card withBorder>
+      <Stack gap="xs">
+        <Group justify="space-between">
+          <Title order={4}>Broker notifications</Title>
+          <VerdictBadge status={verdict.status} />
+        </Group>
+        <Text size="sm">{verdict.reason}</Text>
+        <Text size="xs" c="dimmed">
+          As of {formatInstant(verdict.asOf)}
+        </Text>
+        {verdict.status !== 'AVAILABLE' && verdict.snippet && (
+          <Stack gap={4}>
+            <Group justify="space-between">
+              <Text size="sm" fw={600}>
+                Add to broker.xml to close the gap:
+              </Text>
+              <CopyButton value={verdict.snippet}>
+                {({ copied, copy }) => (
+                  <Button size="xs" variant="light" onClick={copy}>
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+            <Code block data-testid="verdict-snippet">
+              {verdict.snippet}
+            </Code>
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+export function OverviewPage() {
+  const { clusterId } = route.useParams();
+  const detail = useCluster(clusterId);
+  const topology = useTopology(clusterId);
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{detail.data?.name ?? 'Cluster'}</Title>
+        {topology.data && <HealthBadge health={topology.data.health} />}
+      </Group>
+      <QueryState query={topology} what="topology">
+        {(data) => <NodesTable topology={data} />}
+      </QueryState>
+      <QueryState query={detail} what="notification verdict">
+        {(data) => <VerdictCard verdict={data.capabilities.notifications} />}
+      </QueryState>
+    </Stack>
+  );
+}

@@ -1,0 +1,50 @@
+import { QueryClient, type Query } from '@tanstack/react-query';
+import { ConsoleSettings } from './console-settings';
+import { pauseSignal, type PauseSignal } from './freshness/pause';
+import { StreamRegistry } from './stream/stream-registry';
+
+export interface Live {
+  queryClient: QueryClient;
+  streams: StreamRegistry;
+  pause: PauseSignal;
+  settings: ConsoleSettings;
+}
+
+/**
+ * The console's data layer: the query cache, the cluster streams that keep it fresh, the pause.
+ * "The poll is the floor" (ADR-0018): a query polls at the floor interval unless its cluster's
+ * stream is live, and nothing polls while paused; decided here once for every query.
+ */
+export function createLive(pause: PauseSignal = pauseSignal, settings = new ConsoleSettings()): Live {
+  // The cache's polling asks the streams, which invalidate the cache: one is made after the other.
+  const made: { streams?: StreamRegistry } = {};
+  const interval = (query: Query): number | false => {
+    if (pause.isPaused()) return false;
+    const [scope, clusterId] = query.queryKey;
+    if (scope === 'cluster' && typeof clusterId === 'string' && made.streams?.isLive(clusterId)) return false;
+    return settings.pollFloorMs();
+  };
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: {
+        refetchInterval: interval,
+        refetchOnWindowFocus: () => !pause.isPaused(),
+        refetchOnReconnect: () => !pause.isPaused(),
+        retry: 2,
+      },
+    },
+  });
+  const streams = new StreamRegistry({ queryClient, pause, watchdogMs: settings.watchdogMs });
+  made.streams = streams;
+
+  // A query's interval is re-read only when its options or result change: re-apply them when the
+  // pause or a stream's state changes, or a poll already scheduled would still run once.
+  const reapplyIntervals = () => {
+    for (const query of queryClient.getQueryCache().getAll())
+      for (const observer of query.observers) observer.setOptions(observer.options);
+  };
+  pause.subscribe(reapplyIntervals);
+  streams.subscribe(reapplyIntervals);
+  pause.onResume(() => void queryClient.refetchQueries({ type: 'active' }));
+  return { queryClient, streams, pause, settings };
+}

@@ -1,0 +1,34 @@
+import type { LiveListKind, SignalTopic } from '@artemis-studio/contracts';
+import type { QueryKey } from '@tanstack/react-query';
+
+/**
+ * Every query key of the console, in one place: features define their queries with these, and the
+ * stream invalidates by them. Keys of one cluster start with ['cluster', id].
+ */
+export const queryKeys = {
+  clusters: () => ['clusters'] as const,
+  cluster: (clusterId: string) => ['cluster', clusterId] as const,
+  clusterDetail: (clusterId: string) => ['cluster', clusterId, 'detail'] as const,
+  topology: (clusterId: string) => ['cluster', clusterId, 'topology'] as const,
+  queues: (clusterId: string) => ['cluster', clusterId, 'queues'] as const,
+  queuePage: (clusterId: string, params: object) => ['cluster', clusterId, 'queues', params] as const,
+  liveList: (clusterId: string, kind: LiveListKind) => ['cluster', clusterId, kind] as const,
+  liveListPage: (clusterId: string, kind: LiveListKind, params: object) =>
+    ['cluster', clusterId, kind, params] as const,
+  eventHistory: (clusterId: string, filters: object) => ['cluster', clusterId, 'events', filters] as const,
+  settings: () => ['settings'] as const,
+};
+
+/**
+ * What a signal makes stale (ADR-0018: a signal says "refetch", never the data). Typed over every
+ * signal topic of the contracts, so a topic cannot be added on one side only.
+ */
+export const TOPIC_QUERY_KEYS: Record<SignalTopic, (clusterId: string) => QueryKey[]> = {
+  topology: (id) => [queryKeys.topology(id), queryKeys.clusterDetail(id), queryKeys.clusters()],
+  health: (id) => [queryKeys.topology(id), queryKeys.clusters()],
+  queues: (id) => [queryKeys.queues(id)],
+  consumers: (id) => [queryKeys.liveList(id, 'consumers')],
+  sessions: (id) => [queryKeys.liveList(id, 'sessions')],
+  connections: (id) => [queryKeys.liveList(id, 'connections')],
+  capabilities: (id) => [queryKeys.clusterDetail(id), queryKeys.clusters()],
+};
