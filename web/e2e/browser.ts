@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -26,11 +26,16 @@ const DOCS_SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 /** Kept by CI as artifacts of the run. */
 const RUN_SCREENSHOTS = join(ROOT, 'web', 'test-results', 'screenshots');
 
+/** Before a run: a scenario renamed or removed leaves no stale picture behind. */
+export function clearScreenshots(): void {
+  for (const dir of [DOCS_SCREENSHOTS, RUN_SCREENSHOTS]) {
+    mkdirSync(dir, { recursive: true });
+    for (const file of readdirSync(dir)) if (file.endsWith('.png')) rmSync(join(dir, file));
+  }
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-  mkdirSync(RUN_SCREENSHOTS, { recursive: true });
   const image = await page.screenshot({ fullPage: false });
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(join(DOCS_SCREENSHOTS, `${name}.png`), image);
   writeFileSync(join(RUN_SCREENSHOTS, `${name}.png`), image);
 }

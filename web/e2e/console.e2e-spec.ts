@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { freshnessOf, launchChromium, screenshot } from './browser';
+import { clearScreenshots, freshnessOf, launchChromium, screenshot } from './browser';
 
 /**
  * The console as an operator uses it: Debian's Chromium against the real stack (the four services
@@ -70,6 +70,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     // Faster polling than the defaults, so the scenarios take seconds rather than minutes.
     await putSetting('artemis-studio.scrape.tier-a-millis', 2000);
     await putSetting('artemis-studio.scrape.tier-b-millis', 2000);
+    clearScreenshots();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   }, 120_000);
@@ -112,6 +113,9 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await page.getByText('Notifications on', { exact: true }).waitFor({ timeout: 30_000 });
     await waitForState('live');
     await screenshot(page, '03-overview-live');
+    await page.getByRole('button', { name: 'Toggle the colour scheme' }).click();
+    await screenshot(page, '03-overview-live-dark');
+    await page.getByRole('button', { name: 'Toggle the colour scheme' }).click();
 
     // The stored secret never comes back: the edit form can only replace or remove it.
     await page
@@ -126,7 +130,12 @@ describe('the console in Chromium, against the real stack and broker', () => {
   }, 90_000);
 
   it('pauses: a queue created meanwhile waits as an update until Resume brings it in', async () => {
-    await page.goto(`${base}/clusters/${clusterId}/queues`);
+    await page.goto(`${base}/clusters/${clusterId}`);
+    // The command palette goes to a screen by name.
+    await page.keyboard.press('Control+K');
+    await page.getByRole('textbox', { name: 'Command' }).fill('Queues');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${base}/clusters/${clusterId}/queues`);
     await waitForState('live');
     await page.getByRole('table', { name: 'Queues' }).waitFor();
     await page.getByRole('button', { name: 'Pause' }).click();
@@ -196,11 +205,40 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await waitForState('live', 30_000);
   }, 90_000);
 
+  it('lists the live consumers, sessions and connections read from the broker', async () => {
+    const queue = `e2e.live.${randomUUID().slice(0, 8)}`;
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+      await page.goto(`${base}/clusters/${clusterId}/consumers`);
+      await page
+        .getByRole('table', { name: 'Consumers' })
+        .getByText(queue)
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await screenshot(page, '10-consumers');
+      await page
+        .getByRole('navigation', { name: 'Cluster screens' })
+        .getByRole('link', { name: 'Sessions' })
+        .click();
+      await page.getByRole('table', { name: 'Sessions' }).waitFor({ timeout: 30_000 });
+      await screenshot(page, '10-sessions');
+      await page
+        .getByRole('navigation', { name: 'Cluster screens' })
+        .getByRole('link', { name: 'Connections' })
+        .click();
+      await page.getByRole('table', { name: 'Connections' }).waitFor({ timeout: 30_000 });
+      await screenshot(page, '10-connections');
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
   it('shows the runtime settings with what each one does', async () => {
     await page.goto(`${base}/settings`);
     await page.getByText('artemis-studio.stream.heartbeat-millis').waitFor();
     await page.getByText('How often every live stream gets a ping').waitFor();
-    await screenshot(page, '10-settings');
+    await screenshot(page, '11-settings');
   });
 
   it('leaves a removed cluster with a notice instead of reading Live forever', async () => {
@@ -209,6 +247,6 @@ describe('the console in Chromium, against the real stack and broker', () => {
     expect((await fetch(`${base}/api/v1/clusters/${clusterId}`, { method: 'DELETE' })).status).toBe(204);
     await page.getByText('Cluster removed').waitFor({ timeout: 10_000 });
     await page.waitForURL(`${base}/clusters`);
-    await screenshot(page, '11-cluster-removed');
+    await screenshot(page, '12-cluster-removed');
   });
 });

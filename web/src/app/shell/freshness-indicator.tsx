@@ -1,13 +1,11 @@
-import { Badge, Group, Loader, Popover, Text, VisuallyHidden } from '@mantine/core';
+import { Group, Loader, Popover, Text, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { formatAge, type FreshnessState } from '../../lib/freshness/freshness';
 import { useFreshness } from '../../lib/freshness/use-freshness';
+import { LookBadge, type Look } from '../../lib/ui/status-badges';
 
 /** No green (ADR-0052): Live is a bright neutral mark; colour only where attention is due. */
-const LOOK: Record<
-  FreshnessState,
-  { label: string; color: string; variant: 'outline' | 'light' | 'filled' }
-> = {
+const LOOK: Record<FreshnessState, Look> = {
   live: { label: 'Live', color: 'gray', variant: 'outline' },
   polling: { label: 'Polling', color: 'gray', variant: 'light' },
   paused: { label: 'Paused', color: 'gray', variant: 'filled' },
@@ -46,15 +44,11 @@ export function FreshnessIndicator() {
             aria-label={`Freshness: ${look.label}. ${freshness.explanation}`}
             style={{ cursor: 'pointer' }}
           >
-            <Badge
-              color={look.color}
-              variant={look.variant}
+            <LookBadge
+              look={look}
               size="lg"
-              radius="sm"
               leftSection={freshness.fetching ? <Loader size={10} color="currentColor" /> : null}
-            >
-              {look.label}
-            </Badge>
+            />
             <Text size="sm" c="dimmed" data-testid="freshness-age" style={{ whiteSpace: 'nowrap' }}>
               {formatAge(freshness.lastUpdatedAt, Date.now())}
               {waiting}

@@ -52,7 +52,7 @@ export class StreamRegistry {
       entry.stopTimer = setTimeout(() => {
         if (entry.holders.size > 0) return;
         entry.stream.stop();
-        this.entries.delete(clusterId);
+        this.forgetIfIdle(clusterId, entry);
         if (this.latest === clusterId) this.latest = null;
         this.changed();
       }, 0);
@@ -63,7 +63,16 @@ export class StreamRegistry {
   listen(clusterId: string, listener: StreamListener): () => void {
     const entry = this.entry(clusterId);
     entry.listeners.add(listener);
-    return () => entry.listeners.delete(listener);
+    return () => {
+      entry.listeners.delete(listener);
+      this.forgetIfIdle(clusterId, entry);
+    };
+  }
+
+  /** An entry nobody holds or listens to is dropped, its stream already stopped. */
+  private forgetIfIdle(clusterId: string, entry: Entry): void {
+    if (entry.holders.size === 0 && entry.listeners.size === 0 && this.entries.get(clusterId) === entry)
+      this.entries.delete(clusterId);
   }
 
   status(clusterId: string): StreamStatus | null {

@@ -1,20 +1,8 @@
 import type { BrokerEvent, ReplayGapFrame } from '@artemis-studio/contracts';
-import {
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Drawer,
-  Group,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Code, Drawer, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLive, usePause, useStreamListener } from '../../../lib/live-context';
+import { useLive, useStreamListener } from '../../../lib/live-context';
 import { QueryState } from '../../../lib/ui/query-state';
 import { formatTime } from '../../../lib/ui/format';
 import { useEventHistory } from '../api/get-events';
@@ -41,7 +29,6 @@ export function EventsPage() {
   const filters = route.useSearch();
   const navigate = route.useNavigate();
   const { pause } = useLive();
-  const paused = usePause().paused;
   const history = useEventHistory(clusterId, filters);
   const [live, setLive] = useState<BrokerEvent[]>([]);
   const held = useRef<BrokerEvent[]>([]);
@@ -94,12 +81,7 @@ export function EventsPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={2}>Events</Title>
-        {paused && held.current.length > 0 && (
-          <Badge color="gray">{held.current.length} held while paused</Badge>
-        )}
-      </Group>
+      <Title order={2}>Events</Title>
       <Group align="flex-end">
         {(['type', 'address', 'queue', 'node'] as const).map((key) => (
           <TextInput
