@@ -131,7 +131,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
 
   it('pauses: a queue created meanwhile waits as an update until Resume brings it in', async () => {
     await page.goto(`${base}/clusters/${clusterId}`);
-    // The command palette goes to a screen by name.
+    // The command palette goes to a screen by name: once the page is there to listen for the keys.
+    await waitForState('live');
     await page.keyboard.press('Control+K');
     await page.getByRole('textbox', { name: 'Command' }).fill('Queues');
     await page.keyboard.press('Enter');
@@ -162,6 +163,43 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await waitForState('live');
     await screenshot(page, '06-queues-resumed');
   }, 90_000);
+
+  it('shows a queue filling on its depth chart, with its consumer on the timeline, without a reload', async () => {
+    const queue = `e2e.chart.${randomUUID().slice(0, 8)}`;
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      const sender = await client.createAwaitableSender({
+        target: { address: queue, capabilities: ['queue'] },
+      });
+      await sender.send({ body: 'first' });
+      await page.goto(`${base}/clusters/${clusterId}/queues?search=${queue}`);
+      await page.getByRole('link', { name: queue }).click();
+      await page.waitForURL(`${base}/clusters/${clusterId}/queues/${queue}`);
+      const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
+      await waitFor('depth 1', async () => (await depth.innerText()) === '1', { timeoutMs: 30_000 });
+
+      for (let i = 0; i < 24; i++) await sender.send({ body: `message ${i}` });
+      await waitFor('depth 25 in the table', async () => (await depth.innerText()) === '25', {
+        timeoutMs: 30_000,
+      });
+      const chart = page.getByTestId('depth-chart');
+      await waitFor(
+        'depth 25 on the chart',
+        async () => (await chart.getAttribute('data-last-depth')) === '25',
+        {
+          timeoutMs: 30_000,
+        },
+      );
+      await client.createReceiver({ source: { address: queue, capabilities: ['queue'] }, credit_window: 0 });
+      await page
+        .getByRole('button', { name: /CONSUMER_CREATED/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await screenshot(page, '06-queue-detail-chart');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 
   it('reads Reconnecting… while the gateway is down, then Live with the events that happened meanwhile', async () => {
     await page.goto(`${base}/clusters/${clusterId}/events`);

@@ -14,3 +14,4 @@ export * from './http/errors';
 export * from './http/clusters';
 export * from './http/state';
 export * from './http/stream';
+export * from './http/metrics';

@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ClusterRegistry } from './clusters/cluster-registry';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
 import { ApiError } from './http/api-error';
+import { MetricQueries } from './state/metric-queries';
 import { StateQueries } from './state/state-queries';
 
 /** The gateway's access to PostgreSQL: a request while it is away is a 503 that says so, at once. */
@@ -27,6 +28,10 @@ export class GatewayData {
 
   async state(): Promise<StateQueries> {
     return new StateQueries(await this.dataSource());
+  }
+
+  async metrics(): Promise<MetricQueries> {
+    return new MetricQueries(await this.dataSource());
   }
 
   private async dataSource() {

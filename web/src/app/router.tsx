@@ -6,6 +6,7 @@ import { ClustersPage } from '../features/clusters/components/clusters-page';
 import { EventsPage } from '../features/events/components/events-page';
 import { LiveListPage } from '../features/live-lists/components/live-list-page';
 import { OverviewPage } from '../features/clusters/components/overview-page';
+import { QueueDetailPage } from '../features/queues/components/queue-detail-page';
 import { QueuesPage } from '../features/queues/components/queues-page';
 import { SettingsPage } from '../features/settings/components/settings-page';
 import type { Live } from '../lib/live';
@@ -66,6 +67,13 @@ const queuesRoute = createRoute({
   component: QueuesPage,
 });
 
+const queueDetailRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: 'queues/$queue',
+  validateSearch: z.object({ range: z.enum(['15m', '1h', '6h', '24h']).optional().catch(undefined) }),
+  component: QueueDetailPage,
+});
+
 export const LiveListSearchSchema = z.object({
   page: z.coerce.number().int().min(1).optional().catch(undefined),
 });
@@ -105,7 +113,14 @@ const routeTree = rootRoute.addChildren([
   indexRoute,
   clustersRoute,
   settingsRoute,
-  clusterRoute.addChildren([overviewRoute, queuesRoute, eventsRoute, clusterSettingsRoute, liveListRoute]),
+  clusterRoute.addChildren([
+    overviewRoute,
+    queuesRoute,
+    queueDetailRoute,
+    eventsRoute,
+    clusterSettingsRoute,
+    liveListRoute,
+  ]),
 ]);
 
 export function createAppRouter(live: Live) {

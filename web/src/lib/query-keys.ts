@@ -12,6 +12,9 @@ export const queryKeys = {
   topology: (clusterId: string) => ['cluster', clusterId, 'topology'] as const,
   queues: (clusterId: string) => ['cluster', clusterId, 'queues'] as const,
   queuePage: (clusterId: string, params: object) => ['cluster', clusterId, 'queues', params] as const,
+  /** Not under queues: a `queues` signal fetches only the chart's newest buckets (use-queue-metrics). */
+  queueMetrics: (clusterId: string, queue: string, range: object) =>
+    ['cluster', clusterId, 'queue-metrics', queue, range] as const,
   liveList: (clusterId: string, kind: LiveListKind) => ['cluster', clusterId, kind] as const,
   liveListPage: (clusterId: string, kind: LiveListKind, params: object) =>
     ['cluster', clusterId, kind, params] as const,

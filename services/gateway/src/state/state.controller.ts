@@ -3,6 +3,7 @@ import {
   EventsQuerySchema,
   LIVE_LIST_KINDS,
   LiveListQuerySchema,
+  MetricsQuerySchema,
   QueueQuerySchema,
   rpcs,
   type LiveListKind,
@@ -11,6 +12,7 @@ import { BUS } from '@artemis-studio/platform';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiError, clusterNotFound, parseClusterId, parseInput } from '../http/api-error';
 import { GatewayData } from '../gateway-data.service';
+import { resolveMetricRange, type MetricRange } from './metric-range';
 
 /** A cluster's state: persisted (topology, queues), live (through its scraper owner), history (event store). */
 @Controller('api/v1/clusters/:id')
@@ -44,6 +46,28 @@ export class StateController {
     }
   }
 
+  /** The cluster's depth, rates and consumers over time, per node and in total, downsampled. */
+  @Get('metrics')
+  async clusterMetrics(@Param('id') id: string, @Query() query: unknown) {
+    const clusterId = await this.known(id);
+    return (await this.data.metrics()).series(clusterId, null, metricRange(query));
+  }
+
+  /** One queue's depth, rates and consumers over time, per node and in total, downsampled. */
+  @Get('queues/:queue/metrics')
+  async queueMetrics(@Param('id') id: string, @Param('queue') queue: string, @Query() query: unknown) {
+    const clusterId = await this.known(id);
+    const range = metricRange(query);
+    const metrics = await this.data.metrics();
+    if (!(await metrics.queueKnown(clusterId, queue)))
+      throw new ApiError(
+        404,
+        'QUEUE_NOT_FOUND',
+        `cluster ${clusterId} has no queue '${queue.slice(0, 200)}'`,
+      );
+    return metrics.series(clusterId, queue, range);
+  }
+
   // Declared last: ':kind' would otherwise take 'events' and the other fixed paths.
   @Get(':kind')
   async live(@Param('id') id: string, @Param('kind') kind: string, @Query() query: unknown) {
@@ -74,4 +98,10 @@ export class StateController {
     if (!(await (await this.data.registry()).exists(clusterId))) throw clusterNotFound(clusterId);
     return clusterId;
   }
+}
+
+function metricRange(query: unknown): MetricRange {
+  const range = resolveMetricRange(parseInput(MetricsQuerySchema, query, 'metrics query'), new Date());
+  if (typeof range === 'string') throw new ApiError(400, 'INVALID_RANGE', range);
+  return range;
 }

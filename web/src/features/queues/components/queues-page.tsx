@@ -1,5 +1,6 @@
 import { QUEUE_SORT_FIELDS, type QueueRow } from '@artemis-studio/contracts';
 import {
+  Anchor,
   Badge,
   Group,
   Pagination,
@@ -11,13 +12,27 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { getRouteApi } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { QueryState } from '../../../lib/ui/query-state';
 import { formatTime } from '../../../lib/ui/format';
 import { useQueues } from '../api/get-queues';
 
 const route = getRouteApi('/clusters/$clusterId/queues');
+
+function QueueLink({ name }: { name: string }) {
+  const { clusterId } = route.useParams();
+  return (
+    <Anchor
+      component={Link}
+      to={`/clusters/${clusterId}/queues/${encodeURIComponent(name)}`}
+      fw={600}
+      size="sm"
+    >
+      {name}
+    </Anchor>
+  );
+}
 const PAGE_SIZE = 50;
 type SortField = (typeof QUEUE_SORT_FIELDS)[number];
 
@@ -26,11 +41,7 @@ const COLUMNS: { label: string; sort?: SortField; numeric?: boolean; cell(q: Que
     {
       label: 'Queue',
       sort: 'name',
-      cell: (q) => (
-        <Text fw={600} size="sm">
-          {q.name}
-        </Text>
-      ),
+      cell: (q) => <QueueLink name={q.name} />,
     },
     { label: 'Address', sort: 'address', cell: (q) => q.address },
     { label: 'Node', cell: (q) => q.node },

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { Instant } from '../common';
+
+/** At most this many points per series: the range is cut into buckets of at least range / this. */
+export const METRIC_POINTS_MAX = 1000;
+/** The longest range a metrics query may ask for. */
+export const METRIC_RANGE_MAX_MS = 31 * 24 * 3_600_000;
+/** The shortest bucket: finer than a tier-B tick shows nothing more. */
+export const METRIC_STEP_MIN_MS = 1000;
+
+/**
+ * `?from&to&step` of a metrics query. Defaults: the last hour, and the step that gives at most
+ * METRIC_POINTS_MAX points. A step finer than that is raised to it, and the answer says so.
+ */
+export const MetricsQuerySchema = z
+  .object({
+    from: Instant.optional(),
+    to: Instant.optional(),
+    /** Bucket width in milliseconds. */
+    step: z.coerce.number().int().min(METRIC_STEP_MIN_MS).max(METRIC_RANGE_MAX_MS).optional(),
+  })
+  .strict();
+export type MetricsQuery = z.infer<typeof MetricsQuerySchema>;
+
+/**
+ * One bucket of a series. `depth` and `consumers` are the highest seen in the bucket (a peak is
+ * what an operator must not miss), summed over nodes; `added` and `acknowledged` are messages
+ * counted in the bucket (counter increases, a broker restart's reset taken as a new start).
+ */
+export const MetricPointSchema = z.object({
+  t: Instant,
+  depth: z.number(),
+  consumers: z.number(),
+  added: z.number(),
+  acknowledged: z.number(),
+});
+export type MetricPoint = z.infer<typeof MetricPointSchema>;
+
+export const MetricSeriesSchema = z.object({
+  /** A node's name, or `total` for the sum over nodes. */
+  node: z.string(),
+  points: z.array(MetricPointSchema),
+});
+export type MetricSeries = z.infer<typeof MetricSeriesSchema>;
+
+export const MetricsResponseSchema = z.object({
+  from: Instant,
+  to: Instant,
+  /** The bucket width used, in milliseconds (the asked step, or raised to keep to the point cap). */
+  stepMs: z.number().int().positive(),
+  series: z.array(MetricSeriesSchema),
+});
+export type MetricsResponse = z.infer<typeof MetricsResponseSchema>;

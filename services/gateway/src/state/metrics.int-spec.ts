@@ -1,0 +1,127 @@
+import { MetricsResponseSchema, type MetricsResponse } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import { insertCluster, spawnService, testDatabaseUrl, type ServiceProcess } from '@artemis-studio/testing';
+import type { DataSource } from 'typeorm';
+
+/** The metrics endpoints against real PostgreSQL: downsampling, counters, bounds and bad input. */
+describe('GET …/metrics against real PostgreSQL', () => {
+  let db: DataSource;
+  let gateway: ServiceProcess;
+  let clusterId: string;
+  const T0 = Date.parse('2026-11-30T08:00:00Z');
+  const SAMPLE_MS = 15_000;
+  const QUEUE = 'orders.in';
+
+  const get = async (path: string) => {
+    const response = await fetch(`${gateway.url}/api/v1/clusters/${clusterId}${path}`);
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const metrics = async (path: string): Promise<MetricsResponse> => {
+    const { status, body } = await get(path);
+    expect(status).toBe(200);
+    return MetricsResponseSchema.parse(body);
+  };
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  beforeAll(async () => {
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    const cluster = await insertCluster(db, {
+      nodes: [
+        { name: 'a', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' },
+        { name: 'b', jolokiaUrl: 'http://127.0.0.1:2/console/jolokia' },
+      ],
+    });
+    clusterId = cluster.id;
+    // Two hours of tier-B samples on both nodes. Node a: depth i % 50, 10 messages added per
+    // sample, a broker restart (counters from zero) at sample 200. Node b: depth 5, nothing moves.
+    const rows: unknown[][] = [];
+    for (let i = 0; i < 480; i++) {
+      const t = new Date(T0 + i * SAMPLE_MS);
+      const added = i < 200 ? 1000 + 10 * i : 10 * (i - 200 + 1);
+      rows.push([t, clusterId, cluster.nodeIds[0], QUEUE, i % 50, added, added, i % 3]);
+      rows.push([t, clusterId, cluster.nodeIds[1], QUEUE, 5, 7, 7, 1]);
+      rows.push([t, clusterId, cluster.nodeIds[0], 'other', 100, 0, 0, 0]);
+    }
+    await db.query(
+      `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                  messages_acknowledged, consumer_count)
+       SELECT * FROM unnest($1::timestamptz[], $2::uuid[], $3::uuid[], $4::text[], $5::bigint[], $6::bigint[],
+                            $7::bigint[], $8::int[])`,
+      rows[0].map((_, column) => rows.map((r) => r[column])),
+    );
+    gateway = await spawnService('gateway', 18490);
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await db.query(`DELETE FROM cluster WHERE id = $1`, [clusterId]);
+    await db.query(`DELETE FROM metric_sample WHERE cluster_id = $1`, [clusterId]);
+    await db.destroy();
+  });
+
+  it('puts a queue in buckets of the step: peak depth, counted messages, per node and in total', async () => {
+    const from = T0 + 10 * 60_000;
+    const body = await metrics(
+      `/queues/${QUEUE}/metrics?from=${iso(from)}&to=${iso(from + 30 * 60_000)}&step=60000`,
+    );
+    expect(body.stepMs).toBe(60_000);
+    expect(body.series.map((s) => s.node)).toEqual(['total', 'a', 'b']);
+    const [total, a, b] = body.series;
+    expect(a.points).toHaveLength(30);
+    expect(a.points[0].t).toBe(iso(from));
+    // Minute 10 holds samples 40..43: depths 40..43, 10 added per sample, counted from sample 39.
+    expect(a.points[0]).toMatchObject({ depth: 43, added: 40, acknowledged: 40, consumers: 2 });
+    expect(b.points[0]).toMatchObject({ depth: 5, added: 0, consumers: 1 });
+    expect(total.points[0]).toMatchObject({ depth: 48, added: 40, consumers: 3 });
+    // 'other' is another queue: none of its 100 messages appear.
+    expect(Math.max(...total.points.map((p) => p.depth))).toBeLessThan(100);
+  });
+
+  it('counts across a broker restart instead of going negative', async () => {
+    // Sample 200 (minute 50) restarts node a's counters at 10.
+    const from = T0 + 49 * 60_000;
+    const body = await metrics(
+      `/queues/${QUEUE}/metrics?from=${iso(from)}&to=${iso(from + 2 * 60_000)}&step=60000`,
+    );
+    const a = body.series.find((s) => s.node === 'a')!;
+    expect(a.points.map((p) => p.added)).toEqual([40, 40]);
+  });
+
+  it('keeps to at most a thousand points whatever step is asked for', async () => {
+    const body = await metrics(
+      `/queues/${QUEUE}/metrics?from=${iso(T0)}&to=${iso(T0 + 2 * 3_600_000)}&step=1000`,
+    );
+    expect(body.stepMs).toBe(7200);
+    for (const series of body.series) expect(series.points.length).toBeLessThanOrEqual(1000);
+    expect(body.series[0].points.reduce((n, p) => n + p.added, 0)).toBe(10 * 479);
+  });
+
+  it('sums every queue for the cluster series', async () => {
+    const from = T0 + 10 * 60_000;
+    const body = await metrics(`/metrics?from=${iso(from)}&to=${iso(from + 60_000)}&step=60000`);
+    expect(body.series[0]).toMatchObject({ node: 'total', points: [{ depth: 148, consumers: 3 }] });
+  });
+
+  it.each([
+    [
+      'an inverted range',
+      `/queues/${QUEUE}/metrics?from=2026-11-30T10:00:00Z&to=2026-11-30T09:00:00Z`,
+      400,
+      'INVALID_RANGE',
+    ],
+    [
+      'a range of years',
+      `/queues/${QUEUE}/metrics?from=2020-01-01T00:00:00Z&to=2026-11-30T09:00:00Z`,
+      400,
+      'INVALID_RANGE',
+    ],
+    ['a step that is not a number', `/queues/${QUEUE}/metrics?step=fast`, 400, 'VALIDATION_FAILED'],
+    ['a time that is not an instant', `/queues/${QUEUE}/metrics?from=yesterday`, 400, 'VALIDATION_FAILED'],
+    ['an unknown parameter', `/queues/${QUEUE}/metrics?window=1h`, 400, 'VALIDATION_FAILED'],
+    ['an unknown queue', `/queues/no.such.queue/metrics`, 404, 'QUEUE_NOT_FOUND'],
+  ])('refuses %s with a clear error', async (_what, path, status, code) => {
+    const response = await get(path);
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ error: { code, message: expect.any(String) } });
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { chartData } from './chart-data';
+
+const point = (t: string, depth: number, added = 0) => ({ t, depth, consumers: 0, added, acknowledged: 0 });
+
+describe('chartData', () => {
+  it('puts every node on the total time axis, leaving gaps where a node has no sample', () => {
+    const data = chartData({
+      from: '2026-11-30T10:00:00Z',
+      to: '2026-11-30T10:03:00Z',
+      stepMs: 60_000,
+      series: [
+        {
+          node: 'total',
+          points: [point('2026-11-30T10:00:00Z', 3, 60), point('2026-11-30T10:01:00Z', 5, 120)],
+        },
+        { node: 'a', points: [point('2026-11-30T10:00:00Z', 3)] },
+        { node: 'b', points: [point('2026-11-30T10:01:00Z', 5)] },
+      ],
+    });
+    expect(data.times).toEqual([
+      Date.parse('2026-11-30T10:00:00Z') / 1000,
+      Date.parse('2026-11-30T10:01:00Z') / 1000,
+    ]);
+    expect(data.depth.map((s) => [s.label, s.values])).toEqual([
+      ['total', [3, 5]],
+      ['a', [3, null]],
+      ['b', [null, 5]],
+    ]);
+    expect(data.rates[0].values).toEqual([1, 2]);
+  });
+
+  it('draws one depth line for a single node', () => {
+    const data = chartData({
+      from: '2026-11-30T10:00:00Z',
+      to: '2026-11-30T10:01:00Z',
+      stepMs: 60_000,
+      series: [
+        { node: 'total', points: [point('2026-11-30T10:00:00Z', 3)] },
+        { node: 'a', points: [point('2026-11-30T10:00:00Z', 3)] },
+      ],
+    });
+    expect(data.depth.map((s) => s.label)).toEqual(['total']);
+  });
+});

@@ -1,0 +1,57 @@
+import type { BrokerEvent, MetricsResponse } from '@artemis-studio/contracts';
+
+export const RANGES = {
+  '15m': 15 * 60_000,
+  '1h': 3_600_000,
+  '6h': 6 * 3_600_000,
+  '24h': 24 * 3_600_000,
+} as const;
+export type RangeName = keyof typeof RANGES;
+
+const PALETTE = ['#4c6ef5', '#12b886', '#fab005', '#e64980', '#7950f2', '#fd7e14'];
+
+/** Depth per node and in total, and the total's in and out rates per second, on one time axis. */
+export function chartData(metrics: MetricsResponse) {
+  const total = metrics.series.find((s) => s.node === 'total');
+  const times = (total?.points ?? []).map((p) => Date.parse(p.t) / 1000);
+  const index = new Map(times.map((t, i) => [t, i]));
+  const nodes = metrics.series.filter((s) => s.node !== 'total');
+  const perSecond = 1000 / metrics.stepMs;
+  const depth = [
+    { label: 'total', color: PALETTE[0], values: (total?.points ?? []).map((p) => p.depth) },
+    // One line per node only where there is more than one node to tell apart.
+    ...(nodes.length > 1
+      ? nodes.map((s, n) => {
+          const values: (number | null)[] = times.map(() => null);
+          for (const p of s.points) values[index.get(Date.parse(p.t) / 1000)!] = p.depth;
+          return { label: s.node, color: PALETTE[(n + 1) % PALETTE.length], values };
+        })
+      : []),
+  ];
+  const rates = [
+    { label: 'in /s', color: PALETTE[1], values: (total?.points ?? []).map((p) => p.added * perSecond) },
+    {
+      label: 'acked /s',
+      color: PALETTE[2],
+      values: (total?.points ?? []).map((p) => p.acknowledged * perSecond),
+    },
+  ];
+  const span: [number, number] = [Date.parse(metrics.from) / 1000, Date.parse(metrics.to) / 1000];
+  return { times, span, depth, rates };
+}
+
+/** Colour by what the event did to the queue: consumers coming, going, the binding changing. */
+export function markerColor(type: string): string {
+  if (type === 'CONSUMER_CREATED') return '#12b886';
+  if (type === 'CONSUMER_CLOSED') return '#fd7e14';
+  if (type.startsWith('BINDING_')) return '#7950f2';
+  return '#868e96';
+}
+
+export function markersOf(events: readonly BrokerEvent[]) {
+  return events.map((e) => ({
+    t: Date.parse(e.brokerTs ?? e.receivedAt) / 1000,
+    label: e.type,
+    color: markerColor(e.type),
+  }));
+}

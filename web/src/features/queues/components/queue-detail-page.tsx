@@ -1,0 +1,207 @@
+import type { BrokerEvent, QueueRow } from '@artemis-studio/contracts';
+import {
+  Anchor,
+  Card,
+  Code,
+  Drawer,
+  Group,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useMemo, useState } from 'react';
+import { useStreamListener } from '../../../lib/live-context';
+import { formatTime } from '../../../lib/ui/format';
+import { QueryState } from '../../../lib/ui/query-state';
+import { TimeChart } from '../../../lib/ui/time-chart';
+import { useQueueEvents } from '../api/get-queue-events';
+import { useQueueMetrics } from '../hooks/use-queue-metrics';
+import { useQueues } from '../api/get-queues';
+import { chartData, markersOf, RANGES, type RangeName } from '../chart-data';
+
+const route = getRouteApi('/clusters/$clusterId/queues/$queue');
+
+function Attributes({ rows }: { rows: QueueRow[] }) {
+  if (rows.length === 0)
+    return <Text c="dimmed">The queue is not on any node now; its history is below.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table aria-label="Queue on each node">
+        <Table.Thead>
+          <Table.Tr>
+            {[
+              'Node',
+              'Address',
+              'Routing',
+              'Depth',
+              'Consumers',
+              'Delivering',
+              'Added',
+              'Acked',
+              'Expired',
+              'Killed',
+              'State',
+              'Observed',
+            ].map((h) => (
+              <Table.Th key={h}>{h}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((q) => (
+            <Table.Tr key={q.node}>
+              <Table.Td fw={600}>{q.node}</Table.Td>
+              <Table.Td>{q.address}</Table.Td>
+              <Table.Td>{q.routingType}</Table.Td>
+              <Table.Td data-testid={`depth-${q.node}`}>{q.messageCount.toLocaleString()}</Table.Td>
+              <Table.Td>{q.consumerCount}</Table.Td>
+              <Table.Td>{q.deliveringCount}</Table.Td>
+              <Table.Td>{q.messagesAdded.toLocaleString()}</Table.Td>
+              <Table.Td>{q.messagesAcknowledged.toLocaleString()}</Table.Td>
+              <Table.Td>{q.messagesExpired.toLocaleString()}</Table.Td>
+              <Table.Td>{q.messagesKilled.toLocaleString()}</Table.Td>
+              <Table.Td>
+                {[q.paused && 'paused', q.durable ? 'durable' : 'non-durable'].filter(Boolean).join(', ')}
+              </Table.Td>
+              <Table.Td>{formatTime(q.observedAt)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * One queue: its attributes on each node, depth and rates over time, and the broker events of
+ * the same period on the charts (what no peer shows: it keeps no broker events).
+ */
+export function QueueDetailPage() {
+  const { clusterId, queue } = route.useParams();
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const range: RangeName = search.range ?? '1h';
+  const rangeMs = RANGES[range];
+
+  const attributes = useQueues(clusterId, {
+    page: 1,
+    pageSize: 100,
+    sort: 'name',
+    order: 'asc',
+    search: queue,
+  });
+  const metrics = useQueueMetrics(clusterId, queue, { rangeMs });
+  const history = useQueueEvents(clusterId, queue, rangeMs);
+  const [live, setLive] = useState<BrokerEvent[]>([]);
+  const [selected, setSelected] = useState<BrokerEvent | null>(null);
+
+  const listener = useMemo(
+    () => ({ event: (e: BrokerEvent) => e.queue === queue && setLive((all) => [...all, e].slice(-500)) }),
+    [queue],
+  );
+  useStreamListener(clusterId, listener);
+
+  const events = useMemo(() => {
+    const bySeq = new Map<number, BrokerEvent>();
+    for (const e of [...(history.data?.items ?? []), ...live]) bySeq.set(e.seq, e);
+    const since = Date.now() - rangeMs;
+    return [...bySeq.values()]
+      .filter((e) => Date.parse(e.brokerTs ?? e.receivedAt) >= since)
+      .sort((a, b) => a.seq - b.seq);
+  }, [history.data, live, rangeMs]);
+  const markers = useMemo(() => markersOf(events), [events]);
+  const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
+  const lastDepth = data?.depth[0]?.values.at(-1);
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Stack gap={0}>
+          <Anchor component={Link} to={`/clusters/${clusterId}/queues`} size="sm">
+            ← Queues
+          </Anchor>
+          <Title order={2}>{queue}</Title>
+        </Stack>
+        <SegmentedControl
+          aria-label="Time range"
+          value={range}
+          data={Object.keys(RANGES)}
+          onChange={(value) => void navigate({ search: { range: value as RangeName } })}
+        />
+      </Group>
+      <QueryState query={attributes} what="queue">
+        {(page) => <Attributes rows={page.items.filter((q) => q.name === queue)} />}
+      </QueryState>
+      <QueryState query={metrics} what="queue charts">
+        {() =>
+          data && (
+            <Stack>
+              <Card withBorder data-testid="depth-chart" data-last-depth={lastDepth ?? ''}>
+                <Text fw={600} mb="xs">
+                  Depth
+                </Text>
+                <TimeChart
+                  times={data.times}
+                  span={data.span}
+                  series={data.depth}
+                  markers={markers}
+                  onMarker={(i) => setSelected(events[i])}
+                  unit="messages"
+                  ariaLabel={`Depth of ${queue}, last ${range}`}
+                />
+              </Card>
+              <Card withBorder>
+                <Text fw={600} mb="xs">
+                  Messages in and acknowledged
+                </Text>
+                <TimeChart
+                  times={data.times}
+                  span={data.span}
+                  series={data.rates}
+                  markers={markers}
+                  onMarker={(i) => setSelected(events[i])}
+                  unit="per second"
+                  ariaLabel={`Rates of ${queue}, last ${range}`}
+                />
+              </Card>
+            </Stack>
+          )
+        }
+      </QueryState>
+      <Card withBorder>
+        <Text fw={600} mb="xs">
+          Broker events on the charts ({events.length})
+        </Text>
+        {events.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No consumer, binding or other broker event for this queue in the last {range}.
+          </Text>
+        ) : (
+          <Stack gap={2}>
+            {events
+              .slice(-20)
+              .reverse()
+              .map((e) => (
+                <Anchor key={e.seq} component="button" size="sm" ta="left" onClick={() => setSelected(e)}>
+                  {formatTime(e.brokerTs ?? e.receivedAt)} · {e.type}
+                  {e.remoteAddress ? ` · ${e.remoteAddress}` : ''}
+                </Anchor>
+              ))}
+          </Stack>
+        )}
+      </Card>
+      <Drawer
+        opened={selected !== null}
+        onClose={() => setSelected(null)}
+        position="right"
+        size="lg"
+        title={selected?.type}
+      >
+        {selected && <Code block>{JSON.stringify(selected, null, 2)}</Code>}
+      </Drawer>
+    </Stack>
+  );
+}
