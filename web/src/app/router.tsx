@@ -1,4 +1,4 @@
-import { LIVE_LIST_KINDS } from '@artemis-studio/contracts';
+import { LIVE_LIST_KINDS, QUEUE_KINDS, QUEUE_SORT_FIELDS } from '@artemis-studio/contracts';
 import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { z } from 'zod';
 import { ClusterSettingsPage } from '../features/clusters/components/cluster-settings-page';
@@ -53,12 +53,12 @@ const overviewRoute = createRoute({ getParentRoute: () => clusterRoute, path: '/
 /** Search parameters are part of the link: a reload or a shared URL shows the same rows. */
 export const QueuesSearchSchema = z.object({
   search: z.string().max(200).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).optional().catch(undefined),
-  sort: z
-    .enum(['name', 'address', 'messageCount', 'consumerCount', 'deliveringCount', 'messagesAdded'])
-    .optional()
-    .catch(undefined),
+  sort: z.enum(QUEUE_SORT_FIELDS).optional().catch(undefined),
   order: z.enum(['asc', 'desc']).optional().catch(undefined),
+  address: z.string().max(4096).optional().catch(undefined),
+  routingType: z.enum(['ANYCAST', 'MULTICAST']).optional().catch(undefined),
+  consumers: z.enum(['with', 'without']).optional().catch(undefined),
+  kind: z.enum(QUEUE_KINDS).optional().catch(undefined),
 });
 const queuesRoute = createRoute({
   getParentRoute: () => clusterRoute,

@@ -52,12 +52,23 @@ export const QUEUE_SORT_FIELDS = [
   'consumerCount',
   'deliveringCount',
   'messagesAdded',
+  'messagesAcknowledged',
+  'messagesExpired',
+  'messagesKilled',
+  'observedAt',
 ] as const;
+/** Queues whose names say what they hold: dead letters, or expired messages. */
+export const QUEUE_KINDS = ['dlq', 'expiry'] as const;
 export const QueueQuerySchema = z.object({
   ...PageQuery,
   sort: z.enum(QUEUE_SORT_FIELDS).default('name'),
   order: z.enum(['asc', 'desc']).default('asc'),
   search: z.string().max(200).optional(),
+  /** Exactly this address. */
+  address: z.string().max(4096).optional(),
+  routingType: z.enum(['ANYCAST', 'MULTICAST']).optional(),
+  consumers: z.enum(['with', 'without']).optional(),
+  kind: z.enum(QUEUE_KINDS).optional(),
 });
 export type QueueQuery = z.infer<typeof QueueQuerySchema>;
 
@@ -77,6 +88,8 @@ export const QueueRowSchema = z.object({
   durable: z.boolean(),
   temporary: z.boolean(),
   observedAt: Instant,
+  /** When a figure of the queue last changed. */
+  changedAt: Instant,
 });
 export type QueueRow = z.infer<typeof QueueRowSchema>;
 

@@ -9,6 +9,16 @@ const SORT_COLUMNS: Record<QueueQuery['sort'], string> = {
   consumerCount: 's.consumer_count',
   deliveringCount: 's.delivering_count',
   messagesAdded: 's.messages_added',
+  messagesAcknowledged: 's.messages_acknowledged',
+  messagesExpired: 's.messages_expired',
+  messagesKilled: 's.messages_killed',
+  observedAt: 's.observed_at',
+};
+
+/** What a dead-letter or expiry queue is called, by Artemis' defaults and common practice. */
+const KIND_PATTERNS: Record<NonNullable<QueueQuery['kind']>, string[]> = {
+  dlq: ['%dlq%', '%dead%letter%'],
+  expiry: ['%expir%'],
 };
 
 /** Reads of what the scraper persisted: topology from node_state, queues from queue_snapshot. */
@@ -47,6 +57,20 @@ export class StateQueries {
       params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       where += ` AND (s.name ILIKE $${params.length} OR s.address ILIKE $${params.length})`;
     }
+    if (query.address !== undefined) {
+      params.push(query.address);
+      where += ` AND s.address = $${params.length}`;
+    }
+    if (query.routingType) {
+      params.push(query.routingType);
+      where += ` AND upper(s.routing_type) = $${params.length}`;
+    }
+    if (query.consumers)
+      where += query.consumers === 'with' ? ' AND s.consumer_count > 0' : ' AND s.consumer_count = 0';
+    if (query.kind) {
+      params.push(KIND_PATTERNS[query.kind]);
+      where += ` AND s.name ILIKE ANY ($${params.length}::text[])`;
+    }
     const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'}, s.name, n.name`;
     params.push(query.pageSize, (query.page - 1) * query.pageSize);
     const rows = await this.dataSource.query(
@@ -72,6 +96,7 @@ export class StateQueries {
         durable: Boolean(r.durable),
         temporary: Boolean(r.temporary),
         observedAt: (r.observed_at as Date).toISOString(),
+        changedAt: (r.changed_at as Date).toISOString(),
       })),
       total: rows.length ? Number(rows[0].total) : await this.count(where, params.slice(0, -2)),
       page: query.page,

@@ -3,16 +3,15 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export type QueuesParams = Pick<QueueQuery, 'page' | 'pageSize' | 'sort' | 'order'> & { search?: string };
+/** What picks and orders the rows: everything of a queues query but the page. */
+export type QueuesFilter = Pick<QueueQuery, 'sort' | 'order'> &
+  Partial<Pick<QueueQuery, 'search' | 'address' | 'routingType' | 'consumers' | 'kind'>>;
+export type QueuesParams = QueuesFilter & Pick<QueueQuery, 'page' | 'pageSize'>;
 
 export function getQueues(clusterId: string, params: QueuesParams) {
-  const query = new URLSearchParams({
-    page: String(params.page),
-    pageSize: String(params.pageSize),
-    sort: params.sort,
-    order: params.order,
-    ...(params.search ? { search: params.search } : {}),
-  });
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') query.set(key, String(value));
   return getJson(`/clusters/${clusterId}/queues?${query.toString()}`, QueuePageSchema);
 }
 

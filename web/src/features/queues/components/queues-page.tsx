@@ -2,10 +2,13 @@ import { QUEUE_SORT_FIELDS, type QueueRow } from '@artemis-studio/contracts';
 import {
   Anchor,
   Badge,
+  Box,
+  Chip,
   Group,
-  Pagination,
+  Select,
+  SegmentedControl,
+  Skeleton,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -13,12 +16,16 @@ import {
 } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useState } from 'react';
-import { QueryState } from '../../../lib/ui/query-state';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { describeError } from '../../../lib/api-client';
 import { formatTime } from '../../../lib/ui/format';
-import { useQueues } from '../api/get-queues';
+import type { QueuesFilter } from '../api/get-queues';
+import { useQueueRows } from '../hooks/use-queue-rows';
 
 const route = getRouteApi('/clusters/$clusterId/queues');
+type SortField = (typeof QUEUE_SORT_FIELDS)[number];
+const ROW_HEIGHT = 36;
 
 function QueueLink({ name }: { name: string }) {
   const { clusterId } = route.useParams();
@@ -28,83 +35,128 @@ function QueueLink({ name }: { name: string }) {
       to={`/clusters/${clusterId}/queues/${encodeURIComponent(name)}`}
       fw={600}
       size="sm"
+      title={name}
     >
       {name}
     </Anchor>
   );
 }
-const PAGE_SIZE = 50;
-type SortField = (typeof QUEUE_SORT_FIELDS)[number];
 
-const COLUMNS: { label: string; sort?: SortField; numeric?: boolean; cell(q: QueueRow): React.ReactNode }[] =
-  [
-    {
-      label: 'Queue',
-      sort: 'name',
-      cell: (q) => <QueueLink name={q.name} />,
-    },
-    { label: 'Address', sort: 'address', cell: (q) => q.address },
-    { label: 'Node', cell: (q) => q.node },
-    { label: 'Routing', cell: (q) => q.routingType },
-    { label: 'Depth', sort: 'messageCount', numeric: true, cell: (q) => q.messageCount.toLocaleString() },
-    { label: 'Consumers', sort: 'consumerCount', numeric: true, cell: (q) => q.consumerCount },
-    { label: 'Delivering', sort: 'deliveringCount', numeric: true, cell: (q) => q.deliveringCount },
-    { label: 'Added', sort: 'messagesAdded', numeric: true, cell: (q) => q.messagesAdded.toLocaleString() },
-    { label: 'Acked', numeric: true, cell: (q) => q.messagesAcknowledged.toLocaleString() },
-    { label: 'Expired', numeric: true, cell: (q) => q.messagesExpired.toLocaleString() },
-    { label: 'Killed', numeric: true, cell: (q) => q.messagesKilled.toLocaleString() },
-    {
-      label: 'State',
-      cell: (q) => (
-        <Group gap={4}>
-          {q.paused && (
-            <Badge color="yellow" size="sm">
-              paused
-            </Badge>
-          )}
-          {!q.durable && (
-            <Badge color="gray" variant="light" size="sm">
-              non-durable
-            </Badge>
-          )}
-        </Group>
-      ),
-    },
-    { label: 'Observed', cell: (q) => formatTime(q.observedAt) },
-  ];
+interface Column {
+  label: string;
+  width: number;
+  sort?: SortField;
+  numeric?: boolean;
+  cell(q: QueueRow): ReactNode;
+}
 
-/** The cluster's queues as the scraper last stored them: searchable, sortable, paged, all in the URL. */
+const n = (value: number) => value.toLocaleString();
+const COLUMNS: Column[] = [
+  { label: 'Queue', width: 260, sort: 'name', cell: (q) => <QueueLink name={q.name} /> },
+  { label: 'Address', width: 200, sort: 'address', cell: (q) => q.address },
+  { label: 'Node', width: 90, cell: (q) => q.node },
+  { label: 'Routing', width: 105, cell: (q) => q.routingType },
+  { label: 'Depth', width: 90, sort: 'messageCount', numeric: true, cell: (q) => n(q.messageCount) },
+  { label: 'Consumers', width: 95, sort: 'consumerCount', numeric: true, cell: (q) => n(q.consumerCount) },
+  {
+    label: 'Delivering',
+    width: 90,
+    sort: 'deliveringCount',
+    numeric: true,
+    cell: (q) => n(q.deliveringCount),
+  },
+  { label: 'Added', width: 100, sort: 'messagesAdded', numeric: true, cell: (q) => n(q.messagesAdded) },
+  {
+    label: 'Acked',
+    width: 100,
+    sort: 'messagesAcknowledged',
+    numeric: true,
+    cell: (q) => n(q.messagesAcknowledged),
+  },
+  { label: 'Expired', width: 80, sort: 'messagesExpired', numeric: true, cell: (q) => n(q.messagesExpired) },
+  { label: 'Killed', width: 80, sort: 'messagesKilled', numeric: true, cell: (q) => n(q.messagesKilled) },
+  {
+    label: 'State',
+    width: 110,
+    cell: (q) => (
+      <Group gap={4} wrap="nowrap">
+        {q.paused && (
+          <Badge color="yellow" size="sm">
+            paused
+          </Badge>
+        )}
+        {!q.durable && (
+          <Badge color="gray" variant="light" size="sm">
+            non-durable
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
+  { label: 'Last change', width: 100, cell: (q) => formatTime(q.changedAt) },
+];
+const TEMPLATE = COLUMNS.map((c) => `${c.width}px`).join(' ');
+const TABLE_WIDTH = COLUMNS.reduce((sum, c) => sum + c.width, 0);
+
+const cellStyle = (c: Column): CSSProperties => ({
+  padding: '0 8px',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  textAlign: c.numeric ? 'right' : 'left',
+  alignSelf: 'center',
+});
+
+/**
+ * The cluster's queues as the scraper last stored them: a virtualised table over the paged API
+ * (only the rows in view are in the page, and only their pages are read), sorted, searched and
+ * filtered on the server, all of it in the URL.
+ */
 export function QueuesPage() {
   const { clusterId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const params = {
-    page: search.page ?? 1,
-    pageSize: PAGE_SIZE,
+  const filter: QueuesFilter = {
     sort: search.sort ?? 'name',
     order: search.order ?? 'asc',
     search: search.search,
-  } as const;
-  const queues = useQueues(clusterId, params);
+    address: search.address,
+    routingType: search.routingType,
+    consumers: search.consumers,
+    kind: search.kind,
+  };
+  const scroller = useRef<HTMLDivElement>(null);
+  const [range, setRange] = useState({ first: 0, last: 50 });
+  const { rows, total, head, fetching } = useQueueRows(clusterId, filter, range.first, range.last);
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+    onChange: (v) => {
+      const items = v.getVirtualItems();
+      if (items.length === 0) return;
+      const first = items[0].index;
+      const last = items[items.length - 1].index;
+      setRange((r) => (r.first === first && r.last === last ? r : { first, last }));
+    },
+  });
+
   const [typed, setTyped] = useState(search.search ?? '');
   const applySearch = useDebouncedCallback(
-    (value: string) =>
-      void navigate({ search: (s) => ({ ...s, search: value || undefined, page: undefined }) }),
+    (value: string) => void navigate({ search: (s) => ({ ...s, search: value || undefined }) }),
     250,
   );
+  const set = (change: Partial<typeof search>) => {
+    scroller.current?.scrollTo({ top: 0 });
+    void navigate({ search: (s) => ({ ...s, ...change }) });
+  };
   const sortBy = (field: SortField) =>
-    void navigate({
-      search: (s) => ({
-        ...s,
-        sort: field,
-        order: s.sort === field && s.order !== 'desc' ? 'desc' : 'asc',
-        page: undefined,
-      }),
-    });
+    set({ sort: field, order: filter.sort === field && filter.order !== 'desc' ? 'desc' : 'asc' });
 
   return (
     <Stack>
-      <Group justify="space-between">
+      <Group justify="space-between" align="flex-end">
         <Title order={2}>Queues</Title>
         <TextInput
           placeholder="Search queues and addresses"
@@ -117,69 +169,154 @@ export function QueuesPage() {
           w={320}
         />
       </Group>
-      <QueryState query={queues} what="queues">
-        {(page) => (
-          <Stack>
-            <Text size="sm" c="dimmed">
-              {page.total.toLocaleString()} queue{page.total === 1 ? '' : 's'}
-              {params.search ? ` matching “${params.search}”` : ''}
-            </Text>
-            <Table.ScrollContainer minWidth={1100}>
-              <Table striped highlightOnHover aria-label="Queues" stickyHeader>
-                <Table.Thead>
-                  <Table.Tr>
-                    {COLUMNS.map((c) => (
-                      <Table.Th
-                        key={c.label}
-                        style={{ textAlign: c.numeric ? 'right' : undefined }}
-                        aria-sort={
-                          c.sort && params.sort === c.sort
-                            ? params.order === 'asc'
-                              ? 'ascending'
-                              : 'descending'
-                            : undefined
-                        }
-                      >
-                        {c.sort ? (
-                          <UnstyledButton onClick={() => sortBy(c.sort!)} fw={600} fz="sm">
-                            {c.label}
-                            {params.sort === c.sort ? (params.order === 'asc' ? ' ▲' : ' ▼') : ''}
-                          </UnstyledButton>
-                        ) : (
-                          c.label
-                        )}
-                      </Table.Th>
-                    ))}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {page.items.map((q) => (
-                    <Table.Tr key={`${q.node}/${q.name}`}>
-                      {COLUMNS.map((c) => (
-                        <Table.Td key={c.label} style={{ textAlign: c.numeric ? 'right' : undefined }}>
-                          {c.cell(q)}
-                        </Table.Td>
-                      ))}
-                    </Table.Tr>
+      <Group gap="md" align="flex-end">
+        <Select
+          label="Routing"
+          data={['ANYCAST', 'MULTICAST']}
+          value={filter.routingType ?? null}
+          onChange={(v) => set({ routingType: (v as typeof search.routingType) ?? undefined })}
+          clearable
+          placeholder="Any"
+          w={150}
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            Consumers
+          </Text>
+          <SegmentedControl
+            aria-label="Consumers"
+            value={filter.consumers ?? 'any'}
+            data={[
+              { value: 'any', label: 'Any' },
+              { value: 'with', label: 'With' },
+              { value: 'without', label: 'None' },
+            ]}
+            onChange={(v) => set({ consumers: v === 'any' ? undefined : (v as 'with' | 'without') })}
+          />
+        </Stack>
+        <Group gap="xs" pb={4}>
+          <Chip checked={filter.kind === 'dlq'} onChange={(on) => set({ kind: on ? 'dlq' : undefined })}>
+            Dead letters
+          </Chip>
+          <Chip
+            checked={filter.kind === 'expiry'}
+            onChange={(on) => set({ kind: on ? 'expiry' : undefined })}
+          >
+            Expiry
+          </Chip>
+        </Group>
+        <TextInput
+          label="Address"
+          placeholder="exactly"
+          defaultValue={filter.address ?? ''}
+          onKeyDown={(e) => e.key === 'Enter' && set({ address: e.currentTarget.value.trim() || undefined })}
+          onBlur={(e) => set({ address: e.currentTarget.value.trim() || undefined })}
+          w={200}
+        />
+      </Group>
+      {head.isError && (
+        <Text c="red" role="alert">
+          {head.data ? 'Showing the last queues loaded; the refresh failed: ' : 'Queues unavailable: '}
+          {describeError(head.error)}
+        </Text>
+      )}
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {total === undefined ? 'Loading queues…' : `${n(total)} queue${total === 1 ? '' : 's'}`}
+        {filter.search ? ` matching “${filter.search}”` : ''}
+        {fetching && total !== undefined ? ' · refreshing' : ''}
+      </Text>
+      <Box
+        ref={scroller}
+        role="table"
+        aria-label="Queues"
+        aria-rowcount={total ?? -1}
+        style={{
+          height: 'calc(100vh - 300px)',
+          minHeight: 320,
+          overflow: 'auto',
+          border: '1px solid var(--mantine-color-default-border)',
+          borderRadius: 4,
+        }}
+      >
+        <div style={{ width: TABLE_WIDTH }}>
+          <div
+            role="row"
+            style={{
+              display: 'grid',
+              gridTemplateColumns: TEMPLATE,
+              height: ROW_HEIGHT,
+              position: 'sticky',
+              top: 0,
+              zIndex: 1,
+              background: 'var(--mantine-color-body)',
+              borderBottom: '1px solid var(--mantine-color-default-border)',
+            }}
+          >
+            {COLUMNS.map((c) => (
+              <div
+                key={c.label}
+                role="columnheader"
+                style={cellStyle(c)}
+                aria-sort={
+                  c.sort && filter.sort === c.sort
+                    ? filter.order === 'asc'
+                      ? 'ascending'
+                      : 'descending'
+                    : undefined
+                }
+              >
+                {c.sort ? (
+                  <UnstyledButton onClick={() => sortBy(c.sort!)} fw={600} fz="sm">
+                    {c.label}
+                    {filter.sort === c.sort ? (filter.order === 'asc' ? ' ▲' : ' ▼') : ''}
+                  </UnstyledButton>
+                ) : (
+                  <Text fw={600} fz="sm">
+                    {c.label}
+                  </Text>
+                )}
+              </div>
+            ))}
+          </div>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows.get(item.index);
+              return (
+                <div
+                  key={item.key}
+                  role="row"
+                  aria-rowindex={item.index + 2}
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    width: TABLE_WIDTH,
+                    height: ROW_HEIGHT,
+                    transform: `translateY(${item.start}px)`,
+                    display: 'grid',
+                    gridTemplateColumns: TEMPLATE,
+                    fontSize: 'var(--mantine-font-size-sm)',
+                    borderBottom: '1px solid var(--mantine-color-default-border)',
+                  }}
+                >
+                  {COLUMNS.map((c) => (
+                    <div key={c.label} role="cell" style={cellStyle(c)}>
+                      {row ? c.cell(row) : <Skeleton height={10} />}
+                    </div>
                   ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            {page.items.length === 0 && (
-              <Text c="dimmed">
-                {params.search ? 'No queue matches the search.' : 'No queue observed yet.'}
-              </Text>
-            )}
-            {page.total > PAGE_SIZE && (
-              <Pagination
-                total={Math.ceil(page.total / PAGE_SIZE)}
-                value={params.page}
-                onChange={(p) => void navigate({ search: (s) => ({ ...s, page: p === 1 ? undefined : p }) })}
-              />
-            )}
-          </Stack>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        {total === 0 && (
+          <Text c="dimmed" p="md">
+            {Object.values({ ...filter, sort: undefined, order: undefined }).some(Boolean)
+              ? 'No queue matches the search and filters.'
+              : 'No queue observed yet.'}
+          </Text>
         )}
-      </QueryState>
+      </Box>
     </Stack>
   );
 }

@@ -3,11 +3,12 @@ import { createDataSource } from '@artemis-studio/db';
 import { insertCluster, spawnService, testDatabaseUrl, type ServiceProcess } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 
-/** The metrics endpoints against real PostgreSQL: downsampling, counters, bounds and bad input. */
-describe('GET …/metrics against real PostgreSQL', () => {
+/** A cluster's queue state and history against real PostgreSQL: filters, downsampling, bounds, bad input. */
+describe('GET …/queues and …/metrics against real PostgreSQL', () => {
   let db: DataSource;
   let gateway: ServiceProcess;
   let clusterId: string;
+  let cluster: { id: string; nodeIds: string[] };
   const T0 = Date.parse('2026-11-30T08:00:00Z');
   const SAMPLE_MS = 15_000;
   const QUEUE = 'orders.in';
@@ -25,7 +26,7 @@ describe('GET …/metrics against real PostgreSQL', () => {
 
   beforeAll(async () => {
     db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
-    const cluster = await insertCluster(db, {
+    cluster = await insertCluster(db, {
       nodes: [
         { name: 'a', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' },
         { name: 'b', jolokiaUrl: 'http://127.0.0.1:2/console/jolokia' },
@@ -54,6 +55,7 @@ describe('GET …/metrics against real PostgreSQL', () => {
 
   afterAll(async () => {
     await gateway?.stop();
+    await db.query(`DELETE FROM queue_snapshot WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM cluster WHERE id = $1`, [clusterId]);
     await db.query(`DELETE FROM metric_sample WHERE cluster_id = $1`, [clusterId]);
     await db.destroy();
@@ -100,6 +102,47 @@ describe('GET …/metrics against real PostgreSQL', () => {
     const from = T0 + 10 * 60_000;
     const body = await metrics(`/metrics?from=${iso(from)}&to=${iso(from + 60_000)}&step=60000`);
     expect(body.series[0]).toMatchObject({ node: 'total', points: [{ depth: 148, consumers: 3 }] });
+  });
+
+  it('filters queues by routing type, consumers, address and DLQ- or expiry-looking names', async () => {
+    const snapshot = (name: string, routing: string, consumers: number, address = name) => [
+      cluster.nodeIds[0],
+      clusterId,
+      name,
+      address,
+      routing,
+      consumers,
+    ];
+    const rows = [
+      snapshot('orders.in', 'ANYCAST', 2),
+      snapshot('DLQ', 'ANYCAST', 0),
+      snapshot('orders.dead-letter', 'ANYCAST', 0),
+      snapshot('ExpiryQueue', 'ANYCAST', 0),
+      snapshot('prices.a', 'MULTICAST', 1, 'prices'),
+      snapshot('prices.b', 'MULTICAST', 0, 'prices'),
+    ];
+    await db.query(
+      `INSERT INTO queue_snapshot (node_id, cluster_id, name, address, routing_type, consumer_count, observed_at,
+         changed_at, message_count, delivering_count, messages_added, messages_acknowledged, messages_expired,
+         messages_killed, paused, durable, temporary)
+       SELECT n, c, q, a, r, k, now(), now() - interval '1 minute', 0, 0, 0, 0, 0, 0, false, true, false
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[]) AS t(n, c, q, a, r, k)`,
+      rows[0].map((_, column) => rows.map((r) => r[column])),
+    );
+    const names = async (query: string) =>
+      ((await get(`/queues?pageSize=500&${query}`)).body as { items: { name: string }[] }).items.map(
+        (q) => q.name,
+      );
+    expect(await names('kind=dlq')).toEqual(['DLQ', 'orders.dead-letter']);
+    expect(await names('kind=expiry')).toEqual(['ExpiryQueue']);
+    expect(await names('routingType=MULTICAST')).toEqual(['prices.a', 'prices.b']);
+    expect(await names('consumers=with')).toEqual(['orders.in', 'prices.a']);
+    expect(await names('address=prices&consumers=without')).toEqual(['prices.b']);
+    expect((await names('sort=consumerCount&order=desc'))[0]).toBe('orders.in');
+    const [first] = ((await get('/queues?search=orders.in')).body as { items: { changedAt: string }[] })
+      .items;
+    expect(Date.parse(first.changedAt)).toBeLessThan(Date.now() - 30_000);
+    expect((await get('/queues?kind=poison')).status).toBe(400);
   });
 
   it.each([
