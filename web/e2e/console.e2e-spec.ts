@@ -272,6 +272,52 @@ describe('the console in Chromium, against the real stack and broker', () => {
     }
   }, 90_000);
 
+  it('scrolls the events back past the first page, and filters them by type', async () => {
+    const queue = `e2e.many.${randomUUID().slice(0, 8)}`;
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      // 150 consumers come and go: 300 consumer events, more than one page of history (200).
+      for (let i = 0; i < 150; i++) {
+        const receiver = await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+        await receiver.close();
+      }
+    } finally {
+      await client.close();
+    }
+    const history = async () =>
+      (
+        (await (
+          await fetch(`${base}/api/v1/clusters/${clusterId}/events?queue=${queue}&limit=500`)
+        ).json()) as {
+          items: unknown[];
+        }
+      ).items.length;
+    await waitFor('the 300 consumer events stored', async () => (await history()) >= 300, {
+      timeoutMs: 60_000,
+    });
+
+    await page.goto(`${base}/clusters/${clusterId}/events?queue=${queue}`);
+    const shown = async () =>
+      Number((await page.getByText(/events shown/).innerText()).match(/^([\d,]+)/)![1].replace(/,/g, ''));
+    await waitFor('the first page', async () => (await shown()) === 200, { timeoutMs: 15_000 });
+    const feed = page.getByRole('table', { name: 'Broker events' });
+    await waitFor(
+      'older pages read while scrolling',
+      async () => {
+        await feed.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        return (await shown()) >= 300;
+      },
+      { timeoutMs: 15_000 },
+    );
+    await screenshot(page, '10-events-scrolled-back');
+
+    await page.getByLabel('Type').fill('CONSUMER_CLOSED');
+    await page.getByLabel('Type').press('Enter');
+    await waitFor('150 closes', async () => (await shown()) === 150, { timeoutMs: 15_000 });
+    const types = await feed.getByRole('row').allInnerTexts();
+    expect(types.slice(1).every((row) => row.includes('CONSUMER_CLOSED'))).toBe(true);
+  }, 120_000);
+
   it('shows the runtime settings with what each one does', async () => {
     await page.goto(`${base}/settings`);
     await page.getByText('artemis-studio.stream.heartbeat-millis').waitFor();

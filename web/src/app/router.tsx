@@ -93,6 +93,7 @@ export const EventsSearchSchema = z.object({
   address: z.string().max(4096).optional().catch(undefined),
   queue: z.string().max(4096).optional().catch(undefined),
   node: z.string().max(200).optional().catch(undefined),
+  consumer: z.string().max(4096).optional().catch(undefined),
   from: z.iso.datetime({ offset: true }).optional().catch(undefined),
   to: z.iso.datetime({ offset: true }).optional().catch(undefined),
 });

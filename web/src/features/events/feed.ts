@@ -8,6 +8,7 @@ export interface EventFilters {
   address?: string;
   queue?: string;
   node?: string;
+  consumer?: string;
 }
 
 /** The same filters the history query applies, for live events. */
@@ -16,7 +17,8 @@ export function matches(event: BrokerEvent, filters: EventFilters): boolean {
     (!filters.type || event.type === filters.type) &&
     (!filters.address || event.address === filters.address) &&
     (!filters.queue || event.queue === filters.queue) &&
-    (!filters.node || event.node === filters.node)
+    (!filters.node || event.node === filters.node) &&
+    (!filters.consumer || event.consumer === filters.consumer)
   );
 }
 

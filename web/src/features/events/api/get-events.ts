@@ -1,5 +1,5 @@
 import { EventsPageSchema } from '@artemis-studio/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -8,23 +8,30 @@ export interface EventsFilters {
   address?: string;
   queue?: string;
   node?: string;
+  consumer?: string;
   from?: string;
   to?: string;
 }
 
-/** The newest page of history, with the cluster's `dropped` count (never hidden). */
-export function getEvents(clusterId: string, filters: EventsFilters, limit = 200) {
-  const query = new URLSearchParams({ limit: String(limit) });
+export const EVENTS_PAGE_SIZE = 200;
+
+/** One page of history, newest first, before the keyset cursor; always with the cluster's `dropped`. */
+export function getEvents(clusterId: string, filters: EventsFilters, before?: number) {
+  const query = new URLSearchParams({ limit: String(EVENTS_PAGE_SIZE) });
   for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
+  if (before !== undefined) query.set('before', String(before));
   return getJson(`/clusters/${clusterId}/events?${query.toString()}`, EventsPageSchema);
 }
 
-export const eventsQueryOptions = (clusterId: string, filters: EventsFilters) =>
-  queryOptions({
+/** History paged back in time by `before` (seq): scrolling down reads the next older page. */
+export const eventHistoryQueryOptions = (clusterId: string, filters: EventsFilters) =>
+  infiniteQueryOptions({
     queryKey: queryKeys.eventHistory(clusterId, filters),
-    queryFn: () => getEvents(clusterId, filters),
+    queryFn: ({ pageParam }) => getEvents(clusterId, filters, pageParam),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
     meta: { label: 'the event history' },
   });
 
 export const useEventHistory = (clusterId: string, filters: EventsFilters) =>
-  useQuery(eventsQueryOptions(clusterId, filters));
+  useInfiniteQuery(eventHistoryQueryOptions(clusterId, filters));

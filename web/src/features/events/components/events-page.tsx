@@ -1,14 +1,17 @@
 import type { BrokerEvent, ReplayGapFrame } from '@artemis-studio/contracts';
-import { Alert, Button, Code, Drawer, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Box, Button, Code, Drawer, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { describeError } from '../../../lib/api-client';
 import { useLive, useStreamListener } from '../../../lib/live-context';
-import { QueryState } from '../../../lib/ui/query-state';
 import { formatTime } from '../../../lib/ui/format';
-import { useEventHistory } from '../api/get-events';
+import { useEventHistory, type EventsFilters } from '../api/get-events';
 import { addLive, matches, mergeFeed } from '../feed';
 
 const route = getRouteApi('/clusters/$clusterId/events');
+const ROW_HEIGHT = 34;
+const FILTER_FIELDS = ['type', 'address', 'queue', 'node', 'consumer'] as const;
 
 interface Gap {
   frame: ReplayGapFrame;
@@ -23,18 +26,39 @@ function gapMessage(gap: Gap): string {
   return `${count} not replayed (${why}) — open history for ${span}`;
 }
 
-/** Broker events as they happen, on top of the stored history: one feed, no gap left unsaid. */
+const COLUMNS: { label: string; width: string; cell(e: BrokerEvent): string }[] = [
+  { label: 'Time', width: '90px', cell: (e) => formatTime(e.brokerTs ?? e.receivedAt) },
+  { label: 'Type', width: '200px', cell: (e) => e.type },
+  { label: 'Node', width: '90px', cell: (e) => e.node },
+  { label: 'Address', width: 'minmax(140px, 1fr)', cell: (e) => e.address ?? '—' },
+  { label: 'Queue', width: 'minmax(140px, 1fr)', cell: (e) => e.queue ?? '—' },
+  { label: 'Remote', width: '150px', cell: (e) => e.remoteAddress ?? '—' },
+];
+const TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
+const cell: CSSProperties = {
+  padding: '0 8px',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+};
+
+/**
+ * Broker events as they happen on top of the stored history, newest first: one virtualised feed
+ * that reads older pages as you scroll (keyset, by seq), the same filters on both, no gap unsaid.
+ */
 export function EventsPage() {
   const { clusterId } = route.useParams();
-  const filters = route.useSearch();
+  const search = route.useSearch();
   const navigate = route.useNavigate();
   const { pause } = useLive();
+  const filters: EventsFilters = search;
   const history = useEventHistory(clusterId, filters);
   const [live, setLive] = useState<BrokerEvent[]>([]);
   const held = useRef<BrokerEvent[]>([]);
   const [gaps, setGaps] = useState<Gap[]>([]);
   const [selected, setSelected] = useState<BrokerEvent | null>(null);
   const newest = useRef<BrokerEvent | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
 
   // A change of filters starts the live part afresh: the history query answers for the new filters.
   const filterKey = JSON.stringify(filters);
@@ -73,27 +97,43 @@ export function EventsPage() {
   );
   useStreamListener(clusterId, listener);
 
-  const setFilter = useCallback(
-    (key: 'type' | 'address' | 'queue' | 'node', value: string) =>
-      void navigate({ search: (s) => ({ ...s, [key]: value || undefined }) }),
-    [navigate],
-  );
+  const window = Boolean(filters.from || filters.to);
+  const pages = history.data?.pages ?? [];
+  const stored = useMemo(() => pages.flatMap((p) => p.items), [pages]);
+  const feed = useMemo(() => (window ? stored : mergeFeed(live, stored)), [window, live, stored]);
+  const dropped = pages[0]?.dropped ?? 0;
+
+  const virtualizer = useVirtualizer({
+    count: feed.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1].index : 0;
+  useEffect(() => {
+    if (lastIndex >= feed.length - 20 && history.hasNextPage && !history.isFetchingNextPage)
+      void history.fetchNextPage();
+  }, [lastIndex, feed.length, history]);
+
+  const setFilter = (key: (typeof FILTER_FIELDS)[number], value: string) =>
+    void navigate({ search: (s) => ({ ...s, [key]: value || undefined }) });
 
   return (
     <Stack>
       <Title order={2}>Events</Title>
       <Group align="flex-end">
-        {(['type', 'address', 'queue', 'node'] as const).map((key) => (
+        {FILTER_FIELDS.map((key) => (
           <TextInput
-            key={key}
+            key={`${key}:${search[key] ?? ''}`}
             label={key[0].toUpperCase() + key.slice(1)}
-            defaultValue={filters[key] ?? ''}
+            defaultValue={search[key] ?? ''}
             onBlur={(e) => setFilter(key, e.currentTarget.value.trim())}
             onKeyDown={(e) => e.key === 'Enter' && setFilter(key, e.currentTarget.value.trim())}
-            w={180}
+            w={160}
           />
         ))}
-        {(filters.from || filters.to) && (
+        {window && (
           <Button
             variant="subtle"
             onClick={() => void navigate({ search: (s) => ({ ...s, from: undefined, to: undefined }) })}
@@ -102,6 +142,12 @@ export function EventsPage() {
           </Button>
         )}
       </Group>
+      {window && (
+        <Text size="sm">
+          History from {filters.from ? formatTime(filters.from) : 'the start'} to{' '}
+          {filters.to ? formatTime(filters.to) : 'now'}.
+        </Text>
+      )}
       {gaps.map((gap, i) => (
         <Alert key={i} color="orange" role="alert" data-testid="replay-gap">
           <Group justify="space-between">
@@ -118,52 +164,100 @@ export function EventsPage() {
           </Group>
         </Alert>
       ))}
-      <QueryState query={history} what="event history">
-        {(page) => {
-          const inRange = !filters.from && !filters.to;
-          const feed = inRange ? mergeFeed(live, page.items) : page.items;
-          return (
-            <Stack>
-              {page.dropped > 0 && (
-                <Alert color="red" title="Events were lost" role="alert" data-testid="dropped">
-                  {page.dropped.toLocaleString()} broker events of this cluster were dropped at a bound
-                  (notifier, event store or stream) and are not in the history.
-                </Alert>
-              )}
-              {feed.length === 0 ? (
-                <Text c="dimmed">No broker event{inRange ? ' yet' : ' in this period'}.</Text>
-              ) : (
-                <Table highlightOnHover aria-label="Broker events">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Time</Table.Th>
-                      <Table.Th>Type</Table.Th>
-                      <Table.Th>Node</Table.Th>
-                      <Table.Th>Address</Table.Th>
-                      <Table.Th>Queue</Table.Th>
-                      <Table.Th>Remote</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {feed.slice(0, 500).map((e) => (
-                      <Table.Tr key={e.seq} onClick={() => setSelected(e)} style={{ cursor: 'pointer' }}>
-                        <Table.Td>{formatTime(e.brokerTs ?? e.receivedAt)}</Table.Td>
-                        <Table.Td>
-                          <Code>{e.type}</Code>
-                        </Table.Td>
-                        <Table.Td>{e.node}</Table.Td>
-                        <Table.Td>{e.address ?? '—'}</Table.Td>
-                        <Table.Td>{e.queue ?? '—'}</Table.Td>
-                        <Table.Td>{e.remoteAddress ?? '—'}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              )}
-            </Stack>
-          );
+      {dropped > 0 && (
+        <Alert color="red" title="Events were lost" role="alert" data-testid="dropped">
+          {dropped.toLocaleString()} broker events of this cluster were dropped at a bound (notifier, event
+          store or stream) and are not in the history.
+        </Alert>
+      )}
+      {history.isError && (
+        <Alert color="red" role="alert">
+          {pages.length ? 'Showing the history loaded; the refresh failed: ' : 'Event history unavailable: '}
+          {describeError(history.error)}
+        </Alert>
+      )}
+      <Text size="sm" c="dimmed">
+        {history.isPending
+          ? 'Loading event history…'
+          : `${feed.length.toLocaleString()} events shown${history.hasNextPage ? '; scroll for older' : ', the oldest kept'}`}
+        {history.isFetchingNextPage ? ' · reading older events' : ''}
+      </Text>
+      <Box
+        ref={scroller}
+        role="table"
+        aria-label="Broker events"
+        style={{
+          height: 'calc(100vh - 330px)',
+          minHeight: 300,
+          overflow: 'auto',
+          border: '1px solid var(--mantine-color-default-border)',
+          borderRadius: 4,
         }}
-      </QueryState>
+      >
+        <div
+          role="row"
+          style={{
+            display: 'grid',
+            gridTemplateColumns: TEMPLATE,
+            height: ROW_HEIGHT,
+            alignItems: 'center',
+            position: 'sticky',
+            top: 0,
+            zIndex: 1,
+            background: 'var(--mantine-color-body)',
+            borderBottom: '1px solid var(--mantine-color-default-border)',
+          }}
+        >
+          {COLUMNS.map((c) => (
+            <div
+              key={c.label}
+              role="columnheader"
+              style={{ ...cell, fontWeight: 600, fontSize: 'var(--mantine-font-size-sm)' }}
+            >
+              {c.label}
+            </div>
+          ))}
+        </div>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const event = feed[item.index];
+            return (
+              <div
+                key={event.seq}
+                role="row"
+                tabIndex={0}
+                onClick={() => setSelected(event)}
+                onKeyDown={(e) => e.key === 'Enter' && setSelected(event)}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${item.start}px)`,
+                  display: 'grid',
+                  gridTemplateColumns: TEMPLATE,
+                  alignItems: 'center',
+                  cursor: 'pointer',
+                  fontSize: 'var(--mantine-font-size-sm)',
+                  borderBottom: '1px solid var(--mantine-color-default-border)',
+                }}
+              >
+                {COLUMNS.map((c) => (
+                  <div key={c.label} role="cell" style={cell} title={c.cell(event)}>
+                    {c.label === 'Type' ? <Code>{c.cell(event)}</Code> : c.cell(event)}
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+        {!history.isPending && feed.length === 0 && (
+          <Text c="dimmed" p="md">
+            No broker event{window ? ' in this period' : ' yet'}.
+          </Text>
+        )}
+      </Box>
       <Drawer
         opened={selected !== null}
         onClose={() => setSelected(null)}
