@@ -19,6 +19,11 @@ export const queryKeys = {
   liveListPage: (clusterId: string, kind: LiveListKind, params: object) =>
     ['cluster', clusterId, kind, params] as const,
   eventHistory: (clusterId: string, filters: object) => ['cluster', clusterId, 'events', filters] as const,
+  /** Under queues: recomputed when a tier-B sample changes something. */
+  clusterMetrics: (clusterId: string, range: object) =>
+    ['cluster', clusterId, 'queues', 'cluster-metrics', range] as const,
+  queueGrowth: (clusterId: string, params: object) =>
+    ['cluster', clusterId, 'queues', 'growth', params] as const,
   settings: () => ['settings'] as const,
 };
 

@@ -51,3 +51,31 @@ export const MetricsResponseSchema = z.object({
   series: z.array(MetricSeriesSchema),
 });
 export type MetricsResponse = z.infer<typeof MetricsResponseSchema>;
+
+/** `?window&limit` of the fastest-growing queues: depth now against depth `window` ago. */
+export const QueueGrowthQuerySchema = z
+  .object({
+    window: z.coerce
+      .number()
+      .int()
+      .min(60_000)
+      .max(24 * 3_600_000)
+      .default(15 * 60_000),
+    limit: z.coerce.number().int().min(1).max(100).default(10),
+  })
+  .strict();
+export type QueueGrowthQuery = z.infer<typeof QueueGrowthQuerySchema>;
+
+export const QueueGrowthSchema = z.object({
+  queue: z.string(),
+  node: z.string(),
+  depth: z.number(),
+  /** Depth now minus the depth at the start of the window (the first sample in it). */
+  growth: z.number(),
+  since: Instant,
+});
+export const QueueGrowthResponseSchema = z.object({
+  windowMs: z.number().int(),
+  items: z.array(QueueGrowthSchema),
+});
+export type QueueGrowthResponse = z.infer<typeof QueueGrowthResponseSchema>;

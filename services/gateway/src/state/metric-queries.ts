@@ -1,4 +1,4 @@
-import type { MetricSeries, MetricsResponse } from '@artemis-studio/contracts';
+import type { MetricSeries, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
 import type { DataSource } from 'typeorm';
 import type { MetricRange } from './metric-range';
 
@@ -83,6 +83,36 @@ export class MetricQueries {
       to: range.to.toISOString(),
       stepMs: range.stepMs,
       series: [...series.values()],
+    };
+  }
+
+  /** The queues whose depth grew most over the last `windowMs`, on any node. */
+  async fastestGrowing(clusterId: string, windowMs: number, limit: number): Promise<QueueGrowthResponse> {
+    const rows: { queue: string; node: string; depth: string; growth: string; since: Date }[] =
+      await this.dataSource.query(
+        `SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth, s.last - s.first AS growth, s.since
+           FROM (SELECT node_id, queue,
+                        (array_agg(message_count ORDER BY sampled_at DESC))[1] AS last,
+                        (array_agg(message_count ORDER BY sampled_at))[1] AS first,
+                        min(sampled_at) AS since
+                   FROM metric_sample
+                  WHERE cluster_id = $1 AND sampled_at >= now() - make_interval(secs => $2::float8 / 1000)
+                  GROUP BY node_id, queue) s
+           LEFT JOIN cluster_node n ON n.id = s.node_id
+          WHERE s.last > s.first
+          ORDER BY growth DESC, s.queue
+          LIMIT $3`,
+        [clusterId, windowMs, limit],
+      );
+    return {
+      windowMs,
+      items: rows.map((r) => ({
+        queue: r.queue,
+        node: r.node,
+        depth: Number(r.depth),
+        growth: Number(r.growth),
+        since: r.since.toISOString(),
+      })),
     };
   }
 }

@@ -9,7 +9,8 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
   let gateway: ServiceProcess;
   let clusterId: string;
   let cluster: { id: string; nodeIds: string[] };
-  const T0 = Date.parse('2026-11-30T08:00:00Z');
+  // Within the samples' retention whenever the suite runs, on a whole hour so buckets align.
+  const T0 = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3 * 3_600_000;
   const SAMPLE_MS = 15_000;
   const QUEUE = 'orders.in';
 
@@ -143,6 +144,32 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
       .items;
     expect(Date.parse(first.changedAt)).toBeLessThan(Date.now() - 30_000);
     expect((await get('/queues?kind=poison')).status).toBe(400);
+  });
+
+  it('names the queues filling fastest over the window, and only those growing', async () => {
+    const sample = (minutesAgo: number, queue: string, depth: number) =>
+      db.query(
+        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                    messages_acknowledged, consumer_count)
+         VALUES (now() - make_interval(mins => $1), $2, $3, $4, $5, 0, 0, 0)`,
+        [minutesAgo, clusterId, cluster.nodeIds[1], queue, depth],
+      );
+    await sample(10, 'growing.fast', 5);
+    await sample(1, 'growing.fast', 305);
+    await sample(10, 'growing.slow', 5);
+    await sample(1, 'growing.slow', 15);
+    await sample(10, 'draining', 300);
+    await sample(1, 'draining', 0);
+    const { status, body } = await get('/queues/growth?window=900000&limit=5');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      windowMs: 900_000,
+      items: [
+        { queue: 'growing.fast', node: 'b', depth: 305, growth: 300 },
+        { queue: 'growing.slow', node: 'b', depth: 15, growth: 10 },
+      ],
+    });
+    expect((await get('/queues/growth?window=10')).status).toBe(400);
   });
 
   it.each([

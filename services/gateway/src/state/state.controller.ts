@@ -4,6 +4,7 @@ import {
   LIVE_LIST_KINDS,
   LiveListQuerySchema,
   MetricsQuerySchema,
+  QueueGrowthQuerySchema,
   QueueQuerySchema,
   rpcs,
   type LiveListKind,
@@ -51,6 +52,14 @@ export class StateController {
   async clusterMetrics(@Param('id') id: string, @Query() query: unknown) {
     const clusterId = await this.known(id);
     return (await this.data.metrics()).series(clusterId, null, metricRange(query));
+  }
+
+  /** The queues filling fastest: depth now against the start of the window. */
+  @Get('queues/growth')
+  async growth(@Param('id') id: string, @Query() query: unknown) {
+    const clusterId = await this.known(id);
+    const { window, limit } = parseInput(QueueGrowthQuerySchema, query, 'growth query');
+    return (await this.data.metrics()).fastestGrowing(clusterId, window, limit);
   }
 
   /** One queue's depth, rates and consumers over time, per node and in total, downsampled. */

@@ -6,6 +6,7 @@ import { formatDuration, formatInstant } from '../../../lib/ui/format';
 import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
 import { useCluster } from '../api/get-cluster';
 import { useTopology } from '../api/get-topology';
+import { ClusterActivity } from './cluster-activity';
 
 const route = getRouteApi('/clusters/$clusterId');
 
@@ -119,6 +120,7 @@ export function OverviewPage() {
       <QueryState query={detail} what="notification verdict">
         {(data) => <VerdictCard verdict={data.capabilities.notifications} />}
       </QueryState>
+      <ClusterActivity clusterId={clusterId} />
     </Stack>
   );
 }

@@ -20,7 +20,7 @@ import { TimeChart } from '../../../lib/ui/time-chart';
 import { useQueueEvents } from '../api/get-queue-events';
 import { useQueueMetrics } from '../hooks/use-queue-metrics';
 import { useQueues } from '../api/get-queues';
-import { chartData, markersOf, RANGES, type RangeName } from '../chart-data';
+import { chartData, markersOf, RANGES, type RangeName } from '../../../lib/metrics/chart-data';
 
 const route = getRouteApi('/clusters/$clusterId/queues/$queue');
 

@@ -1,0 +1,47 @@
+import { MetricsResponseSchema, QueueGrowthResponseSchema, QueuePageSchema } from '@artemis-studio/contracts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getJson } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** The cluster's depth and rates over the last `rangeMs`, per node and in total. */
+export const clusterMetricsQueryOptions = (clusterId: string, rangeMs: number) =>
+  queryOptions({
+    queryKey: queryKeys.clusterMetrics(clusterId, { rangeMs }),
+    queryFn: () => {
+      const to = Date.now();
+      const query = new URLSearchParams({
+        from: new Date(to - rangeMs).toISOString(),
+        to: new Date(to).toISOString(),
+      });
+      return getJson(`/clusters/${clusterId}/metrics?${query.toString()}`, MetricsResponseSchema);
+    },
+    placeholderData: keepPreviousData,
+    meta: { label: 'the cluster charts' },
+  });
+
+const DEEPEST = { page: 1, pageSize: 10, sort: 'messageCount', order: 'desc' } as const;
+
+export const deepestQueuesQueryOptions = (clusterId: string) =>
+  queryOptions({
+    queryKey: queryKeys.queuePage(clusterId, DEEPEST),
+    queryFn: () =>
+      getJson(
+        `/clusters/${clusterId}/queues?${new URLSearchParams(Object.entries(DEEPEST).map(([k, v]) => [k, String(v)]))}`,
+        QueuePageSchema,
+      ),
+    meta: { label: 'the deepest queues' },
+  });
+
+export const growingQueuesQueryOptions = (clusterId: string, windowMs: number) =>
+  queryOptions({
+    queryKey: queryKeys.queueGrowth(clusterId, { windowMs }),
+    queryFn: () =>
+      getJson(`/clusters/${clusterId}/queues/growth?window=${windowMs}&limit=10`, QueueGrowthResponseSchema),
+    meta: { label: 'the fastest-growing queues' },
+  });
+
+export const useClusterMetrics = (clusterId: string, rangeMs: number) =>
+  useQuery(clusterMetricsQueryOptions(clusterId, rangeMs));
+export const useDeepestQueues = (clusterId: string) => useQuery(deepestQueuesQueryOptions(clusterId));
+export const useGrowingQueues = (clusterId: string, windowMs: number) =>
+  useQuery(growingQueuesQueryOptions(clusterId, windowMs));

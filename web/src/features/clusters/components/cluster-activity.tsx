@@ -1,0 +1,140 @@
+import { Anchor, Card, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import { useMemo, type ReactNode } from 'react';
+import { chartData } from '../../../lib/metrics/chart-data';
+import { QueryState } from '../../../lib/ui/query-state';
+import { TimeChart } from '../../../lib/ui/time-chart';
+import { useClusterMetrics, useDeepestQueues, useGrowingQueues } from '../api/get-cluster-activity';
+
+const HOUR = 3_600_000;
+const GROWTH_WINDOW = 15 * 60_000;
+
+function QueueList({
+  clusterId,
+  rows,
+  empty,
+  label,
+}: {
+  clusterId: string;
+  rows: { queue: string; node: string; figure: ReactNode }[];
+  empty: string;
+  label: string;
+}) {
+  if (rows.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        {empty}
+      </Text>
+    );
+  return (
+    <Table aria-label={label} verticalSpacing={4}>
+      <Table.Tbody>
+        {rows.map((r) => (
+          <Table.Tr key={`${r.node}/${r.queue}`}>
+            <Table.Td
+              style={{ maxWidth: 260, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+            >
+              <Anchor
+                component={Link}
+                to={`/clusters/${clusterId}/queues/${encodeURIComponent(r.queue)}`}
+                size="sm"
+              >
+                {r.queue}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <Text size="xs" c="dimmed">
+                {r.node}
+              </Text>
+            </Table.Td>
+            <Table.Td ta="right">{r.figure}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** The last hour of the cluster at a glance: depth and rates, the deepest and the fastest-growing queues. */
+export function ClusterActivity({ clusterId }: { clusterId: string }) {
+  const metrics = useClusterMetrics(clusterId, HOUR);
+  const deepest = useDeepestQueues(clusterId);
+  const growing = useGrowingQueues(clusterId, GROWTH_WINDOW);
+  const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
+  return (
+    <Stack>
+      <QueryState query={metrics} what="cluster charts">
+        {() =>
+          data && (
+            <SimpleGrid cols={2}>
+              <Card withBorder>
+                <Text fw={600} size="sm">
+                  Messages waiting, last hour
+                </Text>
+                <TimeChart
+                  times={data.times}
+                  span={data.span}
+                  series={data.depth}
+                  unit="messages"
+                  height={140}
+                  ariaLabel="Cluster depth, last hour"
+                />
+              </Card>
+              <Card withBorder>
+                <Text fw={600} size="sm">
+                  In and acknowledged per second, last hour
+                </Text>
+                <TimeChart
+                  times={data.times}
+                  span={data.span}
+                  series={data.rates}
+                  unit="per second"
+                  height={140}
+                  ariaLabel="Cluster rates, last hour"
+                />
+              </Card>
+            </SimpleGrid>
+          )
+        }
+      </QueryState>
+      <SimpleGrid cols={2}>
+        <Card withBorder>
+          <Text fw={600} size="sm" mb="xs">
+            Deepest queues
+          </Text>
+          <QueryState query={deepest} what="deepest queues">
+            {(page) => (
+              <QueueList
+                clusterId={clusterId}
+                label="Deepest queues"
+                empty={page.items.length === 0 ? 'No queue observed yet.' : 'No queue holds a message.'}
+                rows={page.items
+                  .filter((q) => q.messageCount > 0)
+                  .map((q) => ({ queue: q.name, node: q.node, figure: q.messageCount.toLocaleString() }))}
+              />
+            )}
+          </QueryState>
+        </Card>
+        <Card withBorder>
+          <Text fw={600} size="sm" mb="xs">
+            Fastest growing, last 15 min
+          </Text>
+          <QueryState query={growing} what="fastest-growing queues">
+            {(page) => (
+              <QueueList
+                clusterId={clusterId}
+                label="Fastest-growing queues"
+                empty="No queue grew in the last 15 minutes."
+                rows={page.items.map((q) => ({
+                  queue: q.queue,
+                  node: q.node,
+                  figure: `+${q.growth.toLocaleString()}`,
+                }))}
+              />
+            )}
+          </QueryState>
+        </Card>
+      </SimpleGrid>
+    </Stack>
+  );
+}
