@@ -252,12 +252,16 @@ describe('the console in Chromium, against the real stack and broker', () => {
     try {
       await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
       await page.goto(`${base}/clusters/${clusterId}/consumers`);
-      await page
-        .getByRole('table', { name: 'Consumers' })
-        .getByText(queue)
-        .first()
-        .waitFor({ timeout: 30_000 });
+      const consumers = page.getByRole('table', { name: 'Consumers' });
+      await consumers.getByText(queue).first().waitFor({ timeout: 30_000 });
+      await page.getByRole('textbox', { name: 'Search consumers' }).fill(queue);
+      await waitFor('only its consumer', async () => (await consumers.getByRole('row').count()) === 2);
       await screenshot(page, '10-consumers');
+      // From the consumer to its session, as an operator follows a trail.
+      await consumers.getByRole('row').nth(1).getByRole('link').first().click();
+      await page.waitForURL(/\/sessions\?search=/);
+      const sessions = page.getByRole('table', { name: 'Sessions' });
+      await waitFor('its session alone', async () => (await sessions.getByRole('row').count()) === 2);
       await page
         .getByRole('navigation', { name: 'Cluster screens' })
         .getByRole('link', { name: 'Sessions' })

@@ -76,6 +76,9 @@ const queueDetailRoute = createRoute({
 
 export const LiveListSearchSchema = z.object({
   page: z.coerce.number().int().min(1).optional().catch(undefined),
+  search: z.string().max(500).optional().catch(undefined),
+  sort: z.string().max(100).optional().catch(undefined),
+  order: z.enum(['asc', 'desc']).optional().catch(undefined),
 });
 const liveListRoute = createRoute({
   getParentRoute: () => clusterRoute,

@@ -14,12 +14,12 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { useDebouncedCallback } from '@mantine/hooks';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { describeError } from '../../../lib/api-client';
 import { formatTime } from '../../../lib/ui/format';
+import { useSearchBox } from '../../../lib/ui/use-search-box';
 import type { QueuesFilter } from '../api/get-queues';
 import { useQueueRows } from '../hooks/use-queue-rows';
 
@@ -142,10 +142,9 @@ export function QueuesPage() {
     },
   });
 
-  const [typed, setTyped] = useState(search.search ?? '');
-  const applySearch = useDebouncedCallback(
-    (value: string) => void navigate({ search: (s) => ({ ...s, search: value || undefined }) }),
-    250,
+  const searchBox = useSearchBox(
+    search.search,
+    (value) => void navigate({ search: (s) => ({ ...s, search: value }) }),
   );
   const set = (change: Partial<typeof search>) => {
     scroller.current?.scrollTo({ top: 0 });
@@ -161,11 +160,7 @@ export function QueuesPage() {
         <TextInput
           placeholder="Search queues and addresses"
           aria-label="Search queues"
-          value={typed}
-          onChange={(e) => {
-            setTyped(e.currentTarget.value);
-            applySearch(e.currentTarget.value);
-          }}
+          {...searchBox}
           w={320}
         />
       </Group>
