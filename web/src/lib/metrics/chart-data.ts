@@ -45,7 +45,13 @@ export function markerColor(type: string): string {
   if (type === 'CONSUMER_CREATED') return '#12b886';
   if (type === 'CONSUMER_CLOSED') return '#fd7e14';
   if (type.startsWith('BINDING_')) return '#7950f2';
+  if (type === 'CONNECTION_DESTROYED') return '#fa5252';
   return '#868e96';
+}
+
+/** What an operator wants on a timeline: consumers coming and going, connections, bindings. */
+export function isTimelineEvent(type: string): boolean {
+  return /^(CONSUMER_(CREATED|CLOSED)|CONNECTION_(CREATED|DESTROYED)|BINDING_(ADDED|REMOVED))$/.test(type);
 }
 
 export function markersOf(events: readonly BrokerEvent[]) {

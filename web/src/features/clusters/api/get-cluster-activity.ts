@@ -1,4 +1,9 @@
-import { MetricsResponseSchema, QueueGrowthResponseSchema, QueuePageSchema } from '@artemis-studio/contracts';
+import {
+  EventsPageSchema,
+  MetricsResponseSchema,
+  QueueGrowthResponseSchema,
+  QueuePageSchema,
+} from '@artemis-studio/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -45,3 +50,18 @@ export const useClusterMetrics = (clusterId: string, rangeMs: number) =>
 export const useDeepestQueues = (clusterId: string) => useQuery(deepestQueuesQueryOptions(clusterId));
 export const useGrowingQueues = (clusterId: string, windowMs: number) =>
   useQuery(growingQueuesQueryOptions(clusterId, windowMs));
+
+/** The cluster's newest broker events of the last `rangeMs`, for the markers on its charts. */
+export const clusterEventsQueryOptions = (clusterId: string, rangeMs: number) =>
+  queryOptions({
+    queryKey: queryKeys.eventHistory(clusterId, { rangeMs, markers: true }),
+    queryFn: () =>
+      getJson(
+        `/clusters/${clusterId}/events?limit=500&from=${new Date(Date.now() - rangeMs).toISOString()}`,
+        EventsPageSchema,
+      ),
+    meta: { label: "the cluster's events" },
+  });
+
+export const useClusterEvents = (clusterId: string, rangeMs: number) =>
+  useQuery(clusterEventsQueryOptions(clusterId, rangeMs));

@@ -1,10 +1,16 @@
-import { Anchor, Card, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import type { BrokerEvent } from '@artemis-studio/contracts';
+import { Anchor, Card, Code, Drawer, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { useMemo, type ReactNode } from 'react';
-import { chartData } from '../../../lib/metrics/chart-data';
+import { useMemo, useState, type ReactNode } from 'react';
+import { chartData, isTimelineEvent, markersOf } from '../../../lib/metrics/chart-data';
 import { QueryState } from '../../../lib/ui/query-state';
 import { TimeChart } from '../../../lib/ui/time-chart';
-import { useClusterMetrics, useDeepestQueues, useGrowingQueues } from '../api/get-cluster-activity';
+import {
+  useClusterEvents,
+  useClusterMetrics,
+  useDeepestQueues,
+  useGrowingQueues,
+} from '../api/get-cluster-activity';
 
 const HOUR = 3_600_000;
 const GROWTH_WINDOW = 15 * 60_000;
@@ -60,7 +66,16 @@ export function ClusterActivity({ clusterId }: { clusterId: string }) {
   const metrics = useClusterMetrics(clusterId, HOUR);
   const deepest = useDeepestQueues(clusterId);
   const growing = useGrowingQueues(clusterId, GROWTH_WINDOW);
+  const history = useClusterEvents(clusterId, HOUR);
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
+  const events = useMemo(
+    () =>
+      [...(history.data?.items ?? [])].filter((e) => isTimelineEvent(e.type)).sort((a, b) => a.seq - b.seq),
+    [history.data],
+  );
+  const markers = useMemo(() => markersOf(events), [events]);
+  const [selected, setSelected] = useState<BrokerEvent | null>(null);
+  const timeline = { markers, onMarker: (i: number) => setSelected(events[i]) };
   return (
     <Stack>
       <QueryState query={metrics} what="cluster charts">
@@ -75,6 +90,7 @@ export function ClusterActivity({ clusterId }: { clusterId: string }) {
                   times={data.times}
                   span={data.span}
                   series={data.depth}
+                  {...timeline}
                   unit="messages"
                   height={140}
                   ariaLabel="Cluster depth, last hour"
@@ -88,6 +104,7 @@ export function ClusterActivity({ clusterId }: { clusterId: string }) {
                   times={data.times}
                   span={data.span}
                   series={data.rates}
+                  {...timeline}
                   unit="per second"
                   height={140}
                   ariaLabel="Cluster rates, last hour"
@@ -135,6 +152,15 @@ export function ClusterActivity({ clusterId }: { clusterId: string }) {
           </QueryState>
         </Card>
       </SimpleGrid>
+      <Drawer
+        opened={selected !== null}
+        onClose={() => setSelected(null)}
+        position="right"
+        size="lg"
+        title={selected?.type}
+      >
+        {selected && <Code block>{JSON.stringify(selected, null, 2)}</Code>}
+      </Drawer>
     </Stack>
   );
 }
