@@ -1,3 +1,4 @@
+import { formatTime } from '../ui/format';
 import type { StreamStatus } from '../stream/cluster-stream';
 
 /** ADR-0052's five states, and nothing else. */
@@ -32,7 +33,7 @@ export interface Freshness {
   explanation: string;
 }
 
-const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour12: false });
+const clock = (at: number) => formatTime(at);
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`;
 
 /** "updated 4 s ago", "updated 3 min ago": the ticking part of the indicator. */

@@ -14,7 +14,7 @@ import {
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useStreamListener } from '../../../lib/live-context';
-import { formatTime } from '../../../lib/ui/format';
+import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { TimeChart } from '../../../lib/ui/time-chart';
 import { useQueueEvents } from '../api/get-queue-events';
@@ -56,13 +56,13 @@ function Attributes({ rows }: { rows: QueueRow[] }) {
               <Table.Td fw={600}>{q.node}</Table.Td>
               <Table.Td>{q.address}</Table.Td>
               <Table.Td>{q.routingType}</Table.Td>
-              <Table.Td data-testid={`depth-${q.node}`}>{q.messageCount.toLocaleString()}</Table.Td>
+              <Table.Td data-testid={`depth-${q.node}`}>{formatNumber(q.messageCount)}</Table.Td>
               <Table.Td>{q.consumerCount}</Table.Td>
               <Table.Td>{q.deliveringCount}</Table.Td>
-              <Table.Td>{q.messagesAdded.toLocaleString()}</Table.Td>
-              <Table.Td>{q.messagesAcknowledged.toLocaleString()}</Table.Td>
-              <Table.Td>{q.messagesExpired.toLocaleString()}</Table.Td>
-              <Table.Td>{q.messagesKilled.toLocaleString()}</Table.Td>
+              <Table.Td>{formatNumber(q.messagesAdded)}</Table.Td>
+              <Table.Td>{formatNumber(q.messagesAcknowledged)}</Table.Td>
+              <Table.Td>{formatNumber(q.messagesExpired)}</Table.Td>
+              <Table.Td>{formatNumber(q.messagesKilled)}</Table.Td>
               <Table.Td>
                 {[q.paused && 'paused', q.durable ? 'durable' : 'non-durable'].filter(Boolean).join(', ')}
               </Table.Td>

@@ -1,24 +1,22 @@
 import { QUEUE_SORT_FIELDS, type QueueRow } from '@artemis-studio/contracts';
 import {
-  Anchor,
   Badge,
   Box,
   Chip,
   Group,
   Select,
   SegmentedControl,
-  Skeleton,
   Stack,
   Text,
   TextInput,
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { memo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import { describeError } from '../../../lib/api-client';
-import { formatTime } from '../../../lib/ui/format';
+import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { useSearchBox } from '../../../lib/ui/use-search-box';
 import type { QueuesFilter } from '../api/get-queues';
 import { useQueueRows } from '../hooks/use-queue-rows';
@@ -27,18 +25,21 @@ const route = getRouteApi('/clusters/$clusterId/queues');
 type SortField = (typeof QUEUE_SORT_FIELDS)[number];
 const ROW_HEIGHT = 36;
 
+/**
+ * A plain link: a router Link per row costs more than the rest of the row when thousands scroll
+ * by; the table turns a click on it into a router navigation (QueueTable's onClick).
+ */
 function QueueLink({ name }: { name: string }) {
   const { clusterId } = route.useParams();
   return (
-    <Anchor
-      component={Link}
-      to={`/clusters/${clusterId}/queues/${encodeURIComponent(name)}`}
-      fw={600}
-      size="sm"
+    <a
+      href={`/clusters/${clusterId}/queues/${encodeURIComponent(name)}`}
+      data-router-link
       title={name}
+      style={{ fontWeight: 600, color: 'var(--mantine-color-anchor)', textDecoration: 'none' }}
     >
       {name}
-    </Anchor>
+    </a>
   );
 }
 
@@ -50,7 +51,7 @@ interface Column {
   cell(q: QueueRow): ReactNode;
 }
 
-const n = (value: number) => value.toLocaleString();
+const n = formatNumber;
 const COLUMNS: Column[] = [
   { label: 'Queue', width: 260, sort: 'name', cell: (q) => <QueueLink name={q.name} /> },
   { label: 'Address', width: 200, sort: 'address', cell: (q) => q.address },
@@ -125,31 +126,12 @@ export function QueuesPage() {
     consumers: search.consumers,
     kind: search.kind,
   };
-  const scroller = useRef<HTMLDivElement>(null);
-  const [range, setRange] = useState({ first: 0, last: 50 });
-  const { rows, total, head, fetching } = useQueueRows(clusterId, filter, range.first, range.last);
-  const virtualizer = useVirtualizer({
-    count: total ?? 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
-    onChange: (v) => {
-      const items = v.getVirtualItems();
-      if (items.length === 0) return;
-      const first = items[0].index;
-      const last = items[items.length - 1].index;
-      setRange((r) => (r.first === first && r.last === last ? r : { first, last }));
-    },
-  });
-
   const searchBox = useSearchBox(
     search.search,
     (value) => void navigate({ search: (s) => ({ ...s, search: value }) }),
   );
-  const set = (change: Partial<typeof search>) => {
-    scroller.current?.scrollTo({ top: 0 });
-    void navigate({ search: (s) => ({ ...s, ...change }) });
-  };
+  // A new filter or order is a new table (keyed below), starting at its top.
+  const set = (change: Partial<typeof search>) => void navigate({ search: (s) => ({ ...s, ...change }) });
   const sortBy = (field: SortField) =>
     set({ sort: field, order: filter.sort === field && filter.order !== 'desc' ? 'desc' : 'asc' });
 
@@ -209,6 +191,86 @@ export function QueuesPage() {
           w={200}
         />
       </Group>
+      <QueueTable key={JSON.stringify(filter)} clusterId={clusterId} filter={filter} onSort={sortBy} />
+    </Stack>
+  );
+}
+
+const ROW_STYLE: CSSProperties = {
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  width: TABLE_WIDTH,
+  height: ROW_HEIGHT,
+  display: 'grid',
+  gridTemplateColumns: TEMPLATE,
+  fontSize: 'var(--mantine-font-size-sm)',
+  borderBottom: '1px solid var(--mantine-color-default-border)',
+};
+const CELL_STYLES = COLUMNS.map(cellStyle);
+
+/** One row; re-rendered only when it moves or its queue's figures change (rows keep their identity across refetches). */
+const QueueTableRow = memo(function QueueTableRow({
+  index,
+  start,
+  row,
+}: {
+  index: number;
+  start: number;
+  row: QueueRow | undefined;
+}) {
+  return (
+    <div role="row" aria-rowindex={index + 2} style={{ ...ROW_STYLE, transform: `translateY(${start}px)` }}>
+      {COLUMNS.map((c, i) => (
+        <div key={c.label} role="cell" style={CELL_STYLES[i]}>
+          {row ? c.cell(row) : <span style={{ opacity: 0.4 }}>·</span>}
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/**
+ * The rows, virtualised: its own component, so a scroll re-renders the rows in view and nothing
+ * of the toolbar above (whose widgets measure themselves on every render).
+ */
+function QueueTable({
+  clusterId,
+  filter,
+  onSort,
+}: {
+  clusterId: string;
+  filter: QueuesFilter;
+  onSort(field: SortField): void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const navigate = useNavigate();
+  const [range, setRange] = useState({ first: 0, last: 50 });
+  // The rows' links are plain anchors: a plain click becomes a router navigation here.
+  const follow = (event: MouseEvent) => {
+    const link = (event.target as HTMLElement).closest('a[data-router-link]');
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    event.preventDefault();
+    void navigate({ to: link.getAttribute('href')! });
+  };
+  const { rows, total, head, fetching } = useQueueRows(clusterId, filter, range.first, range.last);
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+    onChange: (v) => {
+      const items = v.getVirtualItems();
+      if (items.length === 0) return;
+      const first = items[0].index;
+      const last = items[items.length - 1].index;
+      setRange((r) => (r.first === first && r.last === last ? r : { first, last }));
+    },
+  });
+
+  return (
+    <>
       {head.isError && (
         <Text c="red" role="alert">
           {head.data ? 'Showing the last queues loaded; the refresh failed: ' : 'Queues unavailable: '}
@@ -222,6 +284,7 @@ export function QueuesPage() {
       </Text>
       <Box
         ref={scroller}
+        onClick={follow}
         role="table"
         aria-label="Queues"
         aria-rowcount={total ?? -1}
@@ -261,7 +324,7 @@ export function QueuesPage() {
                 }
               >
                 {c.sort ? (
-                  <UnstyledButton onClick={() => sortBy(c.sort!)} fw={600} fz="sm">
+                  <UnstyledButton onClick={() => onSort(c.sort!)} fw={600} fz="sm">
                     {c.label}
                     {filter.sort === c.sort ? (filter.order === 'asc' ? ' ▲' : ' ▼') : ''}
                   </UnstyledButton>
@@ -275,31 +338,13 @@ export function QueuesPage() {
           </div>
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((item) => {
-              const row = rows.get(item.index);
               return (
-                <div
+                <QueueTableRow
                   key={item.key}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  style={{
-                    position: 'absolute',
-                    top: 0,
-                    left: 0,
-                    width: TABLE_WIDTH,
-                    height: ROW_HEIGHT,
-                    transform: `translateY(${item.start}px)`,
-                    display: 'grid',
-                    gridTemplateColumns: TEMPLATE,
-                    fontSize: 'var(--mantine-font-size-sm)',
-                    borderBottom: '1px solid var(--mantine-color-default-border)',
-                  }}
-                >
-                  {COLUMNS.map((c) => (
-                    <div key={c.label} role="cell" style={cellStyle(c)}>
-                      {row ? c.cell(row) : <Skeleton height={10} />}
-                    </div>
-                  ))}
-                </div>
+                  index={item.index}
+                  start={item.start}
+                  row={rows.get(item.index)}
+                />
               );
             })}
           </div>
@@ -312,6 +357,6 @@ export function QueuesPage() {
           </Text>
         )}
       </Box>
-    </Stack>
+    </>
   );
 }

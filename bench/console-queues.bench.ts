@@ -1,0 +1,189 @@
+/**
+ * The queues screen at 10,000 queues, in headless Chromium (issue 14):
+ *   npm run bench -- console-queues          (BENCH_QUEUES=10000)
+ * The gateway as its own process serving the built console; 10,000 queue snapshots stored as the
+ * scraper stores them; a `queues` signal published every second while measuring. Measured for
+ * the console's virtualised table and, in the same run, for a plain table of every row (the
+ * baseline): navigation to the first rows, scroll frame time p95 (frame rate unlimited, so a
+ * frame's interval is its cost), and main-thread time per second while the signals arrive.
+ */
+import { NatsBus } from '@artemis-studio/bus';
+import { channels, subjects } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import { createTestDatabase, insertCluster, spawnService, startPrivateNats } from '@artemis-studio/testing';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { PLAIN_QUEUES_PAGE, SCROLL_FRAMES as SCROLL_FRAMES_IN_PAGE } from './support/in-page';
+
+/** Runs one of ./support/in-page's functions in the page, called with `arg`. */
+function runInPage<T>(page: Page, source: string, arg: unknown): Promise<T> {
+  return page.evaluate(`(${source})(${JSON.stringify(arg)})`) as Promise<T>;
+}
+
+const QUEUES = Number(process.env.BENCH_QUEUES ?? 10_000);
+const SIGNAL_SECONDS = 10;
+const SCROLL_FRAMES = 240;
+
+interface Figures {
+  path: string;
+  firstRowsMs: number;
+  frameP50Ms: number;
+  frameP95Ms: number;
+  mainThreadMsPerSecond: number;
+}
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+
+/** Scrolls the element down at every frame and times the frames. */
+const scrollFrames = (page: Page, selector: string) =>
+  runInPage<number[]>(page, SCROLL_FRAMES_IN_PAGE, { selector, frames: SCROLL_FRAMES });
+
+/** Main-thread task time over the window, from Chromium's own metrics. */
+async function mainThreadMsPerSecond(page: Page, during: () => Promise<void>): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const taskSeconds = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')!.value;
+  const before = await taskSeconds();
+  const started = performance.now();
+  await during();
+  const after = await taskSeconds();
+  return ((after - before) * 1000) / ((performance.now() - started) / 1000);
+}
+
+async function main(): Promise<void> {
+  const root = join(__dirname, '..');
+  if (!existsSync(join(root, 'web', 'dist', 'index.html')))
+    execFileSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
+  const nats = await startPrivateNats();
+  const database = await createTestDatabase({ migrated: true });
+  process.env.STUDIO_TEST_DATABASE_URL = database.url;
+  const db = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
+  const cluster = await insertCluster(db, {
+    name: 'bench',
+    nodes: [{ name: 'a', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+  });
+  await db.query(
+    `INSERT INTO queue_snapshot (node_id, cluster_id, name, address, routing_type, consumer_count, observed_at,
+       changed_at, message_count, delivering_count, messages_added, messages_acknowledged, messages_expired,
+       messages_killed, paused, durable, temporary)
+     SELECT $1, $2, 'bench.q.' || lpad(i::text, 6, '0'), 'bench.q.' || lpad(i::text, 6, '0'), 'ANYCAST',
+            i % 3, now(), now(), i * 7 % 1000, 0, i * 13, i * 11, 0, 0, false, true, false
+       FROM generate_series(1, $3) AS i`,
+    [cluster.nodeIds[0], cluster.id, QUEUES],
+  );
+  await db.destroy();
+  const gateway = await spawnService('gateway', 18690, { NATS_URL: nats.url });
+  const bus = new NatsBus({ servers: nats.url, name: 'console-bench', log: { warn() {}, error() {} } });
+  await bus.ready();
+  const signal = () =>
+    bus.publish(channels.signal, subjects.signal(cluster.id, 'queues'), {
+      topic: 'queues',
+      clusterId: cluster.id,
+      ts: new Date().toISOString(),
+    });
+  if (process.env.BENCH_SERVE_ONLY) {
+    // For a profile by hand: the same data and gateway, left running until interrupted.
+    console.log(
+      `serving ${gateway.url}/clusters/${cluster.id}/queues until interrupted, a queues signal a second`,
+    );
+    setInterval(signal, 1000);
+    await new Promise(() => undefined);
+  }
+  const withSignals = async () => {
+    for (let s = 0; s < SIGNAL_SECONDS; s++) {
+      signal();
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
+
+  const browser = await chromium.launch({
+    executablePath: process.env.STUDIO_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // Frames as fast as the main thread makes them: a frame's interval is then its cost.
+      '--disable-frame-rate-limit',
+      '--disable-gpu-vsync',
+    ],
+  });
+  const results: Figures[] = [];
+  try {
+    // The console: warm the browser's cache of the app once, then measure a fresh navigation.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${gateway.url}/clusters/${cluster.id}/queues`);
+    await page.getByRole('link', { name: 'bench.q.000001' }).waitFor({ timeout: 30_000 });
+    const started = performance.now();
+    await page.goto(`${gateway.url}/clusters/${cluster.id}/queues`);
+    await page.getByRole('link', { name: 'bench.q.000001' }).waitFor({ timeout: 30_000 });
+    const firstRowsMs = performance.now() - started;
+    await page.waitForTimeout(1000);
+    const frames = await scrollFrames(page, '[role="table"][aria-label="Queues"]');
+    const perSecond = await mainThreadMsPerSecond(page, withSignals);
+    results.push({
+      path: 'console: virtualised, pages in view only',
+      firstRowsMs,
+      frameP50Ms: percentile(frames, 50),
+      frameP95Ms: percentile(frames, 95),
+      mainThreadMsPerSecond: perSecond,
+    });
+    await page.close();
+
+    // The baseline: every row in one plain table, all of it again at every signal.
+    const plain = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await plain.goto(`${gateway.url}/healthz`);
+    const plainStarted = performance.now();
+    const rendered = await runInPage<number>(plain, PLAIN_QUEUES_PAGE, {
+      clusterId: cluster.id,
+      total: QUEUES,
+    });
+    const plainFirstRowsMs = performance.now() - plainStarted;
+    if (rendered !== QUEUES) throw new Error(`the plain table rendered ${rendered} rows, not ${QUEUES}`);
+    const plainFrames = await scrollFrames(plain, '#scroller');
+    const plainPerSecond = await mainThreadMsPerSecond(plain, withSignals);
+    results.push({
+      path: 'plain table of every row (baseline)',
+      firstRowsMs: plainFirstRowsMs,
+      frameP50Ms: percentile(plainFrames, 50),
+      frameP95Ms: percentile(plainFrames, 95),
+      mainThreadMsPerSecond: plainPerSecond,
+    });
+  } finally {
+    await browser.close();
+    await bus.close();
+    await gateway.stop();
+    await nats.stop();
+  }
+
+  console.log(`\nThe queues screen at ${QUEUES.toLocaleString()} queues, ${new Date().toISOString()}\n`);
+  console.table(
+    results.map((r) => ({
+      path: r.path,
+      'first rows ms': Math.round(r.firstRowsMs),
+      'scroll frame p50 ms': r.frameP50Ms.toFixed(1),
+      'scroll frame p95 ms': r.frameP95Ms.toFixed(1),
+      'main thread ms/s, a signal a second': Math.round(r.mainThreadMsPerSecond),
+    })),
+  );
+  const [ours, base] = results;
+  console.log(
+    `console / plain: first rows ${(ours.firstRowsMs / base.firstRowsMs).toFixed(2)}, ` +
+      `frame p95 ${(ours.frameP95Ms / base.frameP95Ms).toFixed(2)}, ` +
+      `main thread ${(ours.mainThreadMsPerSecond / base.mainThreadMsPerSecond).toFixed(2)}`,
+  );
+  console.log('goals: first rows < 1000 ms, frame p95 < 16 ms, main thread < 100 ms/s');
+  process.exit(0);
+}
+
+void main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
