@@ -12,14 +12,15 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
+import { memo, useRef, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import { describeError } from '../../../lib/api-client';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { useSearchBox } from '../../../lib/ui/use-search-box';
-import type { QueuesFilter } from '../api/get-queues';
-import { useQueueRows } from '../hooks/use-queue-rows';
+import { queuesQueryOptions, type QueuesFilter } from '../api/get-queues';
+import { ROWS_PER_PAGE, useQueueRows } from '../hooks/use-queue-rows';
 
 const route = getRouteApi('/clusters/$clusterId/queues');
 type SortField = (typeof QUEUE_SORT_FIELDS)[number];
@@ -29,14 +30,19 @@ const ROW_HEIGHT = 36;
  * A plain link: a router Link per row costs more than the rest of the row when thousands scroll
  * by; the table turns a click on it into a router navigation (QueueTable's onClick).
  */
-function QueueLink({ name }: { name: string }) {
-  const { clusterId } = route.useParams();
+const LINK_STYLE: CSSProperties = {
+  fontWeight: 600,
+  color: 'var(--mantine-color-anchor)',
+  textDecoration: 'none',
+};
+
+function QueueLink({ clusterId, name }: { clusterId: string; name: string }) {
   return (
     <a
       href={`/clusters/${clusterId}/queues/${encodeURIComponent(name)}`}
       data-router-link
       title={name}
-      style={{ fontWeight: 600, color: 'var(--mantine-color-anchor)', textDecoration: 'none' }}
+      style={LINK_STYLE}
     >
       {name}
     </a>
@@ -48,12 +54,17 @@ interface Column {
   width: number;
   sort?: SortField;
   numeric?: boolean;
-  cell(q: QueueRow): ReactNode;
+  cell(q: QueueRow, clusterId: string): ReactNode;
 }
 
 const n = formatNumber;
 const COLUMNS: Column[] = [
-  { label: 'Queue', width: 260, sort: 'name', cell: (q) => <QueueLink name={q.name} /> },
+  {
+    label: 'Queue',
+    width: 260,
+    sort: 'name',
+    cell: (q, clusterId) => <QueueLink clusterId={clusterId} name={q.name} />,
+  },
   { label: 'Address', width: 200, sort: 'address', cell: (q) => q.address },
   { label: 'Node', width: 90, cell: (q) => q.node },
   { label: 'Routing', width: 105, cell: (q) => q.routingType },
@@ -79,20 +90,22 @@ const COLUMNS: Column[] = [
   {
     label: 'State',
     width: 110,
-    cell: (q) => (
-      <Group gap={4} wrap="nowrap">
-        {q.paused && (
-          <Badge color="yellow" size="sm">
-            paused
-          </Badge>
-        )}
-        {!q.durable && (
-          <Badge color="gray" variant="light" size="sm">
-            non-durable
-          </Badge>
-        )}
-      </Group>
-    ),
+    // Most queues are neither: nothing is rendered for them.
+    cell: (q) =>
+      q.paused || !q.durable ? (
+        <Group gap={4} wrap="nowrap">
+          {q.paused && (
+            <Badge color="yellow" size="sm">
+              paused
+            </Badge>
+          )}
+          {!q.durable && (
+            <Badge color="gray" variant="light" size="sm">
+              non-durable
+            </Badge>
+          )}
+        </Group>
+      ) : null,
   },
   { label: 'Last change', width: 100, cell: (q) => formatTime(q.changedAt) },
 ];
@@ -211,10 +224,12 @@ const CELL_STYLES = COLUMNS.map(cellStyle);
 
 /** One row; re-rendered only when it moves or its queue's figures change (rows keep their identity across refetches). */
 const QueueTableRow = memo(function QueueTableRow({
+  clusterId,
   index,
   start,
   row,
 }: {
+  clusterId: string;
   index: number;
   start: number;
   row: QueueRow | undefined;
@@ -223,7 +238,7 @@ const QueueTableRow = memo(function QueueTableRow({
     <div role="row" aria-rowindex={index + 2} style={{ ...ROW_STYLE, transform: `translateY(${start}px)` }}>
       {COLUMNS.map((c, i) => (
         <div key={c.label} role="cell" style={CELL_STYLES[i]}>
-          {row ? c.cell(row) : <span style={{ opacity: 0.4 }}>·</span>}
+          {row ? c.cell(row, clusterId) : <span style={{ opacity: 0.4 }}>·</span>}
         </div>
       ))}
     </div>
@@ -245,7 +260,6 @@ function QueueTable({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const navigate = useNavigate();
-  const [range, setRange] = useState({ first: 0, last: 50 });
   // The rows' links are plain anchors: a plain click becomes a router navigation here.
   const follow = (event: MouseEvent) => {
     const link = (event.target as HTMLElement).closest('a[data-router-link]');
@@ -254,20 +268,23 @@ function QueueTable({
     event.preventDefault();
     void navigate({ to: link.getAttribute('href')! });
   };
-  const { rows, total, head, fetching } = useQueueRows(clusterId, filter, range.first, range.last);
+  // The first page carries the total; the virtualiser's rows in view say which other pages to read,
+  // in the same render (a scroll is one render, not one for the scroll and one for the pages).
+  const head = useQuery(queuesQueryOptions(clusterId, { ...filter, page: 1, pageSize: ROWS_PER_PAGE }));
+  const total = head.data?.total;
   const virtualizer = useVirtualizer({
     count: total ?? 0,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 20,
-    onChange: (v) => {
-      const items = v.getVirtualItems();
-      if (items.length === 0) return;
-      const first = items[0].index;
-      const last = items[items.length - 1].index;
-      setRange((r) => (r.first === first && r.last === last ? r : { first, last }));
-    },
   });
+  const inView = virtualizer.getVirtualItems();
+  const { rows, fetching } = useQueueRows(
+    clusterId,
+    filter,
+    inView[0]?.index ?? 0,
+    inView.at(-1)?.index ?? 0,
+  );
 
   return (
     <>
@@ -340,6 +357,7 @@ function QueueTable({
             {virtualizer.getVirtualItems().map((item) => {
               return (
                 <QueueTableRow
+                  clusterId={clusterId}
                   key={item.key}
                   index={item.index}
                   start={item.start}

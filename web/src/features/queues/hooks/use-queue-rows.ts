@@ -27,11 +27,5 @@ export function useQueueRows(clusterId: string, filter: QueuesFilter, first: num
     const offset = (pages[i] - 1) * ROWS_PER_PAGE;
     result.data?.items.forEach((row, j) => rows.set(offset + j, row));
   });
-  const head = results[0];
-  return {
-    rows,
-    total: head.data?.total,
-    head,
-    fetching: results.some((r) => r.isFetching),
-  };
+  return { rows, fetching: results.some((r) => r.isFetching) };
 }
