@@ -14,7 +14,8 @@ import { createTestDatabase, insertCluster, spawnService, startPrivateNats } fro
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../web/e2e/browser';
 import { PLAIN_QUEUES_PAGE, SCROLL_FRAMES as SCROLL_FRAMES_IN_PAGE } from './support/in-page';
 
 /** Runs one of ./support/in-page's functions in the page, called with `arg`. */
@@ -100,21 +101,8 @@ async function main(): Promise<void> {
     }
   };
 
-  const browser = await chromium.launch({
-    executablePath: process.env.STUDIO_E2E_CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Frames as fast as the main thread makes them: a frame's interval is then its cost.
-      '--disable-frame-rate-limit',
-      '--disable-gpu-vsync',
-    ],
-  });
+  // Frames as fast as the main thread makes them: a frame's interval is then its cost.
+  const browser = await launchChromium(['--disable-frame-rate-limit', '--disable-gpu-vsync']);
   const results: Figures[] = [];
   try {
     // The console: warm the browser's cache of the app once, then measure a fresh navigation.

@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 /** Debian's chromium (`.ci/run` installs it); the flags keep it off a network this machine does not have. */
 export const CHROMIUM = process.env.STUDIO_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -16,6 +16,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

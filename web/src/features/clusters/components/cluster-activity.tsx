@@ -1,10 +1,11 @@
 import type { BrokerEvent } from '@artemis-studio/contracts';
-import { Anchor, Card, Code, Drawer, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Card, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState, type ReactNode } from 'react';
 import { chartData, isTimelineEvent, markersOf } from '../../../lib/metrics/chart-data';
+import { MetricCharts } from '../../../lib/metrics/metric-charts';
+import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
-import { TimeChart } from '../../../lib/ui/time-chart';
 import {
   useClusterEvents,
   useClusterMetrics,
@@ -81,36 +82,15 @@ export function ClusterActivity({ clusterId }: { clusterId: string }) {
       <QueryState query={metrics} what="cluster charts">
         {() =>
           data && (
-            <SimpleGrid cols={2}>
-              <Card withBorder>
-                <Text fw={600} size="sm">
-                  Messages waiting, last hour
-                </Text>
-                <TimeChart
-                  times={data.times}
-                  span={data.span}
-                  series={data.depth}
-                  {...timeline}
-                  unit="messages"
-                  height={140}
-                  ariaLabel="Cluster depth, last hour"
-                />
-              </Card>
-              <Card withBorder>
-                <Text fw={600} size="sm">
-                  In and acknowledged per second, last hour
-                </Text>
-                <TimeChart
-                  times={data.times}
-                  span={data.span}
-                  series={data.rates}
-                  {...timeline}
-                  unit="per second"
-                  height={140}
-                  ariaLabel="Cluster rates, last hour"
-                />
-              </Card>
-            </SimpleGrid>
+            <MetricCharts
+              data={data}
+              {...timeline}
+              depthTitle="Messages waiting, last hour"
+              ratesTitle="In and acknowledged per second, last hour"
+              subject="of the cluster, last hour"
+              layout="grid"
+              height={140}
+            />
           )
         }
       </QueryState>
@@ -152,15 +132,7 @@ export function ClusterActivity({ clusterId }: { clusterId: string }) {
           </QueryState>
         </Card>
       </SimpleGrid>
-      <Drawer
-        opened={selected !== null}
-        onClose={() => setSelected(null)}
-        position="right"
-        size="lg"
-        title={selected?.type}
-      >
-        {selected && <Code block>{JSON.stringify(selected, null, 2)}</Code>}
-      </Drawer>
+      <EventDrawer event={selected} onClose={() => setSelected(null)} />
     </Stack>
   );
 }

@@ -1,11 +1,13 @@
 import type { BrokerEvent, ReplayGapFrame } from '@artemis-studio/contracts';
-import { Alert, Box, Button, Code, Drawer, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Box, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { describeError } from '../../../lib/api-client';
 import { useLive, useStreamListener } from '../../../lib/live-context';
+import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { formatTime } from '../../../lib/ui/format';
+import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
 import { useEventHistory, type EventsFilters } from '../api/get-events';
 import { addLive, matches, mergeFeed } from '../feed';
 
@@ -186,28 +188,9 @@ export function EventsPage() {
         ref={scroller}
         role="table"
         aria-label="Broker events"
-        style={{
-          height: 'calc(100vh - 330px)',
-          minHeight: 300,
-          overflow: 'auto',
-          border: '1px solid var(--mantine-color-default-border)',
-          borderRadius: 4,
-        }}
+        style={virtualScroller('calc(100vh - 330px)')}
       >
-        <div
-          role="row"
-          style={{
-            display: 'grid',
-            gridTemplateColumns: TEMPLATE,
-            height: ROW_HEIGHT,
-            alignItems: 'center',
-            position: 'sticky',
-            top: 0,
-            zIndex: 1,
-            background: 'var(--mantine-color-body)',
-            borderBottom: '1px solid var(--mantine-color-default-border)',
-          }}
-        >
+        <div role="row" style={stickyHeader(TEMPLATE, ROW_HEIGHT)}>
           {COLUMNS.map((c) => (
             <div
               key={c.label}
@@ -258,15 +241,7 @@ export function EventsPage() {
           </Text>
         )}
       </Box>
-      <Drawer
-        opened={selected !== null}
-        onClose={() => setSelected(null)}
-        position="right"
-        size="lg"
-        title={selected?.type}
-      >
-        {selected && <Code block>{JSON.stringify(selected, null, 2)}</Code>}
-      </Drawer>
+      <EventDrawer event={selected} onClose={() => setSelected(null)} />
     </Stack>
   );
 }

@@ -1,26 +1,16 @@
 import type { BrokerEvent, QueueRow } from '@artemis-studio/contracts';
-import {
-  Anchor,
-  Card,
-  Code,
-  Drawer,
-  Group,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Card, Group, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useStreamListener } from '../../../lib/live-context';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
+import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
-import { TimeChart } from '../../../lib/ui/time-chart';
 import { useQueueEvents } from '../api/get-queue-events';
 import { useQueueMetrics } from '../hooks/use-queue-metrics';
 import { useQueues } from '../api/get-queues';
 import { chartData, markersOf, RANGES, type RangeName } from '../../../lib/metrics/chart-data';
+import { MetricCharts } from '../../../lib/metrics/metric-charts';
 
 const route = getRouteApi('/clusters/$clusterId/queues/$queue');
 
@@ -114,7 +104,6 @@ export function QueueDetailPage() {
   }, [history.data, live, rangeMs]);
   const markers = useMemo(() => markersOf(events), [events]);
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
-  const lastDepth = data?.depth[0]?.values.at(-1);
 
   return (
     <Stack>
@@ -138,36 +127,15 @@ export function QueueDetailPage() {
       <QueryState query={metrics} what="queue charts">
         {() =>
           data && (
-            <Stack>
-              <Card withBorder data-testid="depth-chart" data-last-depth={lastDepth ?? ''}>
-                <Text fw={600} mb="xs">
-                  Depth
-                </Text>
-                <TimeChart
-                  times={data.times}
-                  span={data.span}
-                  series={data.depth}
-                  markers={markers}
-                  onMarker={(i) => setSelected(events[i])}
-                  unit="messages"
-                  ariaLabel={`Depth of ${queue}, last ${range}`}
-                />
-              </Card>
-              <Card withBorder>
-                <Text fw={600} mb="xs">
-                  Messages in and acknowledged
-                </Text>
-                <TimeChart
-                  times={data.times}
-                  span={data.span}
-                  series={data.rates}
-                  markers={markers}
-                  onMarker={(i) => setSelected(events[i])}
-                  unit="per second"
-                  ariaLabel={`Rates of ${queue}, last ${range}`}
-                />
-              </Card>
-            </Stack>
+            <MetricCharts
+              data={data}
+              markers={markers}
+              onMarker={(i) => setSelected(events[i])}
+              depthTitle="Depth"
+              ratesTitle="Messages in and acknowledged per second"
+              subject={`of ${queue}, last ${range}`}
+              layout="stack"
+            />
           )
         }
       </QueryState>
@@ -193,15 +161,7 @@ export function QueueDetailPage() {
           </Stack>
         )}
       </Card>
-      <Drawer
-        opened={selected !== null}
-        onClose={() => setSelected(null)}
-        position="right"
-        size="lg"
-        title={selected?.type}
-      >
-        {selected && <Code block>{JSON.stringify(selected, null, 2)}</Code>}
-      </Drawer>
+      <EventDrawer event={selected} onClose={() => setSelected(null)} />
     </Stack>
   );
 }

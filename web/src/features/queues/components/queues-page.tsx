@@ -19,6 +19,7 @@ import { memo, useRef, type CSSProperties, type MouseEvent, type ReactNode } fro
 import { describeError } from '../../../lib/api-client';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { useSearchBox } from '../../../lib/ui/use-search-box';
+import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
 import { queuesQueryOptions, type QueuesFilter } from '../api/get-queues';
 import { ROWS_PER_PAGE, useQueueRows } from '../hooks/use-queue-rows';
 
@@ -305,28 +306,10 @@ function QueueTable({
         role="table"
         aria-label="Queues"
         aria-rowcount={total ?? -1}
-        style={{
-          height: 'calc(100vh - 300px)',
-          minHeight: 320,
-          overflow: 'auto',
-          border: '1px solid var(--mantine-color-default-border)',
-          borderRadius: 4,
-        }}
+        style={virtualScroller('calc(100vh - 300px)')}
       >
         <div style={{ width: TABLE_WIDTH }}>
-          <div
-            role="row"
-            style={{
-              display: 'grid',
-              gridTemplateColumns: TEMPLATE,
-              height: ROW_HEIGHT,
-              position: 'sticky',
-              top: 0,
-              zIndex: 1,
-              background: 'var(--mantine-color-body)',
-              borderBottom: '1px solid var(--mantine-color-default-border)',
-            }}
-          >
+          <div role="row" style={stickyHeader(TEMPLATE, ROW_HEIGHT)}>
             {COLUMNS.map((c) => (
               <div
                 key={c.label}

@@ -1,0 +1,56 @@
+import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
+import { TimeChart, type ChartMarker } from '../ui/time-chart';
+import type { chartData } from './chart-data';
+
+export interface MetricChartsProps {
+  data: ReturnType<typeof chartData>;
+  markers: ChartMarker[];
+  onMarker(index: number): void;
+  /** Said in each chart's title and accessible name: "last hour", "of orders.in, last 1h". */
+  depthTitle: string;
+  ratesTitle: string;
+  subject: string;
+  /** Side by side (the overview) or one under the other (a queue's page). */
+  layout: 'grid' | 'stack';
+  height?: number;
+}
+
+/** Depth, and messages in and acknowledged per second, over one window with the same markers. */
+export function MetricCharts({
+  data,
+  markers,
+  onMarker,
+  depthTitle,
+  ratesTitle,
+  subject,
+  layout,
+  height,
+}: MetricChartsProps) {
+  const lastDepth = data.depth[0]?.values.at(-1);
+  const charts = [
+    { title: depthTitle, series: data.depth, unit: 'messages', label: `Depth ${subject}` },
+    { title: ratesTitle, series: data.rates, unit: 'per second', label: `Rates ${subject}` },
+  ].map((chart, i) => (
+    <Card
+      key={chart.title}
+      withBorder
+      // Read by the browser tests: the newest depth the chart shows.
+      {...(i === 0 ? { 'data-testid': 'depth-chart', 'data-last-depth': lastDepth ?? '' } : {})}
+    >
+      <Text fw={600} size="sm" mb="xs">
+        {chart.title}
+      </Text>
+      <TimeChart
+        times={data.times}
+        span={data.span}
+        series={chart.series}
+        markers={markers}
+        onMarker={onMarker}
+        unit={chart.unit}
+        height={height}
+        ariaLabel={chart.label}
+      />
+    </Card>
+  ));
+  return layout === 'grid' ? <SimpleGrid cols={2}>{charts}</SimpleGrid> : <Stack>{charts}</Stack>;
+}
