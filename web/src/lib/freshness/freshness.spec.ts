@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamState, StreamStatus } from '../stream/cluster-stream';
-import { deriveFreshness, formatAge, type ActiveQuery, type FreshnessState } from './freshness';
+import { deriveFreshness, describeGap, formatAge, type ActiveQuery, type FreshnessState } from './freshness';
 
 const NOW = Date.parse('2026-11-30T10:45:00Z');
 const stream = (state: StreamState, downSince: number | null = null): StreamStatus => ({
@@ -121,5 +121,14 @@ describe('deriveFreshness', () => {
       NOW,
     );
     expect(view.explanation).toContain('303 events missed during the last reconnect were not replayed');
+  });
+});
+
+describe('describeGap', () => {
+  it('counts what the cap left out, and does not invent a count when the history was away', () => {
+    expect(describeGap({ missed: 1, reason: 'replay-cap' })).toMatch(/^1 event missed .*replay cap/);
+    expect(describeGap({ missed: null, reason: 'history-unavailable' })).toMatch(
+      /^Any events missed .*history was unavailable/,
+    );
   });
 });

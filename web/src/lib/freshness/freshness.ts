@@ -62,7 +62,7 @@ const GAP_NOTE_MS = 15 * 60_000;
 
 /** "303 events were not replayed after the last reconnect: they are in the history." */
 export function describeGap(gap: { missed: number | null; reason: string }): string {
-  const count = gap.missed === null ? 'Events' : `${gap.missed} event${gap.missed === 1 ? '' : 's'}`;
+  const count = gap.missed === null ? 'Any events' : `${gap.missed} event${gap.missed === 1 ? '' : 's'}`;
   const why = gap.reason === 'replay-cap' ? 'more than the replay cap' : 'the history was unavailable';
   return `${count} missed during the last reconnect were not replayed (${why}): they are in the history.`;
 }

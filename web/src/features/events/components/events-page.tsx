@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react'
 import { describeError } from '../../../lib/api-client';
 import { useLive, useStreamListener } from '../../../lib/live-context';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
-import { formatTime } from '../../../lib/ui/format';
+import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
 import { useEventHistory, type EventsFilters } from '../api/get-events';
 import { addLive, matches, mergeFeed } from '../feed';
@@ -22,7 +22,8 @@ interface Gap {
 }
 
 function gapMessage(gap: Gap): string {
-  const count = gap.frame.missed === null ? 'Events' : `${gap.frame.missed.toLocaleString()} events`;
+  // With the history away, what was missed cannot be counted: maybe nothing, maybe much.
+  const count = gap.frame.missed === null ? 'Any events missed' : `${formatNumber(gap.frame.missed)} events`;
   const span = `${gap.from ? formatTime(gap.from) : 'before'}–${formatTime(gap.to)}`;
   const why = gap.frame.reason === 'replay-cap' ? 'more than the replay cap' : 'the history was unavailable';
   return `${count} not replayed (${why}) — open history for ${span}`;
