@@ -4,7 +4,7 @@ export type { TestDatabase } from './database';
 export { artemis, brokerProfile, brokerScript, isBrokerRunning, startBroker } from './broker';
 export type { BrokerNode, BrokerProfile } from './broker';
 export { waitFor } from './wait';
-export { expectServiceToServe, startService } from './service';
+export { expectServiceToServe, expectServiceToStopWhileStarting, startService } from './service';
 export type { RunningService } from './service';
 export { TEST_SECRET_KEY, brokerCluster, declareLive, insertCluster, testVault } from './clusters';
 export type { ClusterFixture } from './clusters';

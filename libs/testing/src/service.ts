@@ -59,3 +59,21 @@ export async function expectServiceToServe(rootModule: unknown): Promise<void> {
     await service.close();
   }
 }
+
+/**
+ * A service stopped while it is still starting (a rolling update, a crash loop) stops cleanly:
+ * nothing it began rejects unhandled afterwards. Stops at once, then waits `settleMs`.
+ */
+export async function expectServiceToStopWhileStarting(rootModule: unknown, settleMs = 1500): Promise<void> {
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', record);
+  try {
+    const service = await startService(rootModule);
+    await service.close();
+    await new Promise((r) => setTimeout(r, settleMs));
+    expect(unhandled.map((e) => (e as Error).message ?? String(e))).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', record);
+  }
+}

@@ -8,7 +8,14 @@ import {
   ownedClustersFor,
   replicaId,
 } from '@artemis-studio/platform';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { OWN_CLIENT_PREFIX, normaliseNotification } from '../events/broker-event.normaliser';
 import { derivedTopics } from '../events/derived-topics';
@@ -23,7 +30,11 @@ import { ClusterNotifications } from '../subscriptions/cluster-notifications';
  * becomes a BrokerEvent on the stream and touches the coalesced signals of what it made stale.
  */
 @Injectable()
-export class NotifierOwnershipService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class NotifierOwnershipService
+  implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown
+{
+  /** Set as shutdown begins: a start-up still under way then fails as the bus drains, and that is no fault. */
+  private stopping = false;
   private readonly logger = new Logger('Notifier');
   private owned?: OwnedClusters<ClusterNotifications>;
   private liveNodesWatch?: Stoppable;
@@ -88,7 +99,15 @@ export class NotifierOwnershipService implements OnApplicationBootstrap, OnAppli
   }
 
   onApplicationBootstrap(): void {
-    void this.run();
+    this.run().catch((err) => {
+      if (this.stopping) return;
+      // A start-up that fails otherwise leaves this replica owning nothing: crash, to be restarted.
+      throw err;
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.stopping = true;
   }
 
   /** The cluster's notifications, when this replica owns it. */

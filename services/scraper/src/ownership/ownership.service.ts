@@ -9,7 +9,14 @@ import {
   ownedClustersFor,
   replicaId,
 } from '@artemis-studio/platform';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import { CallLimiter } from '../jolokia/call-limiter';
 import { JolokiaClient } from '../jolokia/jolokia-client';
@@ -40,7 +47,9 @@ class OwnedCluster {
  * per-node call budget as polling.
  */
 @Injectable()
-export class OwnershipService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
+  /** Set as shutdown begins: a start-up still under way then fails as the bus drains, and that is no fault. */
+  private stopping = false;
   private readonly logger = new Logger('Ownership');
   private owned?: OwnedClusters<OwnedCluster>;
   readonly jolokia: JolokiaClient;
@@ -65,7 +74,15 @@ export class OwnershipService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   onApplicationBootstrap(): void {
-    void this.run();
+    this.run().catch((err) => {
+      if (this.stopping) return;
+      // A start-up that fails otherwise leaves this replica owning nothing: crash, to be restarted.
+      throw err;
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.stopping = true;
   }
 
   /** The clusters this replica owns now. */
