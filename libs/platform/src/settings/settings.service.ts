@@ -16,6 +16,7 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private readonly logger = new Logger('Settings');
   private store?: SettingsStore;
+  private stopped = false;
 
   constructor(private readonly database: DatabaseService) {}
 
@@ -23,6 +24,8 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
     void this.database.whenReady().then(async (dataSource) => {
       this.store = new SettingsStore(dataSource);
       await this.refresh();
+      // Stopped while the first read was under way: a timer started now would outlive the service.
+      if (this.stopped) return;
       this.timer = setInterval(() => void this.refresh(), SETTINGS_REFRESH_MS);
       this.timer.unref();
     });
@@ -44,6 +47,7 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 }
