@@ -182,7 +182,7 @@ export function EventsPage() {
       <Text size="sm" c="dimmed">
         {history.isPending
           ? 'Loading event history…'
-          : `${feed.length.toLocaleString()} events shown${history.hasNextPage ? '; scroll for older' : ', the oldest kept'}`}
+          : `${feed.length.toLocaleString()} events shown${history.hasNextPage ? '; scroll for older' : '; no older events are kept'}`}
         {history.isFetchingNextPage ? ' · reading older events' : ''}
       </Text>
       <Box
