@@ -6,3 +6,5 @@ export { MIGRATIONS } from './migrations';
 export { SecretVault, SecretVaultError } from './secret-vault';
 export { ClusterCatalog, sealCredential } from './cluster-catalog';
 export type { ClusterTarget, ClusterTargetNode } from './cluster-catalog';
+export { reapOlderThan } from './reap';
+export type { ReapedTable } from './reap';

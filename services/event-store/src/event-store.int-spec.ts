@@ -194,6 +194,40 @@ describe('event store against real PostgreSQL and NATS', () => {
       expect((await bus.request(rpcs.eventsHistory, { clusterId, query: { limit: 10 } })).dropped).toBe(10);
     });
 
+    it("says when the drops happened, per source, from the reports' own times", async () => {
+      const clusterId = randomUUID();
+      const report = (source: 'notifier' | 'stream', count: number, ts: string) =>
+        bus.request(rpcs.recordDrops, {
+          reportId: randomUUID(),
+          clusterId,
+          source,
+          count,
+          reason: 'test',
+          ts,
+        });
+      await report('notifier', 2, '2026-11-30T10:44:00.000Z');
+      await report('notifier', 5, '2026-11-30T10:42:00.000Z');
+      await report('stream', 1, '2026-11-30T11:00:00.000Z');
+      const page = await bus.request(rpcs.eventsHistory, { clusterId, query: { limit: 1 } });
+      expect(page).toMatchObject({
+        dropped: 8,
+        drops: [
+          {
+            source: 'stream',
+            dropped: 1,
+            firstAt: '2026-11-30T11:00:00.000Z',
+            lastAt: '2026-11-30T11:00:00.000Z',
+          },
+          {
+            source: 'notifier',
+            dropped: 7,
+            firstAt: '2026-11-30T10:42:00.000Z',
+            lastAt: '2026-11-30T10:44:00.000Z',
+          },
+        ],
+      });
+    });
+
     it('counts and acknowledges a malformed message instead of redelivering it forever', async () => {
       const nc = await connect({ servers: testConfig.natsUrl });
       const jsm = await nc.jetstreamManager();

@@ -135,6 +135,34 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       expect(unexplained('health', health)).toBe('none');
     });
 
+    it("counts the node's client connections, now and over time", async () => {
+      const stored = async () =>
+        (await db.getRepository(NodeStateEntity).findOneBy({ nodeId: cluster.nodeIds[0] }))?.connectionCount;
+      const onBroker = async () =>
+        (
+          await jolokia({
+            type: 'read',
+            mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+            attribute: 'ConnectionCount',
+          })
+        ).data.value as number;
+      const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+      try {
+        // Other tests' connections come and go: what is stored must come to match the broker's own count.
+        await waitFor('the stored count to match the broker, our connection included', async () => {
+          const [count, actual] = [await stored(), await onBroker()];
+          return count !== null && count !== undefined && count >= 1 && count === actual;
+        });
+      } finally {
+        await client.close();
+      }
+      const [{ samples }] = await db.query(
+        `SELECT count(*)::int AS samples FROM node_sample WHERE node_id = $1 AND connection_count >= 1`,
+        [cluster.nodeIds[0]],
+      );
+      expect(samples).toBeGreaterThan(0);
+    });
+
     it('a new queue yields exactly one queues signal and a snapshot; idle ticks yield none', async () => {
       // Let any tick in flight finish, then count from a quiet state.
       await new Promise((r) => setTimeout(r, 2 * TICK_MS));

@@ -26,6 +26,8 @@ export type MetricsQuery = z.infer<typeof MetricsQuerySchema>;
  * One bucket of a series. `depth` and `consumers` are the highest seen in the bucket (a peak is
  * what an operator must not miss), summed over nodes; `added` and `acknowledged` are messages
  * counted in the bucket (counter increases, a broker restart's reset taken as a new start).
+ * `connections`, on the cluster's series only, is the highest connection count in the bucket,
+ * null where no node was observed.
  */
 export const MetricPointSchema = z.object({
   t: Instant,
@@ -33,6 +35,7 @@ export const MetricPointSchema = z.object({
   consumers: z.number(),
   added: z.number(),
   acknowledged: z.number(),
+  connections: z.number().nullable().optional(),
 });
 export type MetricPoint = z.infer<typeof MetricPointSchema>;
 

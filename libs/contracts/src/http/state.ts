@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BrokerEventSchema } from '../bus/broker-event';
+import { BrokerEventSchema, DROP_SOURCES } from '../bus/broker-event';
 import { Instant, Uuid } from '../common';
 
 export const HealthSchema = z.enum(['HEALTHY', 'DEGRADED', 'DOWN', 'UNKNOWN']);
@@ -27,6 +27,8 @@ export const NodeStateSchema = z.object({
   brokerNodeId: z.string().nullable(),
   version: z.string().nullable(),
   uptimeMs: z.number().nullable(),
+  /** Client connections open on the node, as last observed. */
+  connections: z.number().nullable(),
   replicaSync: z.boolean().nullable(),
   /** Why the node is unreachable or refused us, as observed. */
   reason: z.string().nullable(),
@@ -55,7 +57,12 @@ export const QUEUE_SORT_FIELDS = [
   'messagesAcknowledged',
   'messagesExpired',
   'messagesKilled',
+  'addedPerSecond',
+  'acknowledgedPerSecond',
+  'expiredPerSecond',
+  'killedPerSecond',
   'observedAt',
+  'changedAt',
 ] as const;
 /** Queues whose names say what they hold: dead letters, or expired messages. */
 export const QUEUE_KINDS = ['dlq', 'expiry'] as const;
@@ -84,6 +91,11 @@ export const QueueRowSchema = z.object({
   messagesAcknowledged: z.number(),
   messagesExpired: z.number(),
   messagesKilled: z.number(),
+  /** Per second over the last scrape interval; null when unknown (first observation, or the broker restarted). */
+  addedPerSecond: z.number().nullable(),
+  acknowledgedPerSecond: z.number().nullable(),
+  expiredPerSecond: z.number().nullable(),
+  killedPerSecond: z.number().nullable(),
   paused: z.boolean(),
   durable: z.boolean(),
   temporary: z.boolean(),
@@ -130,11 +142,21 @@ export const EventsQuerySchema = z.object({
 });
 export type EventsQuery = z.infer<typeof EventsQuerySchema>;
 
+export const EventDropsSchema = z.object({
+  source: z.enum(DROP_SOURCES),
+  dropped: z.number().int().positive(),
+  firstAt: Instant,
+  lastAt: Instant,
+});
+export type EventDrops = z.infer<typeof EventDropsSchema>;
+
 export const EventsPageSchema = z.object({
   items: z.array(BrokerEventSchema),
   nextCursor: z.number().int().nullable(),
   /** Events this cluster lost at any bound; never silent (non-negotiable 2). */
   dropped: z.number().int().nonnegative(),
+  /** The same losses by where they happened, with the period each covers (first to last report). */
+  drops: z.array(EventDropsSchema),
 });
 export type EventsPage = z.infer<typeof EventsPageSchema>;
 

@@ -9,6 +9,7 @@ export class NodeStateEntity {
   @Column({ type: 'timestamptz', name: 'last_ok_at', nullable: true }) lastOkAt!: Date | null;
   @Column({ type: 'bigint', name: 'uptime_ms', nullable: true, transformer: bigintAsNumber }) uptimeMs!:
     number | null;
+  @Column({ type: 'integer', name: 'connection_count', nullable: true }) connectionCount!: number | null;
   @Column({ type: 'boolean' }) reachable!: boolean;
   @Column({ type: 'boolean', nullable: true }) active!: boolean | null;
   @Column({ type: 'boolean', nullable: true }) backup!: boolean | null;

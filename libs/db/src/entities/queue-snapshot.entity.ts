@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintAsNumber } from './transformers';
 
 const counter = (name: string) => ({ type: 'bigint' as const, name, transformer: bigintAsNumber });
+const rate = (name: string) => ({ type: 'double precision' as const, name, nullable: true });
 
 @Entity('queue_snapshot')
 export class QueueSnapshotEntity {
@@ -17,6 +18,11 @@ export class QueueSnapshotEntity {
   @Column(counter('messages_acknowledged')) messagesAcknowledged!: number;
   @Column(counter('messages_expired')) messagesExpired!: number;
   @Column(counter('messages_killed')) messagesKilled!: number;
+  /** Rates over the last scrape interval; null when unknown (first observation, or a counter reset). */
+  @Column(rate('added_per_second')) addedPerSecond!: number | null;
+  @Column(rate('acknowledged_per_second')) acknowledgedPerSecond!: number | null;
+  @Column(rate('expired_per_second')) expiredPerSecond!: number | null;
+  @Column(rate('killed_per_second')) killedPerSecond!: number | null;
   @Column({ type: 'integer', name: 'consumer_count' }) consumerCount!: number;
   @Column({ type: 'boolean' }) paused!: boolean;
   @Column({ type: 'boolean' }) durable!: boolean;

@@ -1,5 +1,14 @@
 import { InitialSchema1764400000000 } from './1764400000000-initial-schema';
 import { EventDrops1764500000000 } from './1764500000000-event-drops';
+import { QueueRates1764600000000 } from './1764600000000-queue-rates';
+import { DropPeriod1764610000000 } from './1764610000000-drop-period';
+import { NodeSamples1764620000000 } from './1764620000000-node-samples';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
-export const MIGRATIONS = [InitialSchema1764400000000, EventDrops1764500000000];
+export const MIGRATIONS = [
+  InitialSchema1764400000000,
+  EventDrops1764500000000,
+  QueueRates1764600000000,
+  DropPeriod1764610000000,
+  NodeSamples1764620000000,
+];

@@ -1,4 +1,5 @@
-import type { BrokerEvent, DropReport, EventsPage, EventsQuery } from '@artemis-studio/contracts';
+import type { BrokerEvent, DropReport, EventDrops, EventsPage, EventsQuery } from '@artemis-studio/contracts';
+import { reapOlderThan } from '@artemis-studio/db';
 import type { DataSource } from 'typeorm';
 
 interface EventRow {
@@ -97,8 +98,25 @@ export class EventQueries {
     return {
       items,
       nextCursor: rows.length > query.limit ? items[items.length - 1].seq : null,
-      dropped: await this.dropped(clusterId),
+      ...(await this.drops(clusterId)),
     };
+  }
+
+  /** The cluster's losses, in total and by source with the period each covers. */
+  async drops(clusterId: string): Promise<{ dropped: number; drops: EventDrops[] }> {
+    const rows: { source: EventDrops['source']; dropped: string; first_at: Date; last_at: Date }[] =
+      await this.dataSource.query(
+        `SELECT source, dropped, first_at, last_at FROM event_drop_counter
+          WHERE cluster_id = $1 AND dropped > 0 ORDER BY last_at DESC`,
+        [clusterId],
+      );
+    const drops = rows.map((r) => ({
+      source: r.source,
+      dropped: Number(r.dropped),
+      firstAt: r.first_at.toISOString(),
+      lastAt: r.last_at.toISOString(),
+    }));
+    return { dropped: drops.reduce((sum, d) => sum + d.dropped, 0), drops };
   }
 
   async dropped(clusterId: string): Promise<number> {
@@ -118,10 +136,12 @@ export class EventQueries {
       );
       if (inserted.length === 0) return;
       await tx.query(
-        `INSERT INTO event_drop_counter (cluster_id, source, dropped) VALUES ($1, $2, $3)
+        `INSERT INTO event_drop_counter AS c (cluster_id, source, dropped, first_at, last_at)
+         VALUES ($1, $2, $3, $4, $4)
          ON CONFLICT (cluster_id, source) DO UPDATE
-           SET dropped = event_drop_counter.dropped + EXCLUDED.dropped, updated_at = now()`,
-        [report.clusterId, report.source, report.count],
+           SET dropped = c.dropped + EXCLUDED.dropped, updated_at = now(),
+               first_at = least(c.first_at, EXCLUDED.first_at), last_at = greatest(c.last_at, EXCLUDED.last_at)`,
+        [report.clusterId, report.source, report.count, report.ts],
       );
     });
     return this.dropped(report.clusterId);
@@ -132,16 +152,12 @@ export class EventQueries {
    * holds its locks for long; also forgets drop-report ids as old.
    */
   async reap(olderThan: Date, batchSize = 5000): Promise<number> {
-    let removed = 0;
-    for (;;) {
-      const [, count] = await this.dataSource.query(
-        `DELETE FROM broker_event WHERE seq IN (
-           SELECT seq FROM broker_event WHERE received_at < $1 ORDER BY seq LIMIT $2)`,
-        [olderThan, batchSize],
-      );
-      removed += count ?? 0;
-      if (!count || count < batchSize) break;
-    }
+    const removed = await reapOlderThan(
+      this.dataSource,
+      { table: 'broker_event', age: 'received_at', orderBy: 'seq' },
+      olderThan,
+      batchSize,
+    );
     await this.dataSource.query(`DELETE FROM event_drop_report WHERE received_at < $1`, [olderThan]);
     return removed;
   }

@@ -5,6 +5,23 @@ import type { MetricRange } from './metric-range';
 /** Counter increases need the sample before the range: looked for this far back. */
 const LOOKBACK = '10 minutes';
 
+/** A queue's series: connections are the node's, not the queue's. */
+const CONNECTIONS_NONE = `SELECT *, NULL::int AS connections FROM queues_per_node`;
+/**
+ * The cluster's series: each node's connections (node_sample, the highest in the bucket) beside
+ * its queues' figures; a bucket with one and not the other still counts (a node with no queue).
+ */
+const CONNECTIONS_PER_NODE = `
+  SELECT coalesce(q.node_id, c.node_id) AS node_id, coalesce(q.bucket, c.bucket) AS bucket,
+         coalesce(q.depth, 0) AS depth, coalesce(q.consumers, 0) AS consumers,
+         coalesce(q.added, 0) AS added, coalesce(q.acknowledged, 0) AS acknowledged, c.connections
+    FROM queues_per_node q
+    FULL JOIN (SELECT node_id, date_bin(make_interval(secs => $4::float8 / 1000), sampled_at, $2::timestamptz) AS bucket,
+                      max(connection_count) AS connections
+                 FROM node_sample WHERE cluster_id = $1 AND sampled_at >= $2 AND sampled_at < $3
+                GROUP BY 1, 2) c
+      ON c.node_id = q.node_id AND c.bucket = q.bucket`;
+
 /**
  * Downsampled series from `metric_sample`, in one statement (index metric_sample_series): each
  * node's queue samples put in buckets of the range's step, per node and in total.
@@ -38,6 +55,7 @@ export class MetricQueries {
       consumers: number;
       added: number;
       acknowledged: number;
+      connections: number | null;
     }[] = await this.dataSource.query(
       `WITH s AS (
          SELECT node_id, queue, sampled_at, message_count, consumer_count,
@@ -53,14 +71,15 @@ export class MetricQueries {
                 sum(added) AS added, sum(acknowledged) AS acknowledged
            FROM s WHERE sampled_at >= $2
           GROUP BY 1, 2, 3
-       ), per_node AS (
+       ), queues_per_node AS (
          SELECT node_id, bucket, sum(depth) AS depth, sum(consumers) AS consumers,
                 sum(added) AS added, sum(acknowledged) AS acknowledged
            FROM per_queue GROUP BY 1, 2
-       )
+       ), per_node AS (${queue !== null ? CONNECTIONS_NONE : CONNECTIONS_PER_NODE})
        SELECT coalesce(n.name, 'removed node') AS node, grouping(n.name) = 1 AS total, p.bucket,
               sum(p.depth)::float8 AS depth, sum(p.consumers)::float8 AS consumers,
-              sum(p.added)::float8 AS added, sum(p.acknowledged)::float8 AS acknowledged
+              sum(p.added)::float8 AS added, sum(p.acknowledged)::float8 AS acknowledged,
+              sum(p.connections)::float8 AS connections
          FROM per_node p LEFT JOIN cluster_node n ON n.id = p.node_id
         GROUP BY GROUPING SETS ((p.bucket, n.name), (p.bucket))
         ORDER BY total DESC, node, p.bucket`,
@@ -76,6 +95,7 @@ export class MetricQueries {
         consumers: r.consumers,
         added: r.added,
         acknowledged: r.acknowledged,
+        ...(queue === null && { connections: r.connections }),
       });
     }
     return {

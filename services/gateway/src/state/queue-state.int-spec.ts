@@ -51,6 +51,13 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
                             $7::bigint[], $8::int[])`,
       rows[0].map((_, column) => rows.map((r) => r[column])),
     );
+    // Node a's connections for the first hour: i % 7 at tier-A sample i (every 15 s). Node b: none sampled.
+    await db.query(
+      `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
+       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2, $3, i % 7
+         FROM generate_series(0, 239) AS i`,
+      [T0, clusterId, cluster.nodeIds[0]],
+    );
     gateway = await spawnService('gateway', 18490);
   }, 60_000);
 
@@ -59,6 +66,7 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     await db.query(`DELETE FROM queue_snapshot WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM cluster WHERE id = $1`, [clusterId]);
     await db.query(`DELETE FROM metric_sample WHERE cluster_id = $1`, [clusterId]);
+    await db.query(`DELETE FROM node_sample WHERE cluster_id = $1`, [clusterId]);
     await db.destroy();
   });
 
@@ -105,6 +113,21 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     expect(body.series[0]).toMatchObject({ node: 'total', points: [{ depth: 148, consumers: 3 }] });
   });
 
+  it("carries each node's peak connections on the cluster series, and none on a queue's", async () => {
+    // Minute 59 holds node a's samples 236..239 (connections 5, 6, 0, 1); minute 60 has none.
+    const from = T0 + 59 * 60_000;
+    const cluster = await metrics(`/metrics?from=${iso(from)}&to=${iso(from + 2 * 60_000)}&step=60000`);
+    const of = (node: string) =>
+      cluster.series.find((s) => s.node === node)!.points.map((p) => p.connections);
+    expect(of('a')).toEqual([6, null]);
+    expect(of('b')).toEqual([null, null]);
+    expect(of('total')).toEqual([6, null]);
+    const queue = await metrics(
+      `/queues/${QUEUE}/metrics?from=${iso(from)}&to=${iso(from + 60_000)}&step=60000`,
+    );
+    expect(queue.series[0].points[0]).not.toHaveProperty('connections');
+  });
+
   it('filters queues by routing type, consumers, address and DLQ- or expiry-looking names', async () => {
     const snapshot = (name: string, routing: string, consumers: number, address = name) => [
       cluster.nodeIds[0],
@@ -140,6 +163,17 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     expect(await names('consumers=with')).toEqual(['orders.in', 'prices.a']);
     expect(await names('address=prices&consumers=without')).toEqual(['prices.b']);
     expect((await names('sort=consumerCount&order=desc'))[0]).toBe('orders.in');
+    await db.query(
+      `UPDATE queue_snapshot SET added_per_second = CASE name WHEN 'orders.in' THEN 12.5 WHEN 'DLQ' THEN 0.5 END
+        WHERE cluster_id = $1`,
+      [clusterId],
+    );
+    // Unknown rates come last whichever way the column is sorted.
+    for (const order of ['desc', 'asc'])
+      expect((await names(`kind=dlq&sort=addedPerSecond&order=${order}`)).at(-1)).toBe('orders.dead-letter');
+    const [fastest] = ((await get('/queues?sort=addedPerSecond&order=desc')).body as { items: unknown[] })
+      .items;
+    expect(fastest).toMatchObject({ name: 'orders.in', addedPerSecond: 12.5, killedPerSecond: null });
     const [first] = ((await get('/queues?search=orders.in')).body as { items: { changedAt: string }[] })
       .items;
     expect(Date.parse(first.changedAt)).toBeLessThan(Date.now() - 30_000);

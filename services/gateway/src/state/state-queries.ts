@@ -12,8 +12,14 @@ const SORT_COLUMNS: Record<QueueQuery['sort'], string> = {
   messagesAcknowledged: 's.messages_acknowledged',
   messagesExpired: 's.messages_expired',
   messagesKilled: 's.messages_killed',
+  addedPerSecond: 's.added_per_second',
+  acknowledgedPerSecond: 's.acknowledged_per_second',
+  expiredPerSecond: 's.expired_per_second',
+  killedPerSecond: 's.killed_per_second',
   observedAt: 's.observed_at',
+  changedAt: 's.changed_at',
 };
+const rate = (value: unknown) => (value === null ? null : Number(value));
 
 /** What a dead-letter or expiry queue is called, by Artemis' defaults and common practice. */
 const KIND_PATTERNS: Record<NonNullable<QueueQuery['kind']>, string[]> = {
@@ -41,6 +47,7 @@ export class StateQueries {
         brokerNodeId: s?.brokerNodeId ?? null,
         version: s?.version ?? null,
         uptimeMs: s?.uptimeMs ?? null,
+        connections: s?.connectionCount ?? null,
         replicaSync: s?.replicaSync ?? null,
         reason: s ? s.reason : 'not observed yet',
         observedAt: s?.observedAt.toISOString() ?? null,
@@ -71,7 +78,8 @@ export class StateQueries {
       params.push(KIND_PATTERNS[query.kind]);
       where += ` AND s.name ILIKE ANY ($${params.length}::text[])`;
     }
-    const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'}, s.name, n.name`;
+    // Unknown rates (null) sort last either way: PostgreSQL would put them first in descending order.
+    const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, s.name, n.name`;
     params.push(query.pageSize, (query.page - 1) * query.pageSize);
     const rows = await this.dataSource.query(
       `SELECT n.name AS node, s.*, count(*) OVER () AS total
@@ -92,6 +100,10 @@ export class StateQueries {
         messagesAcknowledged: Number(r.messages_acknowledged),
         messagesExpired: Number(r.messages_expired),
         messagesKilled: Number(r.messages_killed),
+        addedPerSecond: rate(r.added_per_second),
+        acknowledgedPerSecond: rate(r.acknowledged_per_second),
+        expiredPerSecond: rate(r.expired_per_second),
+        killedPerSecond: rate(r.killed_per_second),
         paused: Boolean(r.paused),
         durable: Boolean(r.durable),
         temporary: Boolean(r.temporary),

@@ -1,4 +1,4 @@
-import { MetricSampleEntity, createDataSource } from '@artemis-studio/db';
+import { MetricSampleEntity, QueueSnapshotEntity, createDataSource } from '@artemis-studio/db';
 import { insertCluster, testDatabaseUrl } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
@@ -46,6 +46,30 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     });
     expect(await sut.sync(cluster.id, node, [queue('a', 3)], new Date())).toEqual({ changed: 1, removed: 1 });
     expect(await sut.sync(cluster.id, node, [], new Date())).toEqual({ changed: 0, removed: 1 });
+  });
+
+  it("stores each counter's rate over the interval, unknown at first sight and after a counter reset", async () => {
+    const node = cluster.nodeIds[0];
+    const rates = async () => {
+      const row = await db.getRepository(QueueSnapshotEntity).findOneByOrFail({ nodeId: node, name: 'r' });
+      return [row.addedPerSecond, row.acknowledgedPerSecond, row.expiredPerSecond, row.killedPerSecond];
+    };
+    const at = (seconds: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, seconds));
+    const counters = (added: number, acknowledged: number, expired: number, killed: number) => ({
+      ...queue('r'),
+      messagesAdded: added,
+      messagesAcknowledged: acknowledged,
+      messagesExpired: expired,
+      messagesKilled: killed,
+    });
+    await sut.sync(cluster.id, node, [counters(100, 50, 0, 0)], at(0));
+    expect(await rates()).toEqual([null, null, null, null]);
+    await sut.sync(cluster.id, node, [counters(150, 60, 4, 0)], at(5));
+    expect(await rates()).toEqual([10, 2, 0.8, 0]);
+    // The broker restarted: its counters start again from zero; the rate is unknown, not negative.
+    await sut.sync(cluster.id, node, [counters(3, 1, 0, 0)], at(10));
+    expect(await rates()).toEqual([null, null, null, 0]);
+    await sut.sync(cluster.id, node, [], at(15));
   });
 
   it('reaps only samples older than the cut-off, in bounded batches', async () => {

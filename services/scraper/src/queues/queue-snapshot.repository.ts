@@ -1,3 +1,4 @@
+import { reapOlderThan } from '@artemis-studio/db';
 import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
 
@@ -8,10 +9,24 @@ export interface QueueSyncResult {
   removed: number;
 }
 
+const RATES = ['added', 'acknowledged', 'expired', 'killed'] as const;
+const COUNTER = {
+  added: 'messages_added',
+  acknowledged: 'messages_acknowledged',
+  expired: 'messages_expired',
+  killed: 'messages_killed',
+};
+/** A counter's increase per second since the stored observation; unknown after a reset (the broker counts afresh). */
+const rateOf = (r: (typeof RATES)[number]) =>
+  `CASE WHEN EXCLUDED.observed_at > s.observed_at AND EXCLUDED.${COUNTER[r]} >= s.${COUNTER[r]}
+        THEN (EXCLUDED.${COUNTER[r]} - s.${COUNTER[r]}) / extract(epoch FROM EXCLUDED.observed_at - s.observed_at)::float8
+   END`;
+
 /**
  * Writes one node's tier-B tick in one statement: upsert every snapshot, delete the queues that
  * disappeared, append a metric sample per queue, and let PostgreSQL say what really changed
- * (changed_at moves only when a figure differs), so the diff is against the persisted state.
+ * (changed_at moves only when a figure differs), so the diff is against the persisted state. Rates
+ * come from the same comparison: each counter's increase since the stored observation.
  */
 export class QueueSnapshotRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -50,7 +65,8 @@ export class QueueSnapshotRepository {
            delivering_count = EXCLUDED.delivering_count, messages_added = EXCLUDED.messages_added,
            messages_acknowledged = EXCLUDED.messages_acknowledged, messages_expired = EXCLUDED.messages_expired,
            messages_killed = EXCLUDED.messages_killed, paused = EXCLUDED.paused, durable = EXCLUDED.durable,
-           temporary = EXCLUDED.temporary
+           temporary = EXCLUDED.temporary,
+           ${RATES.map((r) => `${r}_per_second = ${rateOf(r)}`).join(', ')}
          RETURNING s.changed_at = s.observed_at AS changed
        ),
        removed AS (
@@ -95,15 +111,11 @@ export class QueueSnapshotRepository {
 
   /** Trims samples older than the cut-off in bounded batches, so the reaper never holds a long lock. */
   async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const [, count] = await this.dataSource.query(
-        `DELETE FROM metric_sample WHERE ctid = ANY (ARRAY(
-           SELECT ctid FROM metric_sample WHERE sampled_at < $1 LIMIT $2))`,
-        [olderThan, batchSize],
-      );
-      total += count ?? 0;
-      if (!count || count < batchSize) return total;
-    }
+    return reapOlderThan(
+      this.dataSource,
+      { table: 'metric_sample', age: 'sampled_at' },
+      olderThan,
+      batchSize,
+    );
   }
 }

@@ -2,9 +2,10 @@ import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
+import { NodeStateRepository } from '../topology/node-state.repository';
 import { QueueSnapshotRepository } from './queue-snapshot.repository';
 
-/** Trims `metric_sample` past its retention, hourly, in bounded batches. */
+/** Trims `metric_sample` and `node_sample` past their retention, hourly, in bounded batches. */
 @Injectable()
 export class SampleReaperService {
   private readonly logger = new Logger('SampleReaper');
@@ -16,11 +17,11 @@ export class SampleReaperService {
 
   @Interval(3_600_000)
   async reap(): Promise<number> {
-    const repository = new QueueSnapshotRepository(await this.database.whenReady());
-    const removed = await repository.reapSamples(
-      new Date(Date.now() - this.config.sampleRetentionHours * 3_600_000),
-    );
-    if (removed) this.logger.log(`reaped ${removed} metric samples`);
-    return removed;
+    const dataSource = await this.database.whenReady();
+    const cutOff = new Date(Date.now() - this.config.sampleRetentionHours * 3_600_000);
+    const queues = await new QueueSnapshotRepository(dataSource).reapSamples(cutOff);
+    const nodes = await new NodeStateRepository(dataSource).reapSamples(cutOff);
+    if (queues || nodes) this.logger.log(`reaped ${queues} queue and ${nodes} node samples`);
+    return queues + nodes;
   }
 }

@@ -16,7 +16,14 @@ describe('observeBroker', () => {
   it('reads an active broker as live with its identity', () => {
     const sut = observeBroker(
       node,
-      brokerAnswer({ Active: true, Backup: false, NodeID: 'x', Version: '2.40.0', UptimeMillis: 5 }),
+      brokerAnswer({
+        Active: true,
+        Backup: false,
+        NodeID: 'x',
+        Version: '2.40.0',
+        UptimeMillis: 5,
+        ConnectionCount: 3,
+      }),
       at,
     );
     expect(sut).toMatchObject({
@@ -25,6 +32,7 @@ describe('observeBroker', () => {
       brokerNodeId: 'x',
       version: '2.40.0',
       uptimeMs: 5,
+      connectionCount: 3,
       reason: null,
     });
   });

@@ -19,11 +19,22 @@ export interface NodeObservation {
   brokerName: string | null;
   version: string | null;
   uptimeMs: number | null;
+  /** Client connections open on the node. */
+  connectionCount: number | null;
   /** Why the node is unreachable or refused us; null when it answered. */
   reason: string | null;
 }
 
-const BROKER_ATTRIBUTES = ['Name', 'Version', 'NodeID', 'Active', 'Backup', 'ReplicaSync', 'UptimeMillis'];
+const BROKER_ATTRIBUTES = [
+  'Name',
+  'Version',
+  'NodeID',
+  'Active',
+  'Backup',
+  'ReplicaSync',
+  'UptimeMillis',
+  'ConnectionCount',
+];
 
 /** Tier A is one bulk request per node: a wildcard read of the broker MBean. */
 export const TIER_A_REQUESTS: JolokiaRequest[] = [
@@ -38,6 +49,7 @@ interface BrokerAttributes {
   Backup?: boolean;
   ReplicaSync?: boolean;
   UptimeMillis?: number;
+  ConnectionCount?: number;
 }
 
 /**
@@ -75,6 +87,7 @@ export function observeBroker(
     brokerName: broker.Name ?? null,
     version: broker.Version ?? null,
     uptimeMs: broker.UptimeMillis ?? null,
+    connectionCount: broker.ConnectionCount ?? null,
     reason: null,
   };
 }
@@ -98,6 +111,7 @@ export function unreachableNode(
     brokerName: null,
     version: null,
     uptimeMs: null,
+    connectionCount: null,
     reason,
   };
 }

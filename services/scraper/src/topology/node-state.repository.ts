@@ -1,8 +1,11 @@
-import { NodeStateEntity } from '@artemis-studio/db';
+import { NodeStateEntity, reapOlderThan } from '@artemis-studio/db';
 import type { DataSource } from 'typeorm';
 import type { NodeObservation } from './node-observation';
 
-/** `node_state`: the persisted tier-A observation of each node, the "previous" of the next diff. */
+/**
+ * `node_state`: the persisted tier-A observation of each node, the "previous" of the next diff;
+ * and `node_sample`: each reachable node's connection count at every tick, for its history.
+ */
 export class NodeStateRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -22,6 +25,7 @@ export class NodeStateRepository {
       brokerName: null,
       version: r.version,
       uptimeMs: r.uptimeMs,
+      connectionCount: r.connectionCount,
       reason: r.reason,
     }));
   }
@@ -35,6 +39,7 @@ export class NodeStateRepository {
         observedAt: o.observedAt,
         lastOkAt: o.lastOkAt,
         uptimeMs: o.uptimeMs,
+        connectionCount: o.connectionCount,
         reachable: o.reachable,
         active: o.active,
         backup: o.backup,
@@ -46,5 +51,23 @@ export class NodeStateRepository {
       })),
       ['nodeId'],
     );
+    const sampled = observations.filter((o) => o.reachable && o.connectionCount !== null);
+    if (sampled.length === 0) return;
+    await this.dataSource.query(
+      `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
+       SELECT t.sampled_at, $1, t.node_id, t.connections
+         FROM unnest($2::timestamptz[], $3::uuid[], $4::int[]) AS t(sampled_at, node_id, connections)`,
+      [
+        clusterId,
+        sampled.map((o) => o.observedAt),
+        sampled.map((o) => o.nodeId),
+        sampled.map((o) => o.connectionCount),
+      ],
+    );
+  }
+
+  /** Trims node samples older than the cut-off in bounded batches, as the queue samples are. */
+  async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
+    return reapOlderThan(this.dataSource, { table: 'node_sample', age: 'sampled_at' }, olderThan, batchSize);
   }
 }

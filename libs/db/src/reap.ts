@@ -1,0 +1,32 @@
+import type { DataSource } from 'typeorm';
+
+/** A table kept for a retention period: its name and the column that says how old a row is. */
+export interface ReapedTable {
+  table: 'metric_sample' | 'node_sample' | 'broker_event';
+  age: string;
+  /** Delete oldest first by this column (a keyset), or in any order (by ctid) when absent. */
+  orderBy?: string;
+}
+
+/**
+ * Deletes the rows older than the cut-off in bounded batches, so no statement holds its locks for
+ * long and a reaper never stalls the writers; returns how many went.
+ */
+export async function reapOlderThan(
+  dataSource: DataSource,
+  { table, age, orderBy }: ReapedTable,
+  olderThan: Date,
+  batchSize: number,
+): Promise<number> {
+  const [key, order] = orderBy ? [orderBy, `ORDER BY ${orderBy}`] : ['ctid', ''];
+  let total = 0;
+  for (;;) {
+    const [, count] = await dataSource.query(
+      `DELETE FROM ${table} WHERE ${key} = ANY (ARRAY(
+         SELECT ${key} FROM ${table} WHERE ${age} < $1 ${order} LIMIT $2))`,
+      [olderThan, batchSize],
+    );
+    total += count ?? 0;
+    if (!count || count < batchSize) return total;
+  }
+}
