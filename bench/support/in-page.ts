@@ -34,8 +34,8 @@ export const PLAIN_QUEUES_PAGE = `async function plainQueuesPage({ clusterId, to
   return rendered;
 }`;
 
-/** Scrolls the element down 600 px at every frame and returns each frame's interval. */
-export const SCROLL_FRAMES = `function scrollFrames({ selector, frames }) {
+/** Scrolls the element down `pixels` at every frame and returns each frame's interval. */
+export const SCROLL_FRAMES = `function scrollFrames({ selector, frames, pixels }) {
   return new Promise((resolve) => {
     const el = document.querySelector(selector);
     const times = [];
@@ -44,7 +44,7 @@ export const SCROLL_FRAMES = `function scrollFrames({ selector, frames }) {
       const now = performance.now();
       times.push(now - last);
       last = now;
-      el.scrollTop = (el.scrollTop + 600) % Math.max(1, el.scrollHeight - el.clientHeight);
+      el.scrollTop = (el.scrollTop + pixels) % Math.max(1, el.scrollHeight - el.clientHeight);
       if (times.length <= frames) requestAnimationFrame(step);
       else resolve(times.slice(1));
     };

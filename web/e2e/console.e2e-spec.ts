@@ -3,11 +3,13 @@ import {
   cleanStream,
   openAmqpClient,
   spawnService,
+  testBus,
   testConfig,
   waitFor,
   type BrokerProfile,
   type ServiceProcess,
 } from '@artemis-studio/testing';
+import { rpcs } from '@artemis-studio/contracts';
 import axios from 'axios';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -324,6 +326,32 @@ describe('the console in Chromium, against the real stack and broker', () => {
     const types = await feed.getByRole('row').allInnerTexts();
     expect(types.slice(1).every((row) => row.includes('CONSUMER_CLOSED'))).toBe(true);
   }, 120_000);
+
+  it('states the events lost, where and over which period, as soon as any were', async () => {
+    // What the notifier reports when its buffer overflows, sent as it sends it, to the real event store.
+    const bus = testBus('e2e-drops');
+    try {
+      await bus.ready();
+      for (const ts of ['2026-11-30T10:42:00.000Z', '2026-11-30T10:44:00.000Z'])
+        await bus.request(rpcs.recordDrops, {
+          reportId: randomUUID(),
+          clusterId,
+          source: 'notifier',
+          count: 6,
+          reason: 'the notifier buffer was full',
+          ts,
+        });
+    } finally {
+      await bus.close();
+    }
+    await page.goto(`${base}/clusters/${clusterId}/events`);
+    const alert = page.getByTestId('dropped');
+    await alert.waitFor({ timeout: 15_000 });
+    const text = await alert.innerText();
+    expect(text).toContain('12 broker events of this cluster were dropped');
+    expect(text).toMatch(/12 events lost at the notifier \(never on the bus\), between .+ and .+/);
+    await screenshot(page, '10-events-lost');
+  }, 60_000);
 
   it('shows the runtime settings with what each one does', async () => {
     await page.goto(`${base}/settings`);

@@ -11,6 +11,21 @@ export interface Live {
 }
 
 /**
+ * How often a query re-reads: never while paused; at the floor while its stream is not live; and
+ * while it is, only when the query's data also changes without a signal (`meta.refreshWhileLiveMs`).
+ */
+export function pollInterval(q: {
+  paused: boolean;
+  live: boolean;
+  floorMs: number;
+  whileLiveMs: unknown;
+}): number | false {
+  if (q.paused) return false;
+  if (!q.live) return q.floorMs;
+  return typeof q.whileLiveMs === 'number' ? Math.max(q.whileLiveMs, q.floorMs) : false;
+}
+
+/**
  * The console's data layer: the query cache, the cluster streams that keep it fresh, the pause.
  * "The poll is the floor" (ADR-0018): a query polls at the floor interval unless its cluster's
  * stream is live, and nothing polls while paused; decided here once for every query.
@@ -19,10 +34,13 @@ export function createLive(pause: PauseSignal = pauseSignal, settings = new Cons
   // The cache's polling asks the streams, which invalidate the cache: one is made after the other.
   const made: { streams?: StreamRegistry } = {};
   const interval = (query: Query): number | false => {
-    if (pause.isPaused()) return false;
     const [scope, clusterId] = query.queryKey;
-    if (scope === 'cluster' && typeof clusterId === 'string' && made.streams?.isLive(clusterId)) return false;
-    return settings.pollFloorMs();
+    return pollInterval({
+      paused: pause.isPaused(),
+      live: scope === 'cluster' && typeof clusterId === 'string' && !!made.streams?.isLive(clusterId),
+      floorMs: settings.pollFloorMs(),
+      whileLiveMs: query.meta?.refreshWhileLiveMs,
+    });
   };
   const queryClient = new QueryClient({
     defaultOptions: {

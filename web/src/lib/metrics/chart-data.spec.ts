@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartData } from './chart-data';
+import { chartData, latestOf, sparklinesOf } from './chart-data';
 
 const point = (t: string, depth: number, added = 0) => ({ t, depth, consumers: 0, added, acknowledged: 0 });
 
@@ -41,5 +41,54 @@ describe('chartData', () => {
       ],
     });
     expect(data.depth.map((s) => s.label)).toEqual(['total']);
+  });
+});
+
+describe('sparklinesOf', () => {
+  const point = (t: string, depth: number, added: number, connections?: number | null) => ({
+    t,
+    depth,
+    consumers: 0,
+    added,
+    acknowledged: 0,
+    ...(connections !== undefined && { connections }),
+  });
+  const metrics = {
+    from: '2026-11-30T10:00:00.000Z',
+    to: '2026-11-30T10:03:00.000Z',
+    stepMs: 60_000,
+    series: [
+      {
+        node: 'total',
+        points: [
+          point('2026-11-30T10:00:00.000Z', 3, 60, 2),
+          point('2026-11-30T10:01:00.000Z', 4, 120, 3),
+          point('2026-11-30T10:02:00.000Z', 5, 0, null),
+        ],
+      },
+      {
+        node: 'a',
+        points: [point('2026-11-30T10:00:00.000Z', 3, 60, 2), point('2026-11-30T10:02:00.000Z', 5, 0)],
+      },
+    ],
+  };
+
+  it('puts every series on one axis, with rates per second and gaps where nothing was observed', () => {
+    const lines = sparklinesOf(metrics);
+    expect(lines.get('total')).toEqual({
+      depth: [3, 4, 5],
+      inPerSecond: [1, 2, 0],
+      connections: [2, 3, null],
+    });
+    expect(lines.get('a')).toEqual({
+      depth: [3, null, 5],
+      inPerSecond: [1, null, 0],
+      connections: [2, null, null],
+    });
+  });
+
+  it('takes the last observed value as the latest', () => {
+    expect(latestOf([2, 3, null])).toBe(3);
+    expect(latestOf([null])).toBeNull();
   });
 });

@@ -40,6 +40,42 @@ export function chartData(metrics: MetricsResponse) {
   return { times, span, depth, rates };
 }
 
+export interface NodeSparklines {
+  depth: (number | null)[];
+  inPerSecond: (number | null)[];
+  connections: (number | null)[];
+}
+
+/**
+ * Each series (every node's and `total`) as sparkline values on one time axis: depth, messages
+ * in per second, connections. A bucket the series has no point in is a gap, not a zero.
+ */
+export function sparklinesOf(metrics: MetricsResponse): Map<string, NodeSparklines> {
+  const times = [...new Set(metrics.series.flatMap((s) => s.points.map((p) => p.t)))].sort();
+  const index = new Map(times.map((t, i) => [t, i]));
+  const perSecond = 1000 / metrics.stepMs;
+  const result = new Map<string, NodeSparklines>();
+  for (const s of metrics.series) {
+    const lines: NodeSparklines = {
+      depth: times.map(() => null),
+      inPerSecond: times.map(() => null),
+      connections: times.map(() => null),
+    };
+    for (const p of s.points) {
+      const i = index.get(p.t)!;
+      lines.depth[i] = p.depth;
+      lines.inPerSecond[i] = p.added * perSecond;
+      lines.connections[i] = p.connections ?? null;
+    }
+    result.set(s.node, lines);
+  }
+  return result;
+}
+
+/** The last value that was observed, or null. */
+export const latestOf = (values: readonly (number | null)[]): number | null =>
+  values.findLast((v) => v !== null) ?? null;
+
 /** Colour by what the event did to the queue: consumers coming, going, the binding changing. */
 export function markerColor(type: string): string {
   if (type === 'CONSUMER_CREATED') return '#12b886';

@@ -22,7 +22,15 @@ const times = new Intl.DateTimeFormat([], {
 });
 const instants = new Intl.DateTimeFormat([], { dateStyle: 'short', timeStyle: 'medium', hour12: false });
 
+const rates = new Intl.NumberFormat([], { maximumFractionDigits: 1 });
+
 export const formatNumber = (value: number): string => numbers.format(value);
+
+/** A rate per second: one decimal below ten, whole above; "—" when unknown. */
+export function formatRate(perSecond: number | null): string {
+  if (perSecond === null) return '—';
+  return perSecond >= 10 ? numbers.format(Math.round(perSecond)) : rates.format(perSecond);
+}
 
 export function formatInstant(iso: string | null): string {
   if (!iso) return '—';

@@ -9,6 +9,7 @@ import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
 import { useEventHistory, type EventsFilters } from '../api/get-events';
+import { describeDrops } from '../drops';
 import { addLive, matches, mergeFeed } from '../feed';
 
 const route = getRouteApi('/clusters/$clusterId/events');
@@ -105,6 +106,7 @@ export function EventsPage() {
   const stored = useMemo(() => pages.flatMap((p) => p.items), [pages]);
   const feed = useMemo(() => (window ? stored : mergeFeed(live, stored)), [window, live, stored]);
   const dropped = pages[0]?.dropped ?? 0;
+  const drops = pages[0]?.drops ?? [];
 
   const virtualizer = useVirtualizer({
     count: feed.length,
@@ -169,8 +171,13 @@ export function EventsPage() {
       ))}
       {dropped > 0 && (
         <Alert color="red" title="Events were lost" role="alert" data-testid="dropped">
-          {dropped.toLocaleString()} broker events of this cluster were dropped at a bound (notifier, event
-          store or stream) and are not in the history.
+          {formatNumber(dropped)} broker events of this cluster were dropped at a bound and are not in the
+          history:
+          <ul style={{ margin: '4px 0 0' }}>
+            {drops.map((d) => (
+              <li key={d.source}>{describeDrops(d)}</li>
+            ))}
+          </ul>
         </Alert>
       )}
       {history.isError && (

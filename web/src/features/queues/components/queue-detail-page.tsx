@@ -3,7 +3,7 @@ import { Anchor, Card, Group, SegmentedControl, Stack, Table, Text, Title } from
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useStreamListener } from '../../../lib/live-context';
-import { formatNumber, formatTime } from '../../../lib/ui/format';
+import { formatNumber, formatRate, formatTime } from '../../../lib/ui/format';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useQueueEvents } from '../api/get-queue-events';
@@ -18,7 +18,7 @@ function Attributes({ rows }: { rows: QueueRow[] }) {
   if (rows.length === 0)
     return <Text c="dimmed">The queue is not on any node now; its history is below.</Text>;
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <Table.ScrollContainer minWidth={1000}>
       <Table aria-label="Queue on each node">
         <Table.Thead>
           <Table.Tr>
@@ -33,6 +33,8 @@ function Attributes({ rows }: { rows: QueueRow[] }) {
               'Acked',
               'Expired',
               'Killed',
+              'In/s',
+              'Acked/s',
               'State',
               'Observed',
             ].map((h) => (
@@ -53,6 +55,8 @@ function Attributes({ rows }: { rows: QueueRow[] }) {
               <Table.Td>{formatNumber(q.messagesAcknowledged)}</Table.Td>
               <Table.Td>{formatNumber(q.messagesExpired)}</Table.Td>
               <Table.Td>{formatNumber(q.messagesKilled)}</Table.Td>
+              <Table.Td>{formatRate(q.addedPerSecond)}</Table.Td>
+              <Table.Td>{formatRate(q.acknowledgedPerSecond)}</Table.Td>
               <Table.Td>
                 {[q.paused && 'paused', q.durable ? 'durable' : 'non-durable'].filter(Boolean).join(', ')}
               </Table.Td>
