@@ -20,7 +20,7 @@ export const PLAIN_QUEUES_PAGE = `async function plainQueuesPage({ clusterId, to
     document.getElementById('rows').innerHTML = rows
       .map(
         (q) =>
-          \`<tr><td>\${q.name}</td><td>\${q.address}</td><td>\${q.node}</td><td>\${q.routingType}</td><td>\${q.messageCount}</td><td>\${q.consumerCount}</td><td>\${q.deliveringCount}</td><td>\${q.messagesAdded}</td><td>\${q.messagesAcknowledged}</td><td>\${q.messagesExpired}</td><td>\${q.messagesKilled}</td><td>\${q.paused}</td><td>\${q.changedAt}</td></tr>\`,
+          \`<tr><td>\${q.name}</td><td>\${q.address}</td><td>\${q.node}</td><td>\${q.routingType}</td><td>\${q.messageCount}</td><td>\${q.consumerCount}</td><td>\${q.deliveringCount}</td><td>\${q.messagesAdded}</td><td>\${q.messagesAcknowledged}</td><td>\${q.messagesExpired}</td><td>\${q.messagesKilled}</td><td>\${q.addedPerSecond}</td><td>\${q.acknowledgedPerSecond}</td><td>\${q.expiredPerSecond}</td><td>\${q.killedPerSecond}</td><td>\${q.paused}</td><td>\${q.changedAt}</td></tr>\`,
       )
       .join('');
     return rows.length;

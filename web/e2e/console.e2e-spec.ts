@@ -201,6 +201,23 @@ describe('the console in Chromium, against the real stack and broker', () => {
         .first()
         .waitFor({ timeout: 30_000 });
       await screenshot(page, '06-queue-detail-chart');
+
+      // The overview's last hour per node: the messages just sent, and connections (ours and the notifier's).
+      await page.goto(`${base}/clusters/${clusterId}`);
+      const node = page.getByTestId(`node-activity-${broker.nodes[0].name}`);
+      const sparkline = (what: RegExp) => node.getByRole('img', { name: what });
+      await waitFor(
+        'the node sparklines',
+        async () =>
+          /: [1-9][\d,]* now$/.test(
+            (await sparkline(/^Connections on node/).getAttribute('aria-label')) ?? '',
+          ) &&
+          /: [1-9][\d,]* now$/.test(
+            (await sparkline(/^Messages waiting on node/).getAttribute('aria-label')) ?? '',
+          ),
+        { timeoutMs: 30_000 },
+      );
+      await screenshot(page, '06-overview-sparklines');
     } finally {
       await client.close();
     }

@@ -1,16 +1,13 @@
-import { useMemo } from 'react';
 import type { CapabilityVerdict, Topology } from '@artemis-studio/contracts';
 import { Badge, Card, Code, CopyButton, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { QueryState } from '../../../lib/ui/query-state';
-import { latestOf, sparklinesOf, type NodeSparklines } from '../../../lib/metrics/chart-data';
-import { formatDuration, formatInstant, formatNumber, formatRate } from '../../../lib/ui/format';
-import { Sparkline } from '../../../lib/ui/sparkline';
+import { formatDuration, formatInstant } from '../../../lib/ui/format';
 import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
 import { useCluster } from '../api/get-cluster';
-import { useClusterMetrics } from '../api/get-cluster-activity';
 import { useTopology } from '../api/get-topology';
 import { ClusterActivity } from './cluster-activity';
+import { NodeActivity } from './node-activity';
 
 const route = getRouteApi('/clusters/$clusterId');
 
@@ -21,50 +18,9 @@ function replication(role: string, sync: boolean | null): string {
   return sync ? 'in sync' : 'not in sync';
 }
 
-const HOUR = 3_600_000;
-const count = (v: number | null) => (v === null ? '—' : formatNumber(v));
-
-/** The last hour of a node (or of all of them): depth, messages in, connections. */
-function SparklineCells({ lines, of }: { lines: NodeSparklines | undefined; of: string }) {
-  const none = [] as const;
+function NodesTable({ topology }: { topology: Topology }) {
   return (
-    <>
-      <Table.Td>
-        <Sparkline
-          label={`Messages waiting on ${of}, last hour`}
-          values={lines?.depth ?? none}
-          latest={count(latestOf(lines?.depth ?? none))}
-        />
-      </Table.Td>
-      <Table.Td>
-        <Sparkline
-          label={`Messages in per second on ${of}, last hour`}
-          values={lines?.inPerSecond ?? none}
-          latest={formatRate(latestOf(lines?.inPerSecond ?? none))}
-          color="var(--mantine-color-teal-6)"
-        />
-      </Table.Td>
-      <Table.Td>
-        <Sparkline
-          label={`Connections on ${of}, last hour`}
-          values={lines?.connections ?? none}
-          latest={count(latestOf(lines?.connections ?? none))}
-          color="var(--mantine-color-grape-6)"
-        />
-      </Table.Td>
-    </>
-  );
-}
-
-function NodesTable({
-  topology,
-  sparklines,
-}: {
-  topology: Topology;
-  sparklines?: Map<string, NodeSparklines>;
-}) {
-  return (
-    <Table.ScrollContainer minWidth={1100}>
+    <Table.ScrollContainer minWidth={800}>
       <Table verticalSpacing="sm" aria-label="Nodes">
         <Table.Thead>
           <Table.Tr>
@@ -75,9 +31,6 @@ function NodesTable({
             <Table.Th>Uptime</Table.Th>
             <Table.Th>Reachability</Table.Th>
             <Table.Th>Observed</Table.Th>
-            <Table.Th>Waiting, last hour</Table.Th>
-            <Table.Th>In /s, last hour</Table.Th>
-            <Table.Th>Connections, last hour</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -109,17 +62,8 @@ function NodesTable({
                 )}
               </Table.Td>
               <Table.Td>{formatInstant(node.observedAt)}</Table.Td>
-              <SparklineCells lines={sparklines?.get(node.name)} of={`node ${node.name}`} />
             </Table.Tr>
           ))}
-          {topology.nodes.length > 1 && (
-            <Table.Tr data-testid="nodes-total">
-              <Table.Td fw={600} colSpan={7}>
-                All nodes
-              </Table.Td>
-              <SparklineCells lines={sparklines?.get('total')} of="all nodes" />
-            </Table.Tr>
-          )}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
@@ -167,8 +111,6 @@ export function OverviewPage() {
   const { clusterId } = route.useParams();
   const detail = useCluster(clusterId);
   const topology = useTopology(clusterId);
-  const metrics = useClusterMetrics(clusterId, HOUR);
-  const sparklines = useMemo(() => (metrics.data ? sparklinesOf(metrics.data) : undefined), [metrics.data]);
   return (
     <Stack>
       <Group justify="space-between">
@@ -176,7 +118,12 @@ export function OverviewPage() {
         {topology.data && <HealthBadge health={topology.data.health} />}
       </Group>
       <QueryState query={topology} what="topology">
-        {(data) => <NodesTable topology={data} sparklines={sparklines} />}
+        {(data) => (
+          <>
+            <NodesTable topology={data} />
+            <NodeActivity clusterId={clusterId} nodes={data.nodes.map((n) => n.name)} />
+          </>
+        )}
       </QueryState>
       <QueryState query={detail} what="notification verdict">
         {(data) => <VerdictCard verdict={data.capabilities.notifications} />}

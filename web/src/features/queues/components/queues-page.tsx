@@ -26,6 +26,17 @@ import { ROWS_PER_PAGE, useQueueRows } from '../hooks/use-queue-rows';
 
 const route = getRouteApi('/clusters/$clusterId/queues');
 type SortField = (typeof QUEUE_SORT_FIELDS)[number];
+type RateField = 'addedPerSecond' | 'acknowledgedPerSecond' | 'expiredPerSecond' | 'killedPerSecond';
+type CountField = Extract<
+  SortField,
+  | 'messageCount'
+  | 'consumerCount'
+  | 'deliveringCount'
+  | 'messagesAdded'
+  | 'messagesAcknowledged'
+  | 'messagesExpired'
+  | 'messagesKilled'
+>;
 const ROW_HEIGHT = 36;
 const MIN_SLOTS = 128;
 
@@ -55,6 +66,21 @@ interface Column {
 }
 
 const n = formatNumber;
+const rate = (label: string, field: RateField): Column => ({
+  label,
+  width: 80,
+  sort: field,
+  numeric: true,
+  cell: (q) => formatRate(q[field]),
+});
+const count = (label: string, field: CountField, width = 95): Column => ({
+  label,
+  width,
+  sort: field,
+  numeric: true,
+  cell: (q) => n(q[field]),
+});
+// What an operator looks at first comes first: how deep, who consumes, how fast in and out.
 const COLUMNS: Column[] = [
   {
     label: 'Queue',
@@ -62,42 +88,20 @@ const COLUMNS: Column[] = [
     sort: 'name',
     cell: (q, clusterId) => <QueueLink clusterId={clusterId} name={q.name} />,
   },
-  { label: 'Address', width: 200, sort: 'address', cell: (q) => q.address },
+  count('Depth', 'messageCount', 85),
+  count('Consumers', 'consumerCount', 95),
+  rate('In/s', 'addedPerSecond'),
+  rate('Acked/s', 'acknowledgedPerSecond'),
+  { label: 'Address', width: 180, sort: 'address', cell: (q) => q.address },
   { label: 'Node', width: 90, cell: (q) => q.node },
-  { label: 'Routing', width: 105, cell: (q) => q.routingType },
-  { label: 'Depth', width: 90, sort: 'messageCount', numeric: true, cell: (q) => n(q.messageCount) },
-  { label: 'Consumers', width: 95, sort: 'consumerCount', numeric: true, cell: (q) => n(q.consumerCount) },
-  {
-    label: 'Delivering',
-    width: 90,
-    sort: 'deliveringCount',
-    numeric: true,
-    cell: (q) => n(q.deliveringCount),
-  },
-  { label: 'Added', width: 100, sort: 'messagesAdded', numeric: true, cell: (q) => n(q.messagesAdded) },
-  {
-    label: 'Acked',
-    width: 100,
-    sort: 'messagesAcknowledged',
-    numeric: true,
-    cell: (q) => n(q.messagesAcknowledged),
-  },
-  { label: 'Expired', width: 80, sort: 'messagesExpired', numeric: true, cell: (q) => n(q.messagesExpired) },
-  { label: 'Killed', width: 80, sort: 'messagesKilled', numeric: true, cell: (q) => n(q.messagesKilled) },
-  ...(
-    [
-      ['In/s', 'addedPerSecond'],
-      ['Acked/s', 'acknowledgedPerSecond'],
-      ['Expired/s', 'expiredPerSecond'],
-      ['Killed/s', 'killedPerSecond'],
-    ] as const
-  ).map(([label, field]): Column => ({
-    label,
-    width: 85,
-    sort: field,
-    numeric: true,
-    cell: (q) => formatRate(q[field]),
-  })),
+  { label: 'Routing', width: 100, cell: (q) => q.routingType },
+  count('Delivering', 'deliveringCount', 90),
+  count('Added', 'messagesAdded', 100),
+  count('Acked', 'messagesAcknowledged', 100),
+  count('Expired', 'messagesExpired', 80),
+  count('Killed', 'messagesKilled', 80),
+  rate('Expired/s', 'expiredPerSecond'),
+  rate('Killed/s', 'killedPerSecond'),
   {
     label: 'State',
     width: 110,

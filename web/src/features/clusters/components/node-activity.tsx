@@ -1,0 +1,81 @@
+import { Card, Table, Text } from '@mantine/core';
+import { useMemo } from 'react';
+import { latestOf, sparklinesOf, type NodeSparklines } from '../../../lib/metrics/chart-data';
+import { formatNumber, formatRate } from '../../../lib/ui/format';
+import { Sparkline } from '../../../lib/ui/sparkline';
+import { useClusterMetrics } from '../api/get-cluster-activity';
+
+const HOUR = 3_600_000;
+const NONE: readonly (number | null)[] = [];
+const count = (v: number | null) => (v === null ? '—' : formatNumber(v));
+
+/** One row: a node's (or every node's) last hour of depth, messages in and connections. */
+function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines | undefined; of: string }) {
+  const depth = lines?.depth ?? NONE;
+  const rate = lines?.inPerSecond ?? NONE;
+  const connections = lines?.connections ?? NONE;
+  return (
+    <Table.Tr data-testid={`node-activity-${name}`}>
+      <Table.Td fw={600}>{name}</Table.Td>
+      <Table.Td>
+        <Sparkline
+          label={`Messages waiting on ${of}, last hour`}
+          values={depth}
+          latest={count(latestOf(depth))}
+        />
+      </Table.Td>
+      <Table.Td>
+        <Sparkline
+          label={`Messages in per second on ${of}, last hour`}
+          values={rate}
+          latest={formatRate(latestOf(rate))}
+          color="var(--mantine-color-teal-6)"
+        />
+      </Table.Td>
+      <Table.Td>
+        <Sparkline
+          label={`Connections on ${of}, last hour`}
+          values={connections}
+          latest={count(latestOf(connections))}
+          color="var(--mantine-color-grape-6)"
+        />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Each node's last hour at a glance, and all of them together where there is more than one. */
+export function NodeActivity({ clusterId, nodes }: { clusterId: string; nodes: string[] }) {
+  const metrics = useClusterMetrics(clusterId, HOUR);
+  const lines = useMemo(() => (metrics.data ? sparklinesOf(metrics.data) : undefined), [metrics.data]);
+  return (
+    <Card withBorder>
+      <Text fw={600} size="sm" mb="xs">
+        Each node, last hour
+      </Text>
+      <Table.ScrollContainer minWidth={600}>
+        <Table aria-label="Each node, last hour" verticalSpacing={4}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Node</Table.Th>
+              <Table.Th>Messages waiting</Table.Th>
+              <Table.Th>In per second</Table.Th>
+              <Table.Th>Connections</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {nodes.map((name) => (
+              <ActivityRow key={name} name={name} lines={lines?.get(name)} of={`node ${name}`} />
+            ))}
+            {nodes.length > 1 && <ActivityRow name="All nodes" lines={lines?.get('total')} of="all nodes" />}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {metrics.isError && (
+        <Text size="sm" c="red" role="alert">
+          The last hour could not be read; the lines show what was read before.
+        </Text>
+      )}
+    </Card>
+  );
+}
