@@ -1,8 +1,9 @@
 /**
  * The queues screen at 10,000 queues, in headless Chromium (issue 14):
- *   npm run bench -- console-queues          (BENCH_QUEUES=10000)
- * The gateway as its own process serving the built console; 10,000 queue snapshots stored as the
- * scraper stores them; a `queues` signal published every second while measuring. Measured for
+ *   npm run bench -- console-queues          (BENCH_QUEUES=10000; BENCH_KEEP_BROKER=1 leaves it up)
+ * A real broker (the `bench` profile) holding 10,000 queues, polled by the scraper; the gateway
+ * serving the built console, both as their own processes; a `queues` signal published every
+ * second while measuring (besides the scraper's own, which come only when a figure moves). Measured for
  * the console's virtualised table and, in the same run, for a plain table of every row (the
  * baseline): navigation to the first rows, scroll frame time p95 (frame rate unlimited, so a
  * frame's interval is its cost) in a fast fling and at a brisk wheel's pace, and main-thread time
@@ -11,12 +12,22 @@
 import { NatsBus } from '@artemis-studio/bus';
 import { channels, subjects } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
-import { createTestDatabase, insertCluster, spawnService, startPrivateNats } from '@artemis-studio/testing';
+import {
+  artemis,
+  brokerCluster,
+  createTestDatabase,
+  insertCluster,
+  spawnService,
+  startBroker,
+  startPrivateNats,
+  waitFor,
+} from '@artemis-studio/testing';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../web/e2e/browser';
+import { benchQueueName, fillBenchQueues } from './support/bench-queues';
 import { PLAIN_QUEUES_PAGE, SCROLL_FRAMES as SCROLL_FRAMES_IN_PAGE } from './support/in-page';
 
 /** Runs one of ./support/in-page's functions in the page, called with `arg`. */
@@ -64,25 +75,28 @@ async function main(): Promise<void> {
   const root = join(__dirname, '..');
   if (!existsSync(join(root, 'web', 'dist', 'index.html')))
     execFileSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
+  // 10,000 queues need more heap than the profile's default 512 MB (applies when it is created).
+  process.env.ARTEMIS_JAVA_MEMORY ??= '1G';
+  const broker = await startBroker('bench');
+  await fillBenchQueues(broker, QUEUES);
   const nats = await startPrivateNats();
   const database = await createTestDatabase({ migrated: true });
   process.env.STUDIO_TEST_DATABASE_URL = database.url;
   const db = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
-  const cluster = await insertCluster(db, {
-    name: 'bench',
-    nodes: [{ name: 'a', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
-  });
-  await db.query(
-    `INSERT INTO queue_snapshot (node_id, cluster_id, name, address, routing_type, consumer_count, observed_at,
-       changed_at, message_count, delivering_count, messages_added, messages_acknowledged, messages_expired,
-       messages_killed, paused, durable, temporary)
-     SELECT $1, $2, 'bench.q.' || lpad(i::text, 6, '0'), 'bench.q.' || lpad(i::text, 6, '0'), 'ANYCAST',
-            i % 3, now(), now(), i * 7 % 1000, 0, i * 13, i * 11, 0, 0, false, true, false
-       FROM generate_series(1, $3) AS i`,
-    [cluster.nodeIds[0], cluster.id, QUEUES],
+  const cluster = await insertCluster(db, brokerCluster(broker, 'bench'));
+  const scraper = await spawnService('scraper', 18691, { NATS_URL: nats.url });
+  const gateway = await spawnService('gateway', 18690, { NATS_URL: nats.url });
+  const stored = async () => Number((await db.query(`SELECT count(*) FROM queue_snapshot`))[0].count);
+  const total = await waitFor(
+    'the scraper to store every queue',
+    async () => {
+      const count = await stored();
+      return count >= QUEUES ? count : undefined;
+    },
+    { timeoutMs: 180_000, intervalMs: 1000 },
   );
   await db.destroy();
-  const gateway = await spawnService('gateway', 18690, { NATS_URL: nats.url });
+  const firstQueue = benchQueueName(0);
   const bus = new NatsBus({ servers: nats.url, name: 'console-bench', log: { warn() {}, error() {} } });
   await bus.ready();
   const signal = () =>
@@ -113,10 +127,10 @@ async function main(): Promise<void> {
     // The console: warm the browser's cache of the app once, then measure a fresh navigation.
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${gateway.url}/clusters/${cluster.id}/queues`);
-    await page.getByRole('link', { name: 'bench.q.000001' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: firstQueue }).waitFor({ timeout: 30_000 });
     const started = performance.now();
     await page.goto(`${gateway.url}/clusters/${cluster.id}/queues`);
-    await page.getByRole('link', { name: 'bench.q.000001' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: firstQueue }).waitFor({ timeout: 30_000 });
     const firstRowsMs = performance.now() - started;
     await page.waitForTimeout(1000);
     const frames = await scrollFrames(page, '[role="table"][aria-label="Queues"]', FLING);
@@ -136,12 +150,9 @@ async function main(): Promise<void> {
     const plain = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await plain.goto(`${gateway.url}/healthz`);
     const plainStarted = performance.now();
-    const rendered = await runInPage<number>(plain, PLAIN_QUEUES_PAGE, {
-      clusterId: cluster.id,
-      total: QUEUES,
-    });
+    const rendered = await runInPage<number>(plain, PLAIN_QUEUES_PAGE, { clusterId: cluster.id, total });
     const plainFirstRowsMs = performance.now() - plainStarted;
-    if (rendered !== QUEUES) throw new Error(`the plain table rendered ${rendered} rows, not ${QUEUES}`);
+    if (rendered !== total) throw new Error(`the plain table rendered ${rendered} rows, not ${total}`);
     const plainFrames = await scrollFrames(plain, '#scroller', FLING);
     const plainWheelFrames = await scrollFrames(plain, '#scroller', WHEEL);
     const plainPerSecond = await mainThreadMsPerSecond(plain, withSignals);
@@ -157,10 +168,12 @@ async function main(): Promise<void> {
     await browser.close();
     await bus.close();
     await gateway.stop();
+    await scraper.stop();
     await nats.stop();
+    if (!process.env.BENCH_KEEP_BROKER) await artemis('stop', 'bench');
   }
 
-  console.log(`\nThe queues screen at ${QUEUES.toLocaleString()} queues, ${new Date().toISOString()}\n`);
+  console.log(`\nThe queues screen at ${total.toLocaleString()} queues, ${new Date().toISOString()}\n`);
   console.table(
     results.map((r) => ({
       path: r.path,

@@ -23,6 +23,7 @@ import {
   type JolokiaTarget,
 } from '../services/scraper/src/jolokia/jolokia-client';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
+import { fillBenchQueues } from './support/bench-queues';
 import { cpuMsOf } from './support/process-stats';
 import {
   TIER_B_REQUESTS,
@@ -68,9 +69,8 @@ async function main(): Promise<void> {
     origin: 'http://127.0.0.1',
     auth: { username: broker.user, password: broker.password },
   };
-  const brokerMBean = `org.apache.activemq.artemis:broker="${node.name}"`;
 
-  await fill(jolokia, target, brokerMBean);
+  await fillBenchQueues(broker, QUEUES);
 
   const database = await createTestDatabase({ migrated: true });
   const dataSource = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
@@ -168,28 +168,6 @@ async function main(): Promise<void> {
 }
 
 /** Creates the missing bench queues, 250 per bulk request. */
-async function fill(jolokia: JolokiaClient, target: JolokiaTarget, brokerMBean: string): Promise<void> {
-  const [answer] = await jolokia.bulk(target, [
-    { type: 'read', mbean: brokerMBean, attribute: 'QueueNames' },
-  ]);
-  const existing = new Set(answer.value as string[]);
-  const missing = Array.from({ length: QUEUES }, (_, i) => `${PREFIX}${String(i).padStart(5, '0')}`).filter(
-    (q) => !existing.has(q),
-  );
-  for (let i = 0; i < missing.length; i += 250) {
-    const batch = missing.slice(i, i + 250).map((name) => ({
-      type: 'exec' as const,
-      mbean: brokerMBean,
-      operation: 'createQueue(java.lang.String,boolean)',
-      arguments: [JSON.stringify({ name, address: name, 'routing-type': 'ANYCAST' }), true],
-    }));
-    const answers = await jolokia.bulk(target, batch);
-    const failed = answers.find((a) => a.status !== 200);
-    if (failed) throw new Error(`could not create bench queues: ${failed.error}`);
-  }
-  if (missing.length) console.log(`created ${missing.length} queues`);
-}
-
 main().catch((err) => {
   console.error(err);
   process.exit(1);
