@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -29,6 +30,31 @@ export default tseslint.config(
               message: 'Services and web depend on libs only.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Every workspace package lists what it imports (its nearest package.json): a package that
+    // works only because another one hoisted its dependency breaks when that one drops it.
+    files: ['libs/**/*.ts', 'services/**/*.ts', 'web/**/*.{ts,tsx}', 'bench/**/*.ts', 'deploy/**/*.ts'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        {
+          devDependencies: [
+            '**/*.spec.ts',
+            '**/*.spec.tsx',
+            '**/*.int-spec.ts',
+            '**/*.e2e-spec.ts',
+            'web/e2e/**',
+            'web/vite.config.ts',
+            'bench/**',
+            'deploy/**',
+            'libs/testing/**',
+          ],
+          includeTypes: true,
         },
       ],
     },

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium (`.ci/run` installs it); the flags keep it off a network this machine does not have. */
-export const CHROMIUM = process.env.STUDIO_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.STUDIO_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({

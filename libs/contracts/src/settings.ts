@@ -74,7 +74,6 @@ export const SETTINGS = {
 >;
 
 export type SettingKey = keyof typeof SETTINGS;
-export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 
 export function isSettingKey(key: string): key is SettingKey {
   return Object.prototype.hasOwnProperty.call(SETTINGS, key);

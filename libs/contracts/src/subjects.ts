@@ -4,7 +4,7 @@ import type { SignalTopic } from './topics';
  * The NATS contract (docs/nats-contract.md). Other tools tap these subjects: DO NOT CHANGE a name
  * without a new version prefix and a migration plan.
  */
-export const SUBJECT_PREFIX = 'studio.v1';
+const SUBJECT_PREFIX = 'studio.v1';
 
 export const subjects = {
   signal: (clusterId: string, topic: SignalTopic) => `${SUBJECT_PREFIX}.cluster.${clusterId}.signal.${topic}`,
@@ -39,4 +39,3 @@ export const BUCKETS = {
   capabilities: 'studio_capabilities',
   leases: 'studio_leases',
 } as const;
-export type BucketName = (typeof BUCKETS)[keyof typeof BUCKETS];

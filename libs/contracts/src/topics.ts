@@ -28,9 +28,9 @@ export const SIGNAL_TOPICS = [
 export type SignalTopic = (typeof SIGNAL_TOPICS)[number];
 
 /** What a stream gets when none of its requested topics is known: `events` is heavier and opt-in. */
-export const DEFAULT_TOPICS: readonly Topic[] = ['topology', 'health', 'queues'];
+const DEFAULT_TOPICS: readonly Topic[] = ['topology', 'health', 'queues'];
 
-export function isTopic(value: string): value is Topic {
+function isTopic(value: string): value is Topic {
   return (KNOWN_TOPICS as readonly string[]).includes(value);
 }
 

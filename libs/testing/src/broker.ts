@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export interface BrokerNode {
+interface BrokerNode {
   name: string;
   jolokiaUrl: string;
   /** The multi-protocol acceptor, which speaks AMQP 1.0. */
@@ -22,7 +22,7 @@ export interface BrokerProfile {
 }
 
 /** scripts/artemis.sh, found from here up, so tests run from any working directory. */
-export function brokerScript(): string {
+function brokerScript(): string {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     const candidate = join(dir, 'scripts', 'artemis.sh');
     if (existsSync(candidate)) return candidate;

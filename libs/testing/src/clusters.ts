@@ -7,7 +7,7 @@ import type { BrokerProfile } from './broker';
 
 /** The vault key every service of this test run is started with. */
 export const TEST_SECRET_KEY = process.env.STUDIO_TEST_SECRET_KEY ?? Buffer.alloc(32, 7).toString('base64');
-export const testVault = () => SecretVault.fromBase64(TEST_SECRET_KEY);
+const testVault = () => SecretVault.fromBase64(TEST_SECRET_KEY);
 
 export interface ClusterFixture {
   name?: string;

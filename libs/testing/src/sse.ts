@@ -1,4 +1,4 @@
-export interface SseFrame {
+interface SseFrame {
   event: string;
   id?: string;
   data: string;

@@ -51,7 +51,7 @@ const clusterRoute = createRoute({
 const overviewRoute = createRoute({ getParentRoute: () => clusterRoute, path: '/', component: OverviewPage });
 
 /** Search parameters are part of the link: a reload or a shared URL shows the same rows. */
-export const QueuesSearchSchema = z.object({
+const QueuesSearchSchema = z.object({
   search: z.string().max(200).optional().catch(undefined),
   sort: z.enum(QUEUE_SORT_FIELDS).optional().catch(undefined),
   order: z.enum(['asc', 'desc']).optional().catch(undefined),
@@ -74,7 +74,7 @@ const queueDetailRoute = createRoute({
   component: QueueDetailPage,
 });
 
-export const LiveListSearchSchema = z.object({
+const LiveListSearchSchema = z.object({
   page: z.coerce.number().int().min(1).optional().catch(undefined),
   search: z.string().max(500).optional().catch(undefined),
   sort: z.string().max(100).optional().catch(undefined),
@@ -91,7 +91,7 @@ const liveListRoute = createRoute({
   component: LiveListPage,
 });
 
-export const EventsSearchSchema = z.object({
+const EventsSearchSchema = z.object({
   type: z.string().max(100).optional().catch(undefined),
   address: z.string().max(4096).optional().catch(undefined),
   queue: z.string().max(4096).optional().catch(undefined),

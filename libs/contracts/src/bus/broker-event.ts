@@ -5,7 +5,7 @@ import { Instant, Uuid } from '../common';
  * One `_AMQ_*` property as the broker sent it. Longs past 2^53 and binary values are carried as
  * strings, because JSON has no exact representation for them.
  */
-export const PropValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const PropValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 const Text = z.string().max(4096).nullable();
 

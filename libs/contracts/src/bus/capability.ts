@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Instant } from '../common';
 
-export const CapabilityStatusSchema = z.enum(['AVAILABLE', 'UNAVAILABLE', 'UNKNOWN']);
+const CapabilityStatusSchema = z.enum(['AVAILABLE', 'UNAVAILABLE', 'UNKNOWN']);
 export type CapabilityStatus = z.infer<typeof CapabilityStatusSchema>;
 
 /**

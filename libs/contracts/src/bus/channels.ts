@@ -9,36 +9,32 @@ import { SignalSchema } from './signal';
 
 /**
  * A kind of message on the bus: the subjects it travels on and the schema every receiver
- * validates it against. `stream` channels are captured by the STUDIO_EVENTS JetStream stream.
+ * validates it against. `event.raw` is also captured by the STUDIO_EVENTS JetStream stream.
  */
 export interface Channel<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly schema: S;
   /** Matches this channel's subjects for every cluster. */
   readonly pattern: string;
-  readonly delivery: 'core' | 'stream';
 }
 export type PayloadOf<C extends Channel> = z.infer<C['schema']>;
 
 export const channels = {
-  signal: { name: 'signal', schema: SignalSchema, pattern: subjectPatterns.signal(), delivery: 'core' },
+  signal: { name: 'signal', schema: SignalSchema, pattern: subjectPatterns.signal() },
   eventRaw: {
     name: 'event.raw',
     schema: RawBrokerEventSchema,
     pattern: subjectPatterns.eventRaw(),
-    delivery: 'stream',
   },
   eventStored: {
     name: 'event.stored',
     schema: BrokerEventSchema,
     pattern: subjectPatterns.eventStored(),
-    delivery: 'core',
   },
   clusterChange: {
     name: 'cluster.change',
     schema: ClusterChangeSchema,
     pattern: subjectPatterns.clusterChange(),
-    delivery: 'core',
   },
 } as const satisfies Record<string, Channel>;
 

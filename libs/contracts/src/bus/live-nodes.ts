@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
 
-export const LiveNodeSchema = z.object({
+const LiveNodeSchema = z.object({
   name: z.string().min(1),
   jolokiaUrl: z.url(),
   /** Null when the node has no dialable AMQP URL: the notifier states that as a capability gap. */

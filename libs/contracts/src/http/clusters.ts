@@ -5,7 +5,7 @@ import { Instant, Name, Uuid } from '../common';
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 const amqpUrl = z.url({ protocol: /^amqps?$/, error: 'must be an amqp:// or amqps:// URL' });
 
-export const NodeInputSchema = z
+const NodeInputSchema = z
   .object({
     name: Name.max(100),
     jolokiaUrl: httpUrl,
@@ -18,7 +18,7 @@ export const CredentialSchema = z
   .strict();
 export type Credential = z.infer<typeof CredentialSchema>;
 
-export const CredentialsInputSchema = z
+const CredentialsInputSchema = z
   .object({ jolokia: CredentialSchema.optional(), amqp: CredentialSchema.optional() })
   .strict();
 
@@ -56,7 +56,7 @@ export const UpdateClusterRequestSchema = z
   .strict();
 export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequestSchema>;
 
-export const ClusterNodeSchema = z.object({
+const ClusterNodeSchema = z.object({
   id: Uuid,
   name: z.string(),
   jolokiaUrl: z.string(),

@@ -8,4 +8,3 @@ export const ErrorBodySchema = z.object({
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   }),
 });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -29,7 +29,7 @@ export type MetricsQuery = z.infer<typeof MetricsQuerySchema>;
  * `connections`, on the cluster's series only, is the highest connection count in the bucket,
  * null where no node was observed.
  */
-export const MetricPointSchema = z.object({
+const MetricPointSchema = z.object({
   t: Instant,
   depth: z.number(),
   consumers: z.number(),
@@ -37,9 +37,8 @@ export const MetricPointSchema = z.object({
   acknowledged: z.number(),
   connections: z.number().nullable().optional(),
 });
-export type MetricPoint = z.infer<typeof MetricPointSchema>;
 
-export const MetricSeriesSchema = z.object({
+const MetricSeriesSchema = z.object({
   /** A node's name, or `total` for the sum over nodes. */
   node: z.string(),
   points: z.array(MetricPointSchema),
@@ -67,9 +66,8 @@ export const QueueGrowthQuerySchema = z
     limit: z.coerce.number().int().min(1).max(100).default(10),
   })
   .strict();
-export type QueueGrowthQuery = z.infer<typeof QueueGrowthQuerySchema>;
 
-export const QueueGrowthSchema = z.object({
+const QueueGrowthSchema = z.object({
   queue: z.string(),
   node: z.string(),
   depth: z.number(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BrokerEventSchema, DROP_SOURCES } from '../bus/broker-event';
 import { Instant, Uuid } from '../common';
 
-export const HealthSchema = z.enum(['HEALTHY', 'DEGRADED', 'DOWN', 'UNKNOWN']);
+const HealthSchema = z.enum(['HEALTHY', 'DEGRADED', 'DOWN', 'UNKNOWN']);
 export type Health = z.infer<typeof HealthSchema>;
 
 export const NodeRoleSchema = z.enum(['live', 'backup', 'unknown']);
@@ -20,7 +20,7 @@ export function healthOf(
   return nodes.every((n) => n.reachable) ? 'HEALTHY' : 'DEGRADED';
 }
 
-export const NodeStateSchema = z.object({
+const NodeStateSchema = z.object({
   name: z.string(),
   reachable: z.boolean(),
   role: NodeRoleSchema,
@@ -79,7 +79,7 @@ export const QueueQuerySchema = z.object({
 });
 export type QueueQuery = z.infer<typeof QueueQuerySchema>;
 
-export const QueueRowSchema = z.object({
+const QueueRowSchema = z.object({
   node: z.string(),
   address: z.string(),
   name: z.string(),
@@ -142,7 +142,7 @@ export const EventsQuerySchema = z.object({
 });
 export type EventsQuery = z.infer<typeof EventsQuerySchema>;
 
-export const EventDropsSchema = z.object({
+const EventDropsSchema = z.object({
   source: z.enum(DROP_SOURCES),
   dropped: z.number().int().positive(),
   firstAt: Instant,

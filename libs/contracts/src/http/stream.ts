@@ -6,7 +6,10 @@ import { Instant, Uuid } from '../common';
  * listen for one is unaffected by it: each is additive.
  */
 export const STREAM_FRAMES = {
-  /** Sent on every stream at the heartbeat interval: silence longer than that means a dead stream (ADR-0052). */
+  /**
+   * Sent on every stream at the heartbeat interval, `{"ts"}`: silence longer than that means a
+   * dead stream (ADR-0052).
+   */
   ping: 'ping',
   /** The replay after a Last-Event-ID did not cover everything the client missed. */
   replayGap: 'replay-gap',
@@ -14,10 +17,7 @@ export const STREAM_FRAMES = {
   clusterRemoved: 'cluster-removed',
 } as const;
 
-export const PingFrameSchema = z.object({ ts: Instant });
-export type PingFrame = z.infer<typeof PingFrameSchema>;
-
-export const REPLAY_GAP_REASONS = ['replay-cap', 'history-unavailable'] as const;
+const REPLAY_GAP_REASONS = ['replay-cap', 'history-unavailable'] as const;
 
 /**
  * Sent before the replayed events when the replay leaves a gap: events after `lastEventId` that the

@@ -8,7 +8,6 @@ import { QueueSnapshotEntity } from './queue-snapshot.entity';
 import { StudioSettingEntity } from './studio-setting.entity';
 
 export {
-  BrokerEventEntity,
   ClusterCredentialEntity,
   ClusterEntity,
   ClusterNodeEntity,

@@ -4,7 +4,7 @@ import { DatabaseService } from '../database/database.service';
 import { SettingsStore } from './settings-store';
 
 /** How often every service re-reads `studio_setting`: a change takes effect within this, without a restart. */
-export const SETTINGS_REFRESH_MS = 2000;
+const SETTINGS_REFRESH_MS = 2000;
 
 /**
  * Runtime settings as this service sees them. Readers call `get` at each use, so a change

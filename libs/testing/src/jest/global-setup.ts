@@ -9,6 +9,7 @@ import { createTestDatabase } from '../database';
  * Integration runs start from nothing of yours: a fresh, migrated database for this run, NATS
  * checked, and the test broker created and started by scripts/artemis.sh when it is not running.
  */
+/** @public Jest's globalSetup/globalTeardown (jest.config.js), which knip does not read. */
 export default async function globalSetup(): Promise<void> {
   // Some tests run services as real processes (to kill one): build them; a no-op when up to date.
   execFileSync('npx', ['tsc', '-b'], { cwd: join(__dirname, '..', '..', '..', '..'), stdio: 'inherit' });

@@ -2,6 +2,7 @@ import { artemis } from '../broker';
 import { testConfig } from '../config';
 import { dropTestDatabase } from '../database';
 
+/** @public Jest's globalSetup/globalTeardown (jest.config.js), which knip does not read. */
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.STUDIO_TEST_DATABASE_NAME;
   if (name && !process.env.STUDIO_TEST_KEEP_DATABASE) await dropTestDatabase(name);

@@ -20,7 +20,7 @@ export class ApiErrorFilter implements ExceptionFilter {
   }
 }
 
-export function describe(error: unknown): {
+function describe(error: unknown): {
   status: number;
   code: string;
   message: string;

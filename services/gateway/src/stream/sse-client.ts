@@ -72,10 +72,6 @@ export class SseClient {
     this.lastSeq = lastEventId ?? 0;
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   get wantsEvents(): boolean {
     return this.topics.has('events');
   }

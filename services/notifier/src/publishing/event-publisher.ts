@@ -51,10 +51,6 @@ export class EventPublisher {
     return true;
   }
 
-  get size(): number {
-    return this.buffer.length;
-  }
-
   /** Drops not yet acknowledged by the stream, per cluster (reported or waiting to be). */
   pendingDrops(): Map<string, number> {
     const pending = new Map(this.unreported);

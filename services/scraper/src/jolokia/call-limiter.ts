@@ -25,8 +25,4 @@ export class CallLimiter {
     bucket.tokens -= 1;
     return true;
   }
-
-  forget(nodeKey: string): void {
-    this.buckets.delete(nodeKey);
-  }
 }

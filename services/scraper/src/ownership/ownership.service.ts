@@ -85,11 +85,6 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
     this.stopping = true;
   }
 
-  /** The clusters this replica owns now. */
-  ownedClusters(): string[] {
-    return this.owned?.all().map((c) => c.target.id) ?? [];
-  }
-
   private async run(): Promise<void> {
     const dataSource = await this.database.whenReady();
     await this.bus.ready();

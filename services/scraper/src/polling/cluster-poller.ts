@@ -1,5 +1,5 @@
 import type { TypedKv } from '@artemis-studio/bus';
-import type { LiveNodeSet, SignalTopic } from '@artemis-studio/contracts';
+import { healthOf, type LiveNodeSet, type SignalTopic } from '@artemis-studio/contracts';
 import type { ClusterTarget, ClusterTargetNode } from '@artemis-studio/db';
 import { JolokiaClient, JolokiaError, JolokiaTarget, defaultOrigin } from '../jolokia/jolokia-client';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
@@ -8,7 +8,6 @@ import { NodeStateRepository } from '../topology/node-state.repository';
 import {
   NodeObservation,
   TIER_A_REQUESTS,
-  deriveHealth,
   observeBroker,
   topologyKey,
   unreachableNode,
@@ -102,7 +101,7 @@ export class ClusterPoller {
     );
     this.observations = after.filter((o): o is NodeObservation => !!o);
     if (topologyKey(before) !== topologyKey(this.observations)) this.deps.signal(clusterId, 'topology');
-    if (deriveHealth(before) !== deriveHealth(this.observations)) this.deps.signal(clusterId, 'health');
+    if (healthOf(before) !== healthOf(this.observations)) this.deps.signal(clusterId, 'health');
 
     await this.deps.liveNodes.put(clusterId, {
       clusterId,

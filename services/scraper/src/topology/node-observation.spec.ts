@@ -1,10 +1,5 @@
-import {
-  deriveHealth,
-  observeBroker,
-  topologyKey,
-  unreachableNode,
-  type NodeObservation,
-} from './node-observation';
+import { healthOf } from '@artemis-studio/contracts';
+import { observeBroker, topologyKey, unreachableNode, type NodeObservation } from './node-observation';
 
 const node = { nodeId: 'n1', name: 'a' };
 const at = new Date('2026-11-29T10:00:00Z');
@@ -50,7 +45,7 @@ describe('observeBroker', () => {
   });
 });
 
-describe('deriveHealth', () => {
+describe('the health of observed nodes (healthOf)', () => {
   const live = observeBroker(node, brokerAnswer({ Active: true }), at);
   const backup = observeBroker({ nodeId: 'n2', name: 'b' }, brokerAnswer({ Active: false }), at);
   const down = unreachableNode({ nodeId: 'n3', name: 'c' }, 'ECONNREFUSED', at, null);
@@ -62,7 +57,7 @@ describe('deriveHealth', () => {
     ['no live node', [backup, down], 'DOWN'],
     ['nothing answers', [down], 'DOWN'],
   ])('%s', (_what, observations, health) => {
-    expect(deriveHealth(observations)).toBe(health);
+    expect(healthOf(observations)).toBe(health);
   });
 
   it('topologyKey changes with roles and reachability, not with uptime', () => {

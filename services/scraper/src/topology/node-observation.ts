@@ -1,7 +1,6 @@
-import { healthOf, type Health } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
-export type NodeRole = 'live' | 'backup' | 'unknown';
+type NodeRole = 'live' | 'backup' | 'unknown';
 
 /** What tier A saw of one node; persisted as its `node_state` row. */
 export interface NodeObservation {
@@ -114,11 +113,6 @@ export function unreachableNode(
     connectionCount: null,
     reason,
   };
-}
-
-/** Cluster health from the nodes' observations (the definition lives in the contracts). */
-export function deriveHealth(observations: readonly NodeObservation[]): Health {
-  return healthOf(observations);
 }
 
 /** The topology as a comparable value: node set, reachability and roles. */

@@ -1,7 +1,7 @@
 import type { BrokerEvent } from '@artemis-studio/contracts';
 
 /** Live events kept in memory for the feed; older ones are in the history. */
-export const LIVE_FEED_CAP = 1000;
+const LIVE_FEED_CAP = 1000;
 
 export interface EventFilters {
   type?: string;

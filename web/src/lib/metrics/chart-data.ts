@@ -77,7 +77,7 @@ export const latestOf = (values: readonly (number | null)[]): number | null =>
   values.findLast((v) => v !== null) ?? null;
 
 /** Colour by what the event did to the queue: consumers coming, going, the binding changing. */
-export function markerColor(type: string): string {
+function markerColor(type: string): string {
   if (type === 'CONSUMER_CREATED') return '#12b886';
   if (type === 'CONSUMER_CLOSED') return '#fd7e14';
   if (type.startsWith('BINDING_')) return '#7950f2';

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export interface ChartSeries {
+interface ChartSeries {
   label: string;
   color: string;
   values: (number | null)[];

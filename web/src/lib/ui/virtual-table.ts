@@ -10,7 +10,7 @@ export const virtualScroller = (height: string): CSSProperties => ({
 });
 
 /** A grid row of the given columns; the header's stays at the top of the scrolling box. */
-export const gridRow = (columns: string, height: number): CSSProperties => ({
+const gridRow = (columns: string, height: number): CSSProperties => ({
   display: 'grid',
   gridTemplateColumns: columns,
   height,

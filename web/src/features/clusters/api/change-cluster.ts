@@ -7,13 +7,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sendJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const registerCluster = (request: CreateClusterRequest) =>
+const registerCluster = (request: CreateClusterRequest) =>
   sendJson('POST', '/clusters', request, ClusterSummarySchema);
 
-export const updateCluster = (clusterId: string, request: UpdateClusterRequest) =>
+const updateCluster = (clusterId: string, request: UpdateClusterRequest) =>
   sendJson('PATCH', `/clusters/${clusterId}`, request, ClusterSummarySchema);
 
-export const removeCluster = (clusterId: string) => sendJson('DELETE', `/clusters/${clusterId}`, undefined);
+const removeCluster = (clusterId: string) => sendJson('DELETE', `/clusters/${clusterId}`, undefined);
 
 export function useRegisterCluster() {
   const queryClient = useQueryClient();

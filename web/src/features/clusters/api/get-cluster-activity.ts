@@ -9,7 +9,7 @@ import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The cluster's depth and rates over the last `rangeMs`, per node and in total. */
-export const clusterMetricsQueryOptions = (clusterId: string, rangeMs: number) =>
+const clusterMetricsQueryOptions = (clusterId: string, rangeMs: number) =>
   queryOptions({
     queryKey: queryKeys.clusterMetrics(clusterId, { rangeMs }),
     queryFn: () => {
@@ -31,7 +31,7 @@ export const clusterMetricsQueryOptions = (clusterId: string, rangeMs: number) =
 
 const DEEPEST = { page: 1, pageSize: 10, sort: 'messageCount', order: 'desc' } as const;
 
-export const deepestQueuesQueryOptions = (clusterId: string) =>
+const deepestQueuesQueryOptions = (clusterId: string) =>
   queryOptions({
     queryKey: queryKeys.queuePage(clusterId, DEEPEST),
     queryFn: () =>
@@ -42,7 +42,7 @@ export const deepestQueuesQueryOptions = (clusterId: string) =>
     meta: { label: 'the deepest queues' },
   });
 
-export const growingQueuesQueryOptions = (clusterId: string, windowMs: number) =>
+const growingQueuesQueryOptions = (clusterId: string, windowMs: number) =>
   queryOptions({
     queryKey: queryKeys.queueGrowth(clusterId, { windowMs }),
     queryFn: () =>
@@ -57,7 +57,7 @@ export const useGrowingQueues = (clusterId: string, windowMs: number) =>
   useQuery(growingQueuesQueryOptions(clusterId, windowMs));
 
 /** The cluster's newest broker events of the last `rangeMs`, for the markers on its charts. */
-export const clusterEventsQueryOptions = (clusterId: string, rangeMs: number) =>
+const clusterEventsQueryOptions = (clusterId: string, rangeMs: number) =>
   queryOptions({
     queryKey: queryKeys.eventHistory(clusterId, { rangeMs, markers: true }),
     queryFn: () =>

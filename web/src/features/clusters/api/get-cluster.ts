@@ -4,9 +4,9 @@ import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The registration and the cached notification verdict (never a live probe of the broker). */
-export const getCluster = (clusterId: string) => getJson(`/clusters/${clusterId}`, ClusterDetailSchema);
+const getCluster = (clusterId: string) => getJson(`/clusters/${clusterId}`, ClusterDetailSchema);
 
-export const clusterQueryOptions = (clusterId: string) =>
+const clusterQueryOptions = (clusterId: string) =>
   queryOptions({
     queryKey: queryKeys.clusterDetail(clusterId),
     queryFn: () => getCluster(clusterId),

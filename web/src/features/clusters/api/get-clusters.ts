@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const getClusters = () => getJson('/clusters', z.array(ClusterSummarySchema));
+const getClusters = () => getJson('/clusters', z.array(ClusterSummarySchema));
 
-export const clustersQueryOptions = () =>
+const clustersQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.clusters(), queryFn: getClusters, meta: { label: 'the cluster list' } });
 
 export const useClusters = () => useQuery(clustersQueryOptions());

@@ -3,9 +3,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const getTopology = (clusterId: string) => getJson(`/clusters/${clusterId}/topology`, TopologySchema);
+const getTopology = (clusterId: string) => getJson(`/clusters/${clusterId}/topology`, TopologySchema);
 
-export const topologyQueryOptions = (clusterId: string) =>
+const topologyQueryOptions = (clusterId: string) =>
   queryOptions({
     queryKey: queryKeys.topology(clusterId),
     queryFn: () => getTopology(clusterId),

@@ -13,10 +13,10 @@ export interface EventsFilters {
   to?: string;
 }
 
-export const EVENTS_PAGE_SIZE = 200;
+const EVENTS_PAGE_SIZE = 200;
 
 /** One page of history, newest first, before the keyset cursor; always with the cluster's `dropped`. */
-export function getEvents(clusterId: string, filters: EventsFilters, before?: number) {
+function getEvents(clusterId: string, filters: EventsFilters, before?: number) {
   const query = new URLSearchParams({ limit: String(EVENTS_PAGE_SIZE) });
   for (const [key, value] of Object.entries(filters)) if (value) query.set(key, value);
   if (before !== undefined) query.set('before', String(before));
@@ -24,7 +24,7 @@ export function getEvents(clusterId: string, filters: EventsFilters, before?: nu
 }
 
 /** History paged back in time by `before` (seq): scrolling down reads the next older page. */
-export const eventHistoryQueryOptions = (clusterId: string, filters: EventsFilters) =>
+const eventHistoryQueryOptions = (clusterId: string, filters: EventsFilters) =>
   infiniteQueryOptions({
     queryKey: queryKeys.eventHistory(clusterId, filters),
     queryFn: ({ pageParam }) => getEvents(clusterId, filters, pageParam),

@@ -9,13 +9,13 @@ export interface LiveListParams {
 }
 
 /** Read live from the brokers through the cluster's scraper, within its per-node call budget. */
-export const getLiveList = (clusterId: string, kind: LiveListKind, params: LiveListParams) =>
+const getLiveList = (clusterId: string, kind: LiveListKind, params: LiveListParams) =>
   getJson(
     `/clusters/${clusterId}/${kind}?page=${params.page}&pageSize=${params.pageSize}`,
     LiveListPageSchema,
   );
 
-export const liveListQueryOptions = (clusterId: string, kind: LiveListKind, params: LiveListParams) =>
+const liveListQueryOptions = (clusterId: string, kind: LiveListKind, params: LiveListParams) =>
   queryOptions({
     queryKey: queryKeys.liveListPage(clusterId, kind, params),
     queryFn: () => getLiveList(clusterId, kind, params),

@@ -4,7 +4,7 @@ import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** The broker events of one queue in a window ending now, for the markers on its charts. */
-export function getQueueEvents(clusterId: string, queue: string, rangeMs: number) {
+function getQueueEvents(clusterId: string, queue: string, rangeMs: number) {
   const query = new URLSearchParams({
     queue,
     from: new Date(Date.now() - rangeMs).toISOString(),
@@ -13,7 +13,7 @@ export function getQueueEvents(clusterId: string, queue: string, rangeMs: number
   return getJson(`/clusters/${clusterId}/events?${query.toString()}`, EventsPageSchema);
 }
 
-export const queueEventsQueryOptions = (clusterId: string, queue: string, rangeMs: number) =>
+const queueEventsQueryOptions = (clusterId: string, queue: string, rangeMs: number) =>
   queryOptions({
     queryKey: queryKeys.eventHistory(clusterId, { queue, rangeMs, markers: true }),
     queryFn: () => getQueueEvents(clusterId, queue, rangeMs),

@@ -8,7 +8,7 @@ export type QueuesFilter = Pick<QueueQuery, 'sort' | 'order'> &
   Partial<Pick<QueueQuery, 'search' | 'address' | 'routingType' | 'consumers' | 'kind'>>;
 export type QueuesParams = QueuesFilter & Pick<QueueQuery, 'page' | 'pageSize'>;
 
-export function getQueues(clusterId: string, params: QueuesParams) {
+function getQueues(clusterId: string, params: QueuesParams) {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params))
     if (value !== undefined && value !== '') query.set(key, String(value));

@@ -4,14 +4,14 @@ import { z } from 'zod';
 import { getJson, sendJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const getSettings = () => getJson('/settings', z.array(SettingSchema));
+const getSettings = () => getJson('/settings', z.array(SettingSchema));
 
 export const settingsQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.settings(), queryFn: getSettings, meta: { label: 'the settings' } });
 
 export const useSettings = () => useQuery(settingsQueryOptions());
 
-export const putSetting = (key: SettingKey, value: number) =>
+const putSetting = (key: SettingKey, value: number) =>
   sendJson('PUT', `/settings/${key}`, { value }, SettingSchema);
 
 export function usePutSetting() {
