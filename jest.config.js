@@ -6,7 +6,9 @@ const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   // Tests run from sources: a library's tests never need a build of another library.
-  moduleNameMapper: { '^@artemis-studio/(contracts|db|bus|platform|testing)$': '<rootDir>/libs/$1/src' },
+  moduleNameMapper: {
+    '^@artemis-studio/(contracts|timing|db|bus|platform|testing)$': '<rootDir>/libs/$1/src',
+  },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/web/'],
 };
 

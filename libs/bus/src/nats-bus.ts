@@ -11,6 +11,7 @@ import {
   channels,
   subjects,
 } from '@artemis-studio/contracts';
+import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import {
   AckPolicy,
   DebugEvents,
@@ -94,6 +95,7 @@ export class NatsBus implements Bus {
    * NATS is away would never exit.
    */
   private async connectUntilClosed(): Promise<NatsConnection> {
+    const backoff = new Backoff({ minMs: 250, maxMs: 5000 });
     for (let attempt = 0; ; attempt++) {
       if (this.closeRequested) throw new Error('bus closed before it first connected');
       try {
@@ -119,7 +121,7 @@ export class NatsBus implements Bus {
         if (this.closeRequested) throw err;
         if (attempt % 10 === 0)
           this.log.warn(`bus: NATS not reachable (${(err as Error).message}); retrying`);
-        await sleep(Math.min(250 * 2 ** Math.min(attempt, 5), 5000) * (0.5 + Math.random() / 2));
+        await sleep(backoff.next());
       }
     }
   }
@@ -353,18 +355,14 @@ export class NatsBus implements Bus {
     if (!nc || nc.isClosed()) return;
     // Drain delivers what is in flight, but it waits on every subscription, a pull consumer's
     // included; bounded, so a service's shutdown always ends.
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<boolean>(
-      (resolve) => (timer = setTimeout(() => resolve(false), DRAIN_TIMEOUT_MS)),
-    );
-    const drained = await Promise.race([
+    const drained = await withTimeout(
       nc.drain().then(
         () => true,
         () => false,
       ),
-      gaveUp,
-    ]);
-    clearTimeout(timer);
+      DRAIN_TIMEOUT_MS,
+      () => false,
+    );
     if (!drained) await nc.close();
   }
 
@@ -452,15 +450,9 @@ export class NatsBus implements Bus {
 
   private async connectedWithin(timeoutMs: number): Promise<NatsConnection> {
     if (this.connection) return this.connection;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RpcError(503, 'the bus is not connected to NATS')), timeoutMs);
+    return withTimeout(this.connected, timeoutMs, () => {
+      throw new RpcError(503, 'the bus is not connected to NATS');
     });
-    try {
-      return await Promise.race([this.connected, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private malformed(channel: string, subject: string, reason: string): void {
@@ -577,8 +569,4 @@ function rpcSubject(rpc: RpcDef, key?: string): string {
 function isWrongRevision(err: unknown): boolean {
   const message = (err as Error)?.message ?? '';
   return /wrong last sequence|key exists/i.test(message);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

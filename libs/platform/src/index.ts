@@ -7,4 +7,3 @@ export { DatabaseService } from './database/database.service';
 export { SettingsService } from './settings/settings.service';
 export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';
 export { OwnedClusters, ownedClustersFor, replicaId } from './leases/owned-clusters';
-export { Sleeper } from './sleeper';

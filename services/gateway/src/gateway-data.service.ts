@@ -2,6 +2,7 @@ import { Bus } from '@artemis-studio/bus';
 import { buckets } from '@artemis-studio/contracts';
 import { SecretVault } from '@artemis-studio/db';
 import { BUS, DatabaseService } from '@artemis-studio/platform';
+import { withTimeout } from '@artemis-studio/timing';
 import { Inject, Injectable } from '@nestjs/common';
 import { ClusterRegistry } from './clusters/cluster-registry';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
@@ -35,10 +36,7 @@ export class GatewayData {
   }
 
   private async dataSource() {
-    const ready = await Promise.race([
-      this.database.whenReady(),
-      new Promise<null>((r) => setTimeout(() => r(null), 50)),
-    ]);
+    const ready = await withTimeout(this.database.whenReady(), 50, () => null);
     if (!ready) throw new ApiError(503, 'DATABASE_UNAVAILABLE', 'PostgreSQL is not available');
     return ready;
   }

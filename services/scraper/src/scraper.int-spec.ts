@@ -314,14 +314,26 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       );
       expect(Date.now() - killedAt).toBeLessThan(3 * ttl);
 
-      // And it really polls them: their node state moves on.
+      // And it really polls them: their node state moves on. A node that failed to answer (a
+      // broker slow under load) is retried on a jittered backoff and not rewritten meanwhile: the
+      // wait covers the fifth retry (16 ticks), and a failure says what the states were.
       const since = new Date();
-      await waitFor('fresh node state for both clusters', async () => {
-        const states = await db
-          .getRepository(NodeStateEntity)
-          .findBy(clusters.map((c) => ({ nodeId: c.nodeIds[0] })));
-        return states.length === 2 && states.every((s) => s.observedAt > since);
-      });
-    }, 60_000);
+      let seen = 'nothing read';
+      try {
+        await waitFor(
+          'fresh node state for both clusters',
+          async () => {
+            const states = await db
+              .getRepository(NodeStateEntity)
+              .findBy(clusters.map((c) => ({ nodeId: c.nodeIds[0] })));
+            seen = states.map((s) => `${s.observedAt.toISOString()} ${s.reason ?? 'ok'}`).join('; ');
+            return states.length === 2 && states.every((s) => s.observedAt > since);
+          },
+          { timeoutMs: 30_000 },
+        );
+      } catch (err) {
+        throw new Error(`${(err as Error).message}; since ${since.toISOString()}, the states: ${seen}`);
+      }
+    }, 90_000);
   });
 });

@@ -1,4 +1,5 @@
 import { createDataSource, migrate } from '@artemis-studio/db';
+import { Backoff, sleep } from '@artemis-studio/timing';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { ReadinessCheck } from '../health/readiness';
@@ -14,7 +15,8 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   readonly dataSource: DataSource;
   private readonly logger = new Logger('Database');
   private lastError = 'connecting';
-  private stopped = false;
+  /** Aborted at shutdown: ends the connect loop, and its sleep at once. */
+  private readonly stopping = new AbortController();
   private resolveReady!: (ds: DataSource) => void;
   private readonly readyPromise = new Promise<DataSource>((resolve) => (this.resolveReady = resolve));
 
@@ -35,7 +37,8 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   }
 
   private async connect(): Promise<void> {
-    for (let delay = 500; !this.stopped; delay = Math.min(delay * 2, 10_000)) {
+    const backoff = new Backoff({ minMs: 500, maxMs: 10_000 });
+    while (!this.stopping.signal.aborted) {
       try {
         if (!this.dataSource.isInitialized) await this.dataSource.initialize();
         if (this.config.migrateOnStart) {
@@ -47,8 +50,9 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
         return;
       } catch (err) {
         this.lastError = (err as Error).message;
+        const delay = backoff.next();
         this.logger.warn(`PostgreSQL not available (${this.lastError}); retrying in ${delay} ms`);
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay, this.stopping.signal);
       }
     }
   }
@@ -60,7 +64,7 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
+    this.stopping.abort();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

@@ -1,3 +1,4 @@
+import { withTimeout } from '@artemis-studio/timing';
 /** One dependency's answer to "can this service do its work now?". */
 export interface ReadinessCheck {
   readonly name: string;
@@ -18,19 +19,14 @@ export async function assessReadiness(
 ): Promise<ReadinessReport> {
   const results = await Promise.all(
     checks.map(async (c) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<{ ok: boolean; detail: string }>((resolve) => {
-        timer = setTimeout(
-          () => resolve({ ok: false, detail: `no answer within ${timeoutMs} ms` }),
-          timeoutMs,
-        );
-      });
       try {
-        return [c.name, await Promise.race([c.check(), timeout])] as const;
+        const result = await withTimeout(c.check(), timeoutMs, () => ({
+          ok: false,
+          detail: `no answer within ${timeoutMs} ms`,
+        }));
+        return [c.name, result] as const;
       } catch (err) {
         return [c.name, { ok: false, detail: (err as Error).message }] as const;
-      } finally {
-        clearTimeout(timer);
       }
     }),
   );

@@ -1,3 +1,4 @@
+import { withTimeout } from '@artemis-studio/timing';
 import { Bus, RpcError, type Unsubscribe } from '@artemis-studio/bus';
 import { rpcs } from '@artemis-studio/contracts';
 import { BUS, DatabaseService, SettingsService } from '@artemis-studio/platform';
@@ -37,10 +38,9 @@ export class EventQueriesService implements OnApplicationBootstrap, OnApplicatio
 
   /** Queries wait a moment for PostgreSQL, then say it is down (the gateway answers 503). */
   private async ready() {
-    const timeout = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new RpcError(503, 'PostgreSQL is not available')), 2000).unref(),
-    );
-    return Promise.race([this.database.whenReady(), timeout]);
+    return withTimeout(this.database.whenReady(), 2000, () => {
+      throw new RpcError(503, 'PostgreSQL is not available');
+    });
   }
 
   onApplicationShutdown(): void {

@@ -5,9 +5,9 @@ import {
   DatabaseService,
   SERVICE_CONFIG,
   SettingsService,
-  Sleeper,
   type ServiceConfig,
 } from '@artemis-studio/platform';
+import { sleep, withTimeout } from '@artemis-studio/timing';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -36,7 +36,8 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
   private stopped = false;
   private running?: Promise<void>;
   private current?: { writer: EventWriter; batchWriter: BatchWriter; consumer: Stoppable };
-  private readonly sleeper = new Sleeper();
+  /** Aborted at shutdown: ends a standby's sleep at once. */
+  private readonly stopping = new AbortController();
   readonly buffer: IntakeBuffer;
   private readonly metrics: {
     leader: Gauge;
@@ -129,7 +130,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
         this.logger.warn(`cannot reach PostgreSQL for the writer lock: ${(err as Error).message}`);
       }
       if (!writer) {
-        await this.sleeper.sleep(STANDBY_POLL_MS);
+        await sleep(STANDBY_POLL_MS, this.stopping.signal);
         continue;
       }
       // Shut down while the lock was being taken: without this, the term would start after the
@@ -222,16 +223,15 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    this.sleeper.wakeUp();
+    this.stopping.abort();
     this.current?.batchWriter.stop();
     // Bounded: what is not committed stays in the stream for the next writer, so nothing is lost
     // by giving up, while a shutdown that never ends holds the pod (and a test) forever.
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<boolean>(
-      (resolve) => (timer = setTimeout(() => resolve(false), SHUTDOWN_WAIT_MS)),
+    const ended = await withTimeout(
+      (this.running ?? Promise.resolve()).then(() => true),
+      SHUTDOWN_WAIT_MS,
+      () => false,
     );
-    const ended = await Promise.race([(this.running ?? Promise.resolve()).then(() => true), gaveUp]);
-    clearTimeout(timer);
     if (!ended) this.logger.warn(`writer did not stop within ${SHUTDOWN_WAIT_MS} ms; leaving it`);
   }
 }

@@ -1,3 +1,4 @@
+import { withTimeout } from '@artemis-studio/timing';
 import { PutSettingRequestSchema, isSettingKey } from '@artemis-studio/contracts';
 import {
   DatabaseService,
@@ -43,10 +44,7 @@ export class SettingsController {
   }
 
   private async store(): Promise<SettingsStore> {
-    const ready = await Promise.race([
-      this.database.whenReady(),
-      new Promise<null>((r) => setTimeout(() => r(null), 50)),
-    ]);
+    const ready = await withTimeout(this.database.whenReady(), 50, () => null);
     if (!ready) throw new ApiError(503, 'DATABASE_UNAVAILABLE', 'PostgreSQL is not available');
     return new SettingsStore(ready);
   }

@@ -1,6 +1,7 @@
 import type { Bus } from '@artemis-studio/bus';
 import { channels, rpcs, subjects, type DropReport, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { randomUUID } from 'node:crypto';
+import { Backoff, sleep } from '@artemis-studio/timing';
 
 export interface PublisherMetrics {
   published(count: number): void;
@@ -25,7 +26,7 @@ export class EventPublisher {
   private readonly unreported = new Map<string, number>();
   private readonly inFlightReports = new Map<string, DropReport>();
   private pumping = false;
-  private retryMs = RETRY_MIN_MS;
+  private readonly retry = new Backoff({ minMs: RETRY_MIN_MS, maxMs: RETRY_MAX_MS });
   private stopped = false;
   private reportTimer?: NodeJS.Timeout;
 
@@ -62,7 +63,7 @@ export class EventPublisher {
   /** Tries to flush for `graceMs`; what is still buffered then is counted as dropped and reported. */
   async stop(graceMs = 5000): Promise<void> {
     const deadline = Date.now() + graceMs;
-    while (this.buffer.length > 0 && Date.now() < deadline) await delay(50);
+    while (this.buffer.length > 0 && Date.now() < deadline) await sleep(50);
     this.stopped = true;
     clearInterval(this.reportTimer);
     for (const event of this.buffer.splice(0)) this.drop(event.clusterId, 1);
@@ -95,13 +96,13 @@ export class EventPublisher {
         if (failed.length > 0) {
           const reason = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult)
             .reason as Error;
+          const wait = this.retry.next();
           this.log.warn(
-            `${failed.length} events not acknowledged by the stream (${reason?.message}); retrying in ${this.retryMs} ms`,
+            `${failed.length} events not acknowledged by the stream (${reason?.message}); retrying in ${wait} ms`,
           );
-          await delay(this.retryMs);
-          this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
+          await sleep(wait);
         } else {
-          this.retryMs = RETRY_MIN_MS;
+          this.retry.reset();
         }
       }
     } finally {
@@ -133,8 +134,4 @@ export class EventPublisher {
       }),
     );
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,9 +1,8 @@
-import { Sleeper } from '@artemis-studio/platform';
 import type { Credential } from '@artemis-studio/contracts';
+import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import { Connection, ConnectionEvents, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
 import { classifyFailure, type SubscriptionState } from '../capabilities/verdict';
 import { NOTIFICATION_ADDRESS } from '../events/broker-event.normaliser';
-import { Backoff } from './backoff';
 
 export interface SubscriptionOptions {
   node: { name: string; amqpUrl: string };
@@ -25,12 +24,14 @@ export interface SubscriptionOptions {
 export class NotificationSubscription {
   private stopped = false;
   private connection?: Connection;
-  private readonly sleeper = new Sleeper();
+  /** Aborted by stop(): ends the wait before a reconnect at once. */
+  private readonly stopping = new AbortController();
   private readonly backoff: Backoff;
   private running?: Promise<void>;
 
   constructor(private readonly options: SubscriptionOptions) {
-    this.backoff = options.backoff ?? new Backoff();
+    // Reconnects from 1 s to 5 min (ADR-0026).
+    this.backoff = options.backoff ?? new Backoff({ minMs: 1000, maxMs: 300_000 });
   }
 
   get node(): string {
@@ -47,7 +48,7 @@ export class NotificationSubscription {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.sleeper.wakeUp();
+    this.stopping.abort();
     await this.connection?.close().catch(() => undefined);
     await this.running;
   }
@@ -65,7 +66,7 @@ export class NotificationSubscription {
       this.connection = undefined;
       if (this.stopped) return;
       this.options.onState({ node: this.node, state: 'failed', ...classifyFailure(failure) });
-      await this.sleeper.sleep(this.backoff.next());
+      await sleep(this.backoff.next(), this.stopping.signal);
     }
   }
 
@@ -116,7 +117,7 @@ export class NotificationSubscription {
     // the reason (AMQ229213). rhea hands the null source over as a described-null object (truthy),
     // so the refusal shows as a closed link or a source without an address.
     if (!receiver.isOpen() || !receiver.source?.address) {
-      throw await Promise.race([detached, delay(2000).then(() => refusal(receiver))]);
+      throw await withTimeout(detached, 2000, () => refusal(receiver));
     }
 
     receiver.on(ReceiverEvents.message, (ctx: EventContext) =>
@@ -130,8 +131,4 @@ export class NotificationSubscription {
 
 function refusal(receiver: Receiver): unknown {
   return receiver.error ?? new Error(`the broker refused the subscription to ${NOTIFICATION_ADDRESS}`);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

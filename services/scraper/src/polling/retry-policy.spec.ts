@@ -3,10 +3,10 @@ import { LOGIN_REFUSED_RETRY_MS, MAX_BACKOFF_MS, retryDelayMs } from './retry-po
 describe('retryDelayMs', () => {
   const tick = 1000;
 
-  it('backs a silent node off from one tick, doubling up to the cap, jittered above one tick', () => {
+  it('backs a silent node off from one tick, doubling up to the cap, jittered, never below a tick', () => {
     expect(retryDelayMs({ count: 1, kind: 'timeout' }, tick, 0.99)).toBe(tick);
     expect(retryDelayMs({ count: 3, kind: 'unreachable' }, tick, 0)).toBe(tick);
-    expect(retryDelayMs({ count: 3, kind: 'unreachable' }, tick, 0.5)).toBe(tick + 0.5 * (4 * tick - tick));
+    expect(retryDelayMs({ count: 3, kind: 'unreachable' }, tick, 0.5)).toBe(0.5 * 4 * tick);
     expect(retryDelayMs({ count: 30 }, tick, 0.999_999)).toBeCloseTo(MAX_BACKOFF_MS, -1);
   });
 

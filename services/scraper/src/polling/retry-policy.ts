@@ -1,3 +1,4 @@
+import { jitteredDelay } from '@artemis-studio/timing';
 import type { JolokiaFailure } from '../jolokia/jolokia-client';
 
 /** A silent node is retried on a growing interval, up to this. */
@@ -22,12 +23,16 @@ export interface FailedAttempt {
 /**
  * How long to wait before polling a node again after a failure: a login refused waits
  * `LOGIN_REFUSED_RETRY_MS`; a node that says when to come back is not asked before then; anything
- * else backs off from one tick, doubling up to `MAX_BACKOFF_MS`, with full jitter on the part
- * beyond one tick so many silent nodes do not retry in step. `random` is in [0, 1).
+ * else backs off with the shared full-jitter backoff from one tick, doubling up to
+ * `MAX_BACKOFF_MS`, and never sooner than a tick (a silent node is not polled faster than a live
+ * one). `random` is in [0, 1).
  */
 export function retryDelayMs(attempt: FailedAttempt, tickMs: number, random: number): number {
   if (attempt.kind === 'unauthorized') return LOGIN_REFUSED_RETRY_MS;
-  const base = Math.min(tickMs * 2 ** (attempt.count - 1), MAX_BACKOFF_MS);
-  const backoff = tickMs + random * Math.max(0, base - tickMs);
-  return Math.max(backoff, attempt.retryAfterMs ?? 0);
+  const backoff = jitteredDelay(attempt.count - 1, {
+    minMs: tickMs,
+    maxMs: MAX_BACKOFF_MS,
+    random: () => random,
+  });
+  return Math.max(tickMs, backoff, attempt.retryAfterMs ?? 0);
 }

@@ -1,0 +1,1 @@
+export { Backoff, jitteredDelay, sleep, withTimeout } from './timing';
