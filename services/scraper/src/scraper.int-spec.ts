@@ -1,5 +1,5 @@
 import { buckets, channels, rpcs, subjectPatterns, type Signal } from '@artemis-studio/contracts';
-import { ClusterEntity, NodeStateEntity, QueueSnapshotEntity, createDataSource } from '@artemis-studio/db';
+import { ClusterEntity, NodeStateEntity, createDataSource } from '@artemis-studio/db';
 import { SettingsStore } from '@artemis-studio/platform';
 import {
   artemis,
@@ -30,6 +30,12 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
   const bus = testBus('scraper-test');
   const signals: Signal[] = [];
 
+  /** The cluster's stored queue snapshots (all, or one queue's), as the table holds them. */
+  const snapshotsOf = (clusterId: string, queue?: string): Promise<Record<string, unknown>[]> =>
+    db.query(`SELECT * FROM queue_snapshot WHERE cluster_id = $1 AND ($2::text IS NULL OR name = $2)`, [
+      clusterId,
+      queue ?? null,
+    ]);
   const signalsOf = (clusterId: string, topic: string) =>
     signals.filter((s) => s.clusterId === clusterId && s.topic === topic);
   const jolokia = (body: unknown) =>
@@ -80,10 +86,7 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       cluster = await insertCluster(db, brokerCluster(broker));
       scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
       // The first ticks see everything as new: wait for them, and for the queues to settle.
-      await waitFor(
-        'the first queue snapshots',
-        async () => (await db.getRepository(QueueSnapshotEntity).countBy({ clusterId: cluster.id })) > 0,
-      );
+      await waitFor('the first queue snapshots', async () => (await snapshotsOf(cluster.id)).length > 0);
     });
 
     afterAll(async () => {
@@ -173,10 +176,13 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       await waitFor('the queues signal', () => signalsOf(cluster.id, 'queues').length > before, {
         timeoutMs: 3 * TICK_MS,
       });
-      const row = await db
-        .getRepository(QueueSnapshotEntity)
-        .findOneByOrFail({ nodeId: cluster.nodeIds[0], name: queue });
-      expect(row).toMatchObject({ address: queue, routingType: 'ANYCAST', messageCount: 0, durable: true });
+      const [row] = await snapshotsOf(cluster.id, queue);
+      expect(row).toMatchObject({
+        address: queue,
+        routing_type: 'ANYCAST',
+        message_count: '0',
+        durable: true,
+      });
 
       await new Promise((r) => setTimeout(r, 3.5 * TICK_MS)); // three further ticks, nothing changes
       expect(signalsOf(cluster.id, 'queues').length).toBe(before + 1);
@@ -184,10 +190,7 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       await deleteQueue(queue);
       await waitFor(
         'the vanished queue to be removed',
-        async () =>
-          !(await db
-            .getRepository(QueueSnapshotEntity)
-            .existsBy({ nodeId: cluster.nodeIds[0], name: queue })),
+        async () => (await snapshotsOf(cluster.id, queue)).length === 0,
       );
       await waitFor(
         'a queues signal for the removal',

@@ -1,4 +1,4 @@
-import { MetricSampleEntity, QueueSnapshotEntity, createDataSource } from '@artemis-studio/db';
+import { createDataSource } from '@artemis-studio/db';
 import { insertCluster, testDatabaseUrl } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
@@ -51,8 +51,17 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
   it("stores each counter's rate over the interval, unknown at first sight and after a counter reset", async () => {
     const node = cluster.nodeIds[0];
     const rates = async () => {
-      const row = await db.getRepository(QueueSnapshotEntity).findOneByOrFail({ nodeId: node, name: 'r' });
-      return [row.addedPerSecond, row.acknowledgedPerSecond, row.expiredPerSecond, row.killedPerSecond];
+      const [row] = await db.query(
+        `SELECT added_per_second, acknowledged_per_second, expired_per_second, killed_per_second
+           FROM queue_snapshot WHERE node_id = $1 AND name = 'r'`,
+        [node],
+      );
+      return [
+        row.added_per_second,
+        row.acknowledged_per_second,
+        row.expired_per_second,
+        row.killed_per_second,
+      ];
     };
     const at = (seconds: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, seconds));
     const counters = (added: number, acknowledged: number, expired: number, killed: number) => ({
@@ -77,9 +86,11 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     const old = new Date(Date.now() - 48 * 3600_000);
     await sut.sync(cluster.id, node, [queue('x'), queue('y'), queue('z')], old);
     await sut.sync(cluster.id, node, [queue('x')], new Date());
-    const samples = db.getRepository(MetricSampleEntity);
-    const recent = await samples.countBy({ clusterId: cluster.id });
+    const samples = async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM metric_sample WHERE cluster_id = $1`, [cluster.id]))[0]
+        .n;
+    const recent = await samples();
     expect(await sut.reapSamples(new Date(Date.now() - 24 * 3600_000), 2)).toBe(3);
-    expect(await samples.countBy({ clusterId: cluster.id })).toBe(recent - 3);
+    expect(await samples()).toBe(recent - 3);
   });
 });
