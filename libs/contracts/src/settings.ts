@@ -88,3 +88,4 @@ export const SettingSchema = z.object({
 export type Setting = z.infer<typeof SettingSchema>;
 
 export const PutSettingRequestSchema = z.object({ value: z.number() }).strict();
+export type PutSettingRequest = z.infer<typeof PutSettingRequestSchema>;

@@ -1,23 +1,31 @@
 import { PlatformModule } from '@artemis-studio/platform';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { ClustersController } from './clusters/clusters.controller';
+import { ClustersModule } from './clusters/clusters.module';
 import { GATEWAY_CONFIG, loadGatewayConfig } from './gateway.config';
-import { GatewayData } from './gateway-data.service';
-import { ApiErrorFilter } from './http/api-error.filter';
-import { SettingsController } from './settings/settings.controller';
-import { StateController } from './state/state.controller';
-import { StreamController, StreamService } from './stream/stream.controller';
+import { ErrorFilter } from './http/error.filter';
+import { SettingsModule } from './settings/settings.module';
+import { StateModule } from './state/state.module';
+import { StreamModule } from './stream/stream.module';
 
-/** The HTTP API under /api/v1, cluster registration, runtime settings and the SSE hub. */
+/** The gateway's configuration, read once, for every feature. */
+@Global()
 @Module({
-  imports: [PlatformModule.forService({ service: 'gateway', defaultPort: 8080 })],
-  controllers: [ClustersController, StateController, SettingsController, StreamController],
-  providers: [
-    { provide: GATEWAY_CONFIG, useFactory: () => loadGatewayConfig(process.env) },
-    { provide: APP_FILTER, useClass: ApiErrorFilter },
-    GatewayData,
-    StreamService,
+  providers: [{ provide: GATEWAY_CONFIG, useFactory: () => loadGatewayConfig(process.env) }],
+  exports: [GATEWAY_CONFIG],
+})
+class GatewayConfigModule {}
+
+/** The HTTP API under /api/v1: cluster registration, cluster state, runtime settings and the SSE hub. */
+@Module({
+  imports: [
+    PlatformModule.forService({ service: 'gateway', defaultPort: 8080 }),
+    GatewayConfigModule,
+    ClustersModule,
+    StateModule,
+    SettingsModule,
+    StreamModule,
   ],
+  providers: [{ provide: APP_FILTER, useClass: ErrorFilter }],
 })
 export class GatewayModule {}

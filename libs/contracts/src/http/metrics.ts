@@ -66,6 +66,7 @@ export const QueueGrowthQuerySchema = z
     limit: z.coerce.number().int().min(1).max(100).default(10),
   })
   .strict();
+export type QueueGrowthQuery = z.infer<typeof QueueGrowthQuerySchema>;
 
 const QueueGrowthSchema = z.object({
   queue: z.string(),

@@ -1,9 +1,16 @@
 import { createDataSource, migrate } from '@artemis-studio/db';
-import { Backoff, sleep } from '@artemis-studio/timing';
+import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { ReadinessCheck } from '../health/readiness';
 import { SERVICE_CONFIG, type ServiceConfig } from '../config/service-config';
+
+/** PostgreSQL is not connected (yet, or any more): callers answer "unavailable", not "failed". */
+export class DatabaseUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(`PostgreSQL is not available (${reason})`);
+  }
+}
 
 /**
  * The service's PostgreSQL connection. Connects (and migrates) in the background with backoff,
@@ -34,6 +41,16 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   /** Resolves once connected and migrated. */
   whenReady(): Promise<DataSource> {
     return this.readyPromise;
+  }
+
+  /**
+   * The data source once connected, waiting at most `waitMs` for it: a request that comes while
+   * PostgreSQL is away is told so at once (DatabaseUnavailableError) instead of hanging.
+   */
+  async readyWithin(waitMs: number): Promise<DataSource> {
+    const ready = await withTimeout(this.readyPromise, waitMs, () => null);
+    if (!ready) throw new DatabaseUnavailableError(this.lastError || 'not connected yet');
+    return ready;
   }
 
   private async connect(): Promise<void> {

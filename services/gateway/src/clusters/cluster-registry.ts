@@ -1,10 +1,10 @@
-import type { TypedKv } from '@artemis-studio/bus';
-import type {
-  CapabilityVerdict,
-  ClusterDetail,
-  ClusterSummary,
-  CreateClusterRequest,
-  UpdateClusterRequest,
+import { Bus } from '@artemis-studio/bus';
+import {
+  buckets,
+  type ClusterDetail,
+  type ClusterSummary,
+  type CreateClusterRequest,
+  type UpdateClusterRequest,
 } from '@artemis-studio/contracts';
 import {
   ClusterCredentialEntity,
@@ -14,8 +14,11 @@ import {
   sealCredential,
   type CredentialKind,
 } from '@artemis-studio/db';
+import { BUS, DatabaseService } from '@artemis-studio/platform';
+import { Inject, Injectable } from '@nestjs/common';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { ApiError, clusterNotFound } from '../http/api-error';
+import { clusterNotFound, DomainError } from '../domain-error';
+import { DATABASE_WAIT_MS, GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 
 const KINDS: Record<'jolokia' | 'amqp', CredentialKind> = { jolokia: 'JOLOKIA', amqp: 'AMQP' };
 
@@ -23,16 +26,22 @@ const KINDS: Record<'jolokia' | 'amqp', CredentialKind> = { jolokia: 'JOLOKIA', 
  * Cluster registration. A registration is written in one transaction (a reader never sees a
  * cluster without its credentials); credentials are sealed with the vault and never leave it.
  */
+@Injectable()
 export class ClusterRegistry {
+  private readonly vault: SecretVault;
+
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly vault: SecretVault,
-    private readonly capabilities: () => Promise<TypedKv<CapabilityVerdict>>,
-  ) {}
+    private readonly database: DatabaseService,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.vault = SecretVault.fromBase64(config.secretKey);
+  }
 
   async create(request: CreateClusterRequest): Promise<ClusterSummary> {
+    const db = await this.db();
     const id = await this.unique(request.name, () =>
-      this.dataSource.transaction(async (tx) => {
+      db.transaction(async (tx) => {
         const cluster = await tx.getRepository(ClusterEntity).save({
           name: request.name,
           jolokiaOrigin: request.jolokiaOrigin ?? null,
@@ -46,10 +55,11 @@ export class ClusterRegistry {
   }
 
   async list(): Promise<ClusterSummary[]> {
-    const clusters = await this.dataSource
+    const db = await this.db();
+    const clusters = await db
       .getRepository(ClusterEntity)
       .find({ relations: { nodes: true }, order: { name: 'ASC' } });
-    const credentials = await this.dataSource
+    const credentials = await db
       .getRepository(ClusterCredentialEntity)
       .find({ select: { clusterId: true, kind: true } });
     return clusters.map((c) =>
@@ -60,12 +70,13 @@ export class ClusterRegistry {
     );
   }
 
-  async summary(id: string): Promise<ClusterSummary | null> {
-    const cluster = await this.dataSource
+  private async summary(id: string): Promise<ClusterSummary | null> {
+    const db = await this.db();
+    const cluster = await db
       .getRepository(ClusterEntity)
       .findOne({ where: { id }, relations: { nodes: true } });
     if (!cluster) return null;
-    const kinds = await this.dataSource
+    const kinds = await db
       .getRepository(ClusterCredentialEntity)
       .find({ where: { clusterId: id }, select: { kind: true } });
     return toSummary(
@@ -78,7 +89,7 @@ export class ClusterRegistry {
   async detail(id: string): Promise<ClusterDetail> {
     const summary = await this.summary(id);
     if (!summary) throw clusterNotFound(id);
-    const verdict = (await (await this.capabilities()).get(id))?.value ?? {
+    const verdict = (await (await this.bus.kv(buckets.capabilities)).get(id))?.value ?? {
       status: 'UNKNOWN' as const,
       reason: 'no verdict yet: the notifier has not reconciled this cluster',
       asOf: new Date().toISOString(),
@@ -87,8 +98,9 @@ export class ClusterRegistry {
   }
 
   async update(id: string, request: UpdateClusterRequest): Promise<ClusterSummary> {
+    const db = await this.db();
     await this.unique(request.name ?? '', () =>
-      this.dataSource.transaction(async (tx) => {
+      db.transaction(async (tx) => {
         const cluster = await tx
           .getRepository(ClusterEntity)
           .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
@@ -110,18 +122,22 @@ export class ClusterRegistry {
   }
 
   async delete(id: string): Promise<void> {
-    const { affected } = await this.dataSource.getRepository(ClusterEntity).delete({ id });
+    const { affected } = await (await this.db()).getRepository(ClusterEntity).delete({ id });
     if (!affected) throw clusterNotFound(id);
   }
 
-  async exists(id: string): Promise<boolean> {
-    return this.dataSource.getRepository(ClusterEntity).existsBy({ id });
+  /** The id, once known to be registered; a cluster not (or no longer) registered is not found. */
+  async known(id: string): Promise<string> {
+    if (!(await (await this.db()).getRepository(ClusterEntity).existsBy({ id }))) throw clusterNotFound(id);
+    return id;
   }
 
   /** Which of `ids` are still registered. */
   async registered(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.dataSource
+    const rows = await (
+      await this.db()
+    )
       .getRepository(ClusterEntity)
       .find({ select: { id: true }, where: { id: In(ids) } });
     return new Set(rows.map((r) => r.id));
@@ -154,7 +170,11 @@ export class ClusterRegistry {
     });
   }
 
-  /** A name clash is a 409, whichever replica or request won the race (the unique constraint decides). */
+  private db(): Promise<DataSource> {
+    return this.database.readyWithin(DATABASE_WAIT_MS);
+  }
+
+  /** A name clash is a conflict, whichever replica or request won the race (the unique constraint decides). */
   private async unique<T>(name: string, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
@@ -163,13 +183,13 @@ export class ClusterRegistry {
         (err as { constraint?: string }).constraint === 'cluster_name_unique' ||
         (err as { driverError?: { constraint?: string } }).driverError?.constraint === 'cluster_name_unique'
       ) {
-        throw new ApiError(409, 'CLUSTER_NAME_TAKEN', `a cluster named '${name}' already exists`);
+        throw new DomainError('conflict', 'CLUSTER_NAME_TAKEN', `a cluster named '${name}' already exists`);
       }
       if (
         (err as { driverError?: { constraint?: string } }).driverError?.constraint ===
         'cluster_node_name_unique'
       ) {
-        throw new ApiError(400, 'VALIDATION_FAILED', 'node names must be unique');
+        throw new DomainError('invalid', 'VALIDATION_FAILED', 'node names must be unique');
       }
       throw err;
     }

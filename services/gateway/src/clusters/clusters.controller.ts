@@ -5,54 +5,55 @@ import {
   channels,
   subjects,
   type ClusterChange,
+  type CreateClusterRequest,
+  type UpdateClusterRequest,
 } from '@artemis-studio/contracts';
 import { BUS } from '@artemis-studio/platform';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
-import { parseClusterId, parseInput } from '../http/api-error';
-import { GatewayData } from '../gateway-data.service';
+import { ClusterId, Valid } from '../http/validation.pipe';
+import { ClusterRegistry } from './cluster-registry';
 
 @Controller('api/v1/clusters')
 export class ClustersController {
   constructor(
-    private readonly data: GatewayData,
+    private readonly registry: ClusterRegistry,
     @Inject(BUS) private readonly bus: Bus,
   ) {}
 
   @Post()
-  async create(@Body() body: unknown) {
-    const cluster = await (
-      await this.data.registry()
-    ).create(parseInput(CreateClusterRequestSchema, body, 'cluster registration'));
+  async create(
+    @Body(new Valid(CreateClusterRequestSchema, 'cluster registration')) body: CreateClusterRequest,
+  ) {
+    const cluster = await this.registry.create(body);
     this.announce(cluster.id, 'registered');
     return cluster;
   }
 
   @Get()
-  async list() {
-    return (await this.data.registry()).list();
+  list() {
+    return this.registry.list();
   }
 
   @Get(':id')
-  async detail(@Param('id') id: string) {
-    return (await this.data.registry()).detail(parseClusterId(id));
+  detail(@Param('id', ClusterId) id: string) {
+    return this.registry.detail(id);
   }
 
   @Patch(':id')
-  async update(@Param('id') id: string, @Body() body: unknown) {
-    const clusterId = parseClusterId(id);
-    const cluster = await (
-      await this.data.registry()
-    ).update(clusterId, parseInput(UpdateClusterRequestSchema, body, 'cluster update'));
-    this.announce(clusterId, 'changed');
+  async update(
+    @Param('id', ClusterId) id: string,
+    @Body(new Valid(UpdateClusterRequestSchema, 'cluster update')) body: UpdateClusterRequest,
+  ) {
+    const cluster = await this.registry.update(id, body);
+    this.announce(id, 'changed');
     return cluster;
   }
 
   @Delete(':id')
   @HttpCode(204)
-  async remove(@Param('id') id: string) {
-    const clusterId = parseClusterId(id);
-    await (await this.data.registry()).delete(clusterId);
-    this.announce(clusterId, 'removed');
+  async remove(@Param('id', ClusterId) id: string) {
+    await this.registry.delete(id);
+    this.announce(id, 'removed');
   }
 
   /**

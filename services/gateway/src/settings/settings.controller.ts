@@ -1,5 +1,9 @@
-import { withTimeout } from '@artemis-studio/timing';
-import { PutSettingRequestSchema, isSettingKey } from '@artemis-studio/contracts';
+import {
+  PutSettingRequestSchema,
+  isSettingKey,
+  type PutSettingRequest,
+  type SettingKey,
+} from '@artemis-studio/contracts';
 import {
   DatabaseService,
   InvalidSettingError,
@@ -7,8 +11,18 @@ import {
   SettingsStore,
   effectiveSettings,
 } from '@artemis-studio/platform';
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiError, parseInput } from '../http/api-error';
+import { Body, Controller, Get, Param, PipeTransform, Put } from '@nestjs/common';
+import { DomainError } from '../domain-error';
+import { DATABASE_WAIT_MS } from '../gateway.config';
+import { Valid } from '../http/validation.pipe';
+
+/** `@Param('key', KnownSetting)`: a setting the contracts define, or not found. */
+const KnownSetting: PipeTransform<string, SettingKey> = {
+  transform(key: string): SettingKey {
+    if (!isSettingKey(key)) throw new DomainError('not-found', 'SETTING_NOT_FOUND', `no setting '${key}'`);
+    return key;
+  },
+};
 
 /** Runtime settings: every service re-reads them within seconds, without a restart. */
 @Controller('api/v1/settings')
@@ -24,28 +38,27 @@ export class SettingsController {
   }
 
   @Get(':key')
-  async get(@Param('key') key: string) {
-    if (!isSettingKey(key)) throw new ApiError(404, 'SETTING_NOT_FOUND', `no setting '${key}'`);
+  async get(@Param('key', KnownSetting) key: SettingKey) {
     return (await this.list()).find((s) => s.key === key);
   }
 
   @Put(':key')
-  async put(@Param('key') key: string, @Body() body: unknown) {
-    if (!isSettingKey(key)) throw new ApiError(404, 'SETTING_NOT_FOUND', `no setting '${key}'`);
-    const { value } = parseInput(PutSettingRequestSchema, body, 'setting');
+  async put(
+    @Param('key', KnownSetting) key: SettingKey,
+    @Body(new Valid(PutSettingRequestSchema, 'setting')) { value }: PutSettingRequest,
+  ) {
     try {
       const setting = await (await this.store()).put(key, value);
       await this.settings.refresh();
       return setting;
     } catch (err) {
-      if (err instanceof InvalidSettingError) throw new ApiError(400, 'VALIDATION_FAILED', err.message);
+      if (err instanceof InvalidSettingError)
+        throw new DomainError('invalid', 'VALIDATION_FAILED', err.message);
       throw err;
     }
   }
 
   private async store(): Promise<SettingsStore> {
-    const ready = await withTimeout(this.database.whenReady(), 50, () => null);
-    if (!ready) throw new ApiError(503, 'DATABASE_UNAVAILABLE', 'PostgreSQL is not available');
-    return new SettingsStore(ready);
+    return new SettingsStore(await this.database.readyWithin(DATABASE_WAIT_MS));
   }
 }

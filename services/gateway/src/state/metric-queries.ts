@@ -1,5 +1,8 @@
 import type { MetricSeries, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { DATABASE_WAIT_MS } from '../gateway.config';
 import type { MetricRange } from './metric-range';
 
 /** Counter increases need the sample before the range: looked for this far back. */
@@ -26,12 +29,18 @@ const CONNECTIONS_PER_NODE = `
  * Downsampled series from `metric_sample`, in one statement (index metric_sample_series): each
  * node's queue samples put in buckets of the range's step, per node and in total.
  */
+@Injectable()
 export class MetricQueries {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseService) {}
+
+  private db(): Promise<DataSource> {
+    return this.database.readyWithin(DATABASE_WAIT_MS);
+  }
 
   /** Whether the cluster has, or had within the samples kept, a queue of that name. */
   async queueKnown(clusterId: string, queue: string): Promise<boolean> {
-    const [row] = await this.dataSource.query(
+    const db = await this.db();
+    const [row] = await db.query(
       `SELECT EXISTS (SELECT 1 FROM queue_snapshot WHERE cluster_id = $1 AND name = $2)
            OR EXISTS (SELECT 1 FROM metric_sample WHERE cluster_id = $1 AND queue = $2) AS known`,
       [clusterId, queue],
@@ -41,6 +50,7 @@ export class MetricQueries {
 
   /** One queue's series, or (queue null) the cluster's: every queue summed. */
   async series(clusterId: string, queue: string | null, range: MetricRange): Promise<MetricsResponse> {
+    const db = await this.db();
     const params: unknown[] = [clusterId, range.from, range.to, range.stepMs];
     if (queue !== null) params.push(queue);
     const increase = (column: string) => `
@@ -56,7 +66,7 @@ export class MetricQueries {
       added: number;
       acknowledged: number;
       connections: number | null;
-    }[] = await this.dataSource.query(
+    }[] = await db.query(
       `WITH s AS (
          SELECT node_id, queue, sampled_at, message_count, consumer_count,
                 ${increase('messages_added')} AS added,
@@ -108,8 +118,9 @@ export class MetricQueries {
 
   /** The queues whose depth grew most over the last `windowMs`, on any node. */
   async fastestGrowing(clusterId: string, windowMs: number, limit: number): Promise<QueueGrowthResponse> {
+    const db = await this.db();
     const rows: { queue: string; node: string; depth: string; growth: string; since: Date }[] =
-      await this.dataSource.query(
+      await db.query(
         `SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth, s.last - s.first AS growth, s.since
            FROM (SELECT node_id, queue,
                         (array_agg(message_count ORDER BY sampled_at DESC))[1] AS last,

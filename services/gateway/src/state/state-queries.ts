@@ -1,6 +1,9 @@
 import { healthOf, type QueuePage, type QueueQuery, type Topology } from '@artemis-studio/contracts';
 import { ClusterNodeEntity, NodeStateEntity } from '@artemis-studio/db';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { DATABASE_WAIT_MS } from '../gateway.config';
 
 const SORT_COLUMNS: Record<QueueQuery['sort'], string> = {
   name: 's.name',
@@ -28,15 +31,21 @@ const KIND_PATTERNS: Record<NonNullable<QueueQuery['kind']>, string[]> = {
 };
 
 /** Reads of what the scraper persisted: topology from node_state, queues from queue_snapshot. */
+@Injectable()
 export class StateQueries {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseService) {}
+
+  private db(): Promise<DataSource> {
+    return this.database.readyWithin(DATABASE_WAIT_MS);
+  }
 
   async topology(clusterId: string): Promise<Topology> {
-    const nodes = await this.dataSource
+    const db = await this.db();
+    const nodes = await db
       .getRepository(ClusterNodeEntity)
       .find({ where: { clusterId }, order: { position: 'ASC' } });
     const states = new Map(
-      (await this.dataSource.getRepository(NodeStateEntity).findBy({ clusterId })).map((s) => [s.nodeId, s]),
+      (await db.getRepository(NodeStateEntity).findBy({ clusterId })).map((s) => [s.nodeId, s]),
     );
     const observed = nodes.map((node) => {
       const s = states.get(node.id);
@@ -58,6 +67,7 @@ export class StateQueries {
   }
 
   async queues(clusterId: string, query: QueueQuery): Promise<QueuePage> {
+    const db = await this.db();
     const params: unknown[] = [clusterId];
     let where = 's.cluster_id = $1';
     if (query.search) {
@@ -81,7 +91,7 @@ export class StateQueries {
     // Unknown rates (null) sort last either way: PostgreSQL would put them first in descending order.
     const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, s.name, n.name`;
     params.push(query.pageSize, (query.page - 1) * query.pageSize);
-    const rows = await this.dataSource.query(
+    const rows = await db.query(
       `SELECT n.name AS node, s.*, count(*) OVER () AS total
          FROM queue_snapshot s JOIN cluster_node n ON n.id = s.node_id
         WHERE ${where} ORDER BY ${order} LIMIT $${params.length - 1} OFFSET $${params.length}`,
@@ -117,7 +127,8 @@ export class StateQueries {
   }
 
   private async count(where: string, params: unknown[]): Promise<number> {
-    const [row] = await this.dataSource.query(`SELECT count(*) FROM queue_snapshot s WHERE ${where}`, params);
+    const db = await this.db();
+    const [row] = await db.query(`SELECT count(*) FROM queue_snapshot s WHERE ${where}`, params);
     return Number(row.count);
   }
 }

@@ -7,83 +7,110 @@ import {
   QueueGrowthQuerySchema,
   QueueQuerySchema,
   rpcs,
+  type EventsQuery,
   type LiveListKind,
+  type MetricsQuery,
+  type QueueGrowthQuery,
+  type QueueQuery,
 } from '@artemis-studio/contracts';
 import { BUS } from '@artemis-studio/platform';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiError, clusterNotFound, parseClusterId, parseInput } from '../http/api-error';
-import { GatewayData } from '../gateway-data.service';
+import { ClusterRegistry } from '../clusters/cluster-registry';
+import { DomainError } from '../domain-error';
+import { ClusterId, Valid } from '../http/validation.pipe';
+import { MetricQueries } from './metric-queries';
 import { resolveMetricRange, type MetricRange } from './metric-range';
+import { StateQueries } from './state-queries';
 
 /** A cluster's state: persisted (topology, queues), live (through its scraper owner), history (event store). */
 @Controller('api/v1/clusters/:id')
 export class StateController {
   constructor(
-    private readonly data: GatewayData,
+    private readonly registry: ClusterRegistry,
+    private readonly state: StateQueries,
+    private readonly metrics: MetricQueries,
     @Inject(BUS) private readonly bus: Bus,
   ) {}
 
   @Get('topology')
-  async topology(@Param('id') id: string) {
-    return (await this.data.state()).topology(await this.known(id));
+  async topology(@Param('id', ClusterId) id: string) {
+    return this.state.topology(await this.registry.known(id));
   }
 
   @Get('queues')
-  async queues(@Param('id') id: string, @Query() query: unknown) {
-    const clusterId = await this.known(id);
-    return (await this.data.state()).queues(clusterId, parseInput(QueueQuerySchema, query, 'queue query'));
+  async queues(
+    @Param('id', ClusterId) id: string,
+    @Query(new Valid(QueueQuerySchema, 'queue query')) query: QueueQuery,
+  ) {
+    return this.state.queues(await this.registry.known(id), query);
   }
 
   @Get('events')
-  async events(@Param('id') id: string, @Query() query: unknown) {
-    const clusterId = await this.known(id);
-    const parsed = parseInput(EventsQuerySchema, query, 'events query');
+  async events(
+    @Param('id', ClusterId) id: string,
+    @Query(new Valid(EventsQuerySchema, 'events query')) query: EventsQuery,
+  ) {
+    const clusterId = await this.registry.known(id);
     try {
-      return await this.bus.request(rpcs.eventsHistory, { clusterId, query: parsed });
+      return await this.bus.request(rpcs.eventsHistory, { clusterId, query });
     } catch (err) {
       if (err instanceof RpcError && err.code >= 500)
-        throw new ApiError(503, 'EVENT_STORE_UNAVAILABLE', `event history unavailable: ${err.message}`);
+        throw new DomainError(
+          'unavailable',
+          'EVENT_STORE_UNAVAILABLE',
+          `event history unavailable: ${err.message}`,
+        );
       throw err;
     }
   }
 
-  /** The cluster's depth, rates and consumers over time, per node and in total, downsampled. */
+  /** The cluster's depth, rates, consumers and connections over time, per node and in total, downsampled. */
   @Get('metrics')
-  async clusterMetrics(@Param('id') id: string, @Query() query: unknown) {
-    const clusterId = await this.known(id);
-    return (await this.data.metrics()).series(clusterId, null, metricRange(query));
+  async clusterMetrics(
+    @Param('id', ClusterId) id: string,
+    @Query(new Valid(MetricsQuerySchema, 'metrics query')) query: MetricsQuery,
+  ) {
+    return this.metrics.series(await this.registry.known(id), null, metricRange(query));
   }
 
   /** The queues filling fastest: depth now against the start of the window. */
   @Get('queues/growth')
-  async growth(@Param('id') id: string, @Query() query: unknown) {
-    const clusterId = await this.known(id);
-    const { window, limit } = parseInput(QueueGrowthQuerySchema, query, 'growth query');
-    return (await this.data.metrics()).fastestGrowing(clusterId, window, limit);
+  async growth(
+    @Param('id', ClusterId) id: string,
+    @Query(new Valid(QueueGrowthQuerySchema, 'growth query')) { window, limit }: QueueGrowthQuery,
+  ) {
+    return this.metrics.fastestGrowing(await this.registry.known(id), window, limit);
   }
 
   /** One queue's depth, rates and consumers over time, per node and in total, downsampled. */
   @Get('queues/:queue/metrics')
-  async queueMetrics(@Param('id') id: string, @Param('queue') queue: string, @Query() query: unknown) {
-    const clusterId = await this.known(id);
+  async queueMetrics(
+    @Param('id', ClusterId) id: string,
+    @Param('queue') queue: string,
+    @Query(new Valid(MetricsQuerySchema, 'metrics query')) query: MetricsQuery,
+  ) {
+    const clusterId = await this.registry.known(id);
     const range = metricRange(query);
-    const metrics = await this.data.metrics();
-    if (!(await metrics.queueKnown(clusterId, queue)))
-      throw new ApiError(
-        404,
+    if (!(await this.metrics.queueKnown(clusterId, queue)))
+      throw new DomainError(
+        'not-found',
         'QUEUE_NOT_FOUND',
         `cluster ${clusterId} has no queue '${queue.slice(0, 200)}'`,
       );
-    return metrics.series(clusterId, queue, range);
+    return this.metrics.series(clusterId, queue, range);
   }
 
   // Declared last: ':kind' would otherwise take 'events' and the other fixed paths.
   @Get(':kind')
-  async live(@Param('id') id: string, @Param('kind') kind: string, @Query() query: unknown) {
-    const clusterId = await this.known(id);
-    const { page, pageSize } = parseInput(LiveListQuerySchema, query, `${kind} query`);
+  async live(
+    @Param('id', ClusterId) id: string,
+    @Param('kind') kind: string,
+    @Query(new Valid(LiveListQuerySchema, 'list query'))
+    { page, pageSize }: { page: number; pageSize: number },
+  ) {
+    const clusterId = await this.registry.known(id);
     if (!(LIVE_LIST_KINDS as readonly string[]).includes(kind))
-      throw new ApiError(404, 'NOT_FOUND', `no list ${kind}`);
+      throw new DomainError('not-found', 'NOT_FOUND', `no list ${kind}`);
     try {
       return await this.bus.request(
         rpcs.liveList,
@@ -92,8 +119,8 @@ export class StateController {
       );
     } catch (err) {
       if (err instanceof RpcError && err.code === 503) {
-        throw new ApiError(
-          503,
+        throw new DomainError(
+          'unavailable',
           'SCRAPER_UNAVAILABLE',
           `no scraper owns cluster ${clusterId} right now; live ${kind} cannot be read`,
         );
@@ -101,16 +128,10 @@ export class StateController {
       throw err;
     }
   }
-
-  private async known(id: string): Promise<string> {
-    const clusterId = parseClusterId(id);
-    if (!(await (await this.data.registry()).exists(clusterId))) throw clusterNotFound(clusterId);
-    return clusterId;
-  }
 }
 
-function metricRange(query: unknown): MetricRange {
-  const range = resolveMetricRange(parseInput(MetricsQuerySchema, query, 'metrics query'), new Date());
-  if (typeof range === 'string') throw new ApiError(400, 'INVALID_RANGE', range);
+function metricRange(query: MetricsQuery): MetricRange {
+  const range = resolveMetricRange(query, new Date());
+  if (typeof range === 'string') throw new DomainError('invalid', 'INVALID_RANGE', range);
   return range;
 }

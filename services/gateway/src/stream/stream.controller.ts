@@ -1,132 +1,18 @@
-import { Bus } from '@artemis-studio/bus';
-import { REPLAY_LIMIT_MAX, StreamQuerySchema, parseTopics, rpcs } from '@artemis-studio/contracts';
-import { BUS, SettingsService } from '@artemis-studio/platform';
-import {
-  Controller,
-  Get,
-  Inject,
-  Injectable,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { StreamQuerySchema, parseTopics } from '@artemis-studio/contracts';
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ClusterRegistry } from '../clusters/cluster-registry';
+import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { GatewayData } from '../gateway-data.service';
-import { ApiError, clusterNotFound, parseInput } from '../http/api-error';
+import { validate } from '../http/validation.pipe';
 import { SseClient } from './sse-client';
-import { SseHub } from './sse-hub';
-
-/** The hub, its heartbeat and its metrics, for the life of the gateway. */
-@Injectable()
-export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
-  readonly hub: SseHub;
-  /** SSE frames written so far (exported as studio_gateway_stream_frames_total). */
-  framesWritten = 0;
-  readonly slow: Counter;
-  private timer?: NodeJS.Timeout;
-  private lagTimer?: NodeJS.Timeout;
-
-  constructor(
-    @Inject(BUS) bus: Bus,
-    private readonly settings: SettingsService,
-    private readonly data: GatewayData,
-    registry: Registry,
-  ) {
-    const clients = new Gauge({
-      name: 'studio_gateway_stream_clients',
-      help: 'Connected SSE clients',
-      registers: [registry],
-    });
-    let counted = 0;
-    const written = () => this.framesWritten;
-    new Counter({
-      name: 'studio_gateway_stream_frames_total',
-      help: 'SSE frames written',
-      registers: [registry],
-      // Counted in a plain number and added at scrape time: a signal to 10,000 clients is 10,000
-      // frames, and a labelled increment per frame showed in the fan-out's latency.
-      collect() {
-        const now = written();
-        this.inc(now - counted);
-        counted = now;
-      },
-    });
-    this.slow = new Counter({
-      name: 'studio_gateway_stream_slow_disconnects_total',
-      help: 'Clients cut off because they fell behind their send bound',
-      registers: [registry],
-    });
-    const replayed = new Histogram({
-      name: 'studio_gateway_stream_replay_size',
-      help: 'Events replayed after a Last-Event-ID',
-      buckets: [0, 1, 10, 50, 100, 250, 500],
-      registers: [registry],
-    });
-    const replayFailed = new Counter({
-      name: 'studio_gateway_stream_replay_failures_total',
-      help: 'Replays that could not be read (the client went live without them)',
-      registers: [registry],
-    });
-    this.hub = new SseHub(
-      bus,
-      (clusterId, afterSeq) =>
-        bus.request(rpcs.eventsSince, {
-          clusterId,
-          afterSeq,
-          limit: Math.min(settings.get('artemis-studio.stream.replay-cap'), REPLAY_LIMIT_MAX) || 1,
-          newest: true,
-        }),
-      {
-        clients: (n) => clients.set(n),
-        replayed: (n) => replayed.observe(n),
-        replayFailed: () => replayFailed.inc(),
-      },
-    );
-  }
-
-  onApplicationBootstrap(): void {
-    const beat = () => {
-      this.hub.ping();
-      void this.endRemovedClusters();
-      this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
-    };
-    this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
-    this.lagTimer = setInterval(() => this.hub.checkLag(), 1000);
-  }
-
-  /**
-   * Ends the streams of clusters no longer registered. The removing replica announces a removal on
-   * the bus at once; this catches a replica that missed it (core NATS is at most once), so no
-   * stream of a removed cluster outlives a heartbeat. With PostgreSQL away it waits for the next.
-   */
-  private async endRemovedClusters(): Promise<void> {
-    const open = this.hub.subscribedClusters();
-    if (open.length === 0) return;
-    try {
-      const registered = await (await this.data.registry()).registered(open);
-      for (const clusterId of open) if (!registered.has(clusterId)) this.hub.clusterRemoved(clusterId);
-    } catch {
-      // Checked again at the next heartbeat.
-    }
-  }
-
-  /** Before the HTTP server closes: it would otherwise wait on every open stream. */
-  onModuleDestroy(): void {
-    clearTimeout(this.timer);
-    clearInterval(this.lagTimer);
-    this.hub.closeAll();
-  }
-}
+import { StreamService } from './stream.service';
 
 @Controller('api/v1/stream')
 export class StreamController {
   constructor(
     private readonly stream: StreamService,
-    private readonly data: GatewayData,
+    private readonly registry: ClusterRegistry,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -137,20 +23,20 @@ export class StreamController {
     @Res() res: Response,
   ): Promise<void> {
     const header = req.header('last-event-id');
-    const parsed = parseInput(
+    // The cursor comes in a header as often as in the query: both are validated as one request.
+    const parsed = validate(
       StreamQuerySchema,
       { ...query, ...(header !== undefined ? { lastEventId: header } : {}) },
       'stream request',
     );
     if (header !== undefined && !/^\d+$/.test(header.trim())) {
-      throw new ApiError(
-        400,
+      throw new DomainError(
+        'invalid',
         'VALIDATION_FAILED',
         'Last-Event-ID must be an event id (a non-negative integer)',
       );
     }
-    if (!(await (await this.data.registry()).exists(parsed.clusterId)))
-      throw clusterNotFound(parsed.clusterId);
+    await this.registry.known(parsed.clusterId);
 
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',

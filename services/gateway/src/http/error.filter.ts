@@ -1,11 +1,23 @@
 import { RpcError } from '@artemis-studio/bus';
+import { DatabaseUnavailableError } from '@artemis-studio/platform';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiError } from './api-error';
+import { DomainError, type DomainErrorKind } from '../domain-error';
 
-/** Every failure leaves the gateway as the one JSON error shape, with the right status. */
+const STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  'not-found': 404,
+  conflict: 409,
+  unavailable: 503,
+};
+
+/**
+ * Every failure leaves the gateway as the one JSON error shape, `{"error":{"code","message"}}`,
+ * with the status its kind calls for: domain errors by kind, bus and body-parser failures by what
+ * they say, anything else a 500 that is logged.
+ */
 @Catch()
-export class ApiErrorFilter implements ExceptionFilter {
+export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('Http');
 
   catch(error: unknown, host: ArgumentsHost): void {
@@ -26,8 +38,10 @@ function describe(error: unknown): {
   message: string;
   details?: unknown;
 } {
-  if (error instanceof ApiError)
-    return { status: error.status, code: error.code, message: error.message, details: error.details };
+  if (error instanceof DomainError)
+    return { status: STATUS[error.kind], code: error.code, message: error.message, details: error.details };
+  if (error instanceof DatabaseUnavailableError)
+    return { status: 503, code: 'DATABASE_UNAVAILABLE', message: 'PostgreSQL is not available' };
   if (error instanceof RpcError) {
     if (error.code === 404) return { status: 404, code: 'NOT_FOUND', message: error.message };
     if (error.code >= 400 && error.code < 500)

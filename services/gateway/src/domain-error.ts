@@ -1,0 +1,25 @@
+/** What kind of failure, in the product's terms; only the HTTP filter turns a kind into a status. */
+export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable';
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * A failure the caller can act on, with a stable `code` (the API's `error.code`) and a message
+ * that says what to do. Thrown by repositories and controllers alike; none of them knows HTTP.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: FieldProblem[],
+  ) {
+    super(message);
+  }
+}
+
+export const clusterNotFound = (id: string) =>
+  new DomainError('not-found', 'CLUSTER_NOT_FOUND', `no cluster ${id}`);

@@ -1,0 +1,40 @@
+import { PipeTransform } from '@nestjs/common';
+import { z } from 'zod';
+import { DomainError } from '../domain-error';
+
+/** Validates input against its contract schema; anything else is invalid, naming each problem. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((i) => ({
+    path: i.path.join('.') || '(body)',
+    message: i.message,
+  }));
+  throw new DomainError(
+    'invalid',
+    'VALIDATION_FAILED',
+    `invalid ${what}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+    details,
+  );
+}
+
+/** The one way a handler's query, body or parameter is validated: `@Query(new Valid(Schema, 'what'))`. */
+export class Valid<S extends z.ZodType> implements PipeTransform<unknown, z.infer<S>> {
+  constructor(
+    private readonly schema: S,
+    private readonly what: string,
+  ) {}
+
+  transform(value: unknown): z.infer<S> {
+    return validate(this.schema, value, this.what);
+  }
+}
+
+/** `@Param('id', ClusterId)`: a cluster id is a UUID, or the request is invalid. */
+export const ClusterId: PipeTransform<string, string> = {
+  transform(value: string): string {
+    if (!z.uuid().safeParse(value).success)
+      throw new DomainError('invalid', 'INVALID_ID', `'${value.slice(0, 64)}' is not a cluster id (a UUID)`);
+    return value;
+  },
+};
