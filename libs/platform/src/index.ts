@@ -7,3 +7,4 @@ export { DatabaseService, DatabaseUnavailableError } from './database/database.s
 export { SettingsService } from './settings/settings.service';
 export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';
 export { OwnedClusters, ownedClustersFor, replicaId } from './leases/owned-clusters';
+export { startInBackground } from './leases/start-in-background';

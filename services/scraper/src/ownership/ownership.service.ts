@@ -8,6 +8,7 @@ import {
   SettingsService,
   ownedClustersFor,
   replicaId,
+  startInBackground,
 } from '@artemis-studio/platform';
 import {
   Inject,
@@ -74,11 +75,10 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   onApplicationBootstrap(): void {
-    this.run().catch((err) => {
-      if (this.stopping) return;
-      // A start-up that fails otherwise leaves this replica owning nothing: crash, to be restarted.
-      throw err;
-    });
+    startInBackground(
+      () => this.run(),
+      () => this.stopping,
+    );
   }
 
   onModuleDestroy(): void {

@@ -1,0 +1,34 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { NotifierMetrics } from '../metrics/notifier-metrics';
+import { EventPublisher } from '../publishing/event-publisher';
+import { TopicCoalescer } from '../signals/topic-coalescer';
+import { normaliseNotification } from './broker-event.normaliser';
+import { derivedTopics } from './derived-topics';
+
+/**
+ * Where a notification goes: normalised to a broker event (or counted as remote, our own, or
+ * malformed and skipped), queued for the stream, and touching the coalesced signals of the views
+ * it made stale.
+ */
+@Injectable()
+export class NotificationRouter {
+  private readonly logger = new Logger('Notifications');
+
+  constructor(
+    private readonly metrics: NotifierMetrics,
+    private readonly publisher: EventPublisher,
+    private readonly coalescer: TopicCoalescer,
+  ) {}
+
+  route(clusterId: string, node: string, properties: Record<string, unknown> | undefined): void {
+    const result = normaliseNotification(properties, clusterId, node, new Date());
+    this.metrics.notifications.inc({ outcome: result.kind });
+    if (result.kind === 'malformed') {
+      this.logger.warn(`skipped a malformed notification from ${node}: ${result.reason}`);
+      return;
+    }
+    if (result.kind !== 'event') return;
+    this.publisher.enqueue(result.event);
+    for (const topic of derivedTopics(result.event.type)) this.coalescer.touch(clusterId, topic);
+  }
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { PublisherMetrics } from '../publishing/event-publisher';
+
+/** Every metric the notifier exports (on /metrics), made once and handed to what counts it. */
+@Injectable()
+export class NotifierMetrics {
+  readonly notifications: Counter<'outcome'>;
+  readonly publisher: PublisherMetrics;
+  private subscriptions: () => number = () => 0;
+
+  constructor(registry: Registry) {
+    this.notifications = new Counter({
+      name: 'studio_notifier_notifications_total',
+      help: 'Broker notifications received, by outcome (event, remote, own, malformed)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+    const published = new Counter({
+      name: 'studio_notifier_events_published_total',
+      help: 'Broker events acknowledged by the stream',
+      registers: [registry],
+    });
+    const dropped = new Counter({
+      name: 'studio_notifier_events_dropped_total',
+      help: 'Broker events dropped because the buffer was full (also reported to the event store)',
+      labelNames: ['cluster'],
+      registers: [registry],
+    });
+    const buffered = new Gauge({
+      name: 'studio_notifier_events_buffered',
+      help: 'Broker events waiting for the stream',
+      registers: [registry],
+    });
+    this.publisher = {
+      published: (n) => published.inc(n),
+      dropped: (cluster, n) => dropped.inc({ cluster }, n),
+      buffered: (n) => buffered.set(n),
+    };
+    const subscriptions = () => this.subscriptions();
+    new Gauge({
+      name: 'studio_notifier_subscriptions',
+      help: 'Notification subscriptions currently attached',
+      registers: [registry],
+      collect() {
+        this.set(subscriptions());
+      },
+    });
+  }
+
+  /** What the subscriptions gauge reads when it is scraped: the owner of the subscriptions says. */
+  countSubscriptionsWith(count: () => number): void {
+    this.subscriptions = count;
+  }
+}
