@@ -1,5 +1,7 @@
 import type { BrokerEvent, DropReport, EventDrops, EventsPage, EventsQuery } from '@artemis-studio/contracts';
 import { reapOlderThan } from '@artemis-studio/db';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 
 interface EventRow {
@@ -38,9 +40,17 @@ const toEvent = (r: EventRow): BrokerEvent => ({
   props: r.props,
 });
 
+/** How long a query waits for PostgreSQL before it is answered "unavailable". */
+const DATABASE_WAIT_MS = 2000;
+
 /** Reads of `broker_event` and the drop counters; every query is served by an index. */
+@Injectable()
 export class EventQueries {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseService) {}
+
+  private db(): Promise<DataSource> {
+    return this.database.readyWithin(DATABASE_WAIT_MS);
+  }
 
   /**
    * Last-Event-ID replay: the events after the cursor, ascending (index broker_event_cluster_seq).
@@ -53,20 +63,21 @@ export class EventQueries {
     limit: number,
     newest = false,
   ): Promise<{ events: BrokerEvent[]; skipped?: number }> {
+    const db = await this.db();
     if (!newest) {
-      const rows: EventRow[] = await this.dataSource.query(
+      const rows: EventRow[] = await db.query(
         `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
         [clusterId, afterSeq, limit],
       );
       return { events: rows.map(toEvent) };
     }
-    const rows: EventRow[] = await this.dataSource.query(
+    const rows: EventRow[] = await db.query(
       `SELECT * FROM (SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`,
       [clusterId, afterSeq, limit],
     );
     const events = rows.map(toEvent);
     if (events.length < limit) return { events, skipped: 0 };
-    const [{ count }]: { count: string }[] = await this.dataSource.query(
+    const [{ count }]: { count: string }[] = await db.query(
       `SELECT count(*) FROM broker_event WHERE cluster_id = $1 AND seq > $2 AND seq < $3`,
       [clusterId, afterSeq, events[0].seq],
     );
@@ -75,6 +86,7 @@ export class EventQueries {
 
   /** History, newest first, keyset-paged by `seq`, filtered; always with the cluster's `dropped`. */
   async history(clusterId: string, query: EventsQuery): Promise<EventsPage> {
+    const db = await this.db();
     const where = ['cluster_id = $1'];
     const params: unknown[] = [clusterId];
     const filter = (sql: string, value: unknown) => {
@@ -90,7 +102,7 @@ export class EventQueries {
     if (query.to) filter('received_at < ?', query.to);
     if (query.before) filter('seq < ?', query.before);
     params.push(query.limit + 1);
-    const rows: EventRow[] = await this.dataSource.query(
+    const rows: EventRow[] = await db.query(
       `SELECT * FROM broker_event WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
       params,
     );
@@ -104,8 +116,9 @@ export class EventQueries {
 
   /** The cluster's losses, in total and by source with the period each covers. */
   async drops(clusterId: string): Promise<{ dropped: number; drops: EventDrops[] }> {
+    const db = await this.db();
     const rows: { source: EventDrops['source']; dropped: string; first_at: Date; last_at: Date }[] =
-      await this.dataSource.query(
+      await db.query(
         `SELECT source, dropped, first_at, last_at FROM event_drop_counter
           WHERE cluster_id = $1 AND dropped > 0 ORDER BY last_at DESC`,
         [clusterId],
@@ -120,7 +133,8 @@ export class EventQueries {
   }
 
   async dropped(clusterId: string): Promise<number> {
-    const [row] = await this.dataSource.query(
+    const db = await this.db();
+    const [row] = await db.query(
       `SELECT coalesce(sum(dropped), 0)::bigint AS dropped FROM event_drop_counter WHERE cluster_id = $1`,
       [clusterId],
     );
@@ -129,7 +143,8 @@ export class EventQueries {
 
   /** Adds a drop report to its cluster's counter, once per report id (a retry is recognised). */
   async recordDrops(report: DropReport): Promise<number> {
-    await this.dataSource.transaction(async (tx) => {
+    const db = await this.db();
+    await db.transaction(async (tx) => {
       const inserted = await tx.query(
         `INSERT INTO event_drop_report (report_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING report_id`,
         [report.reportId],
@@ -152,13 +167,14 @@ export class EventQueries {
    * holds its locks for long; also forgets drop-report ids as old.
    */
   async reap(olderThan: Date, batchSize = 5000): Promise<number> {
+    const db = await this.db();
     const removed = await reapOlderThan(
-      this.dataSource,
+      db,
       { table: 'broker_event', age: 'received_at', orderBy: 'seq' },
       olderThan,
       batchSize,
     );
-    await this.dataSource.query(`DELETE FROM event_drop_report WHERE received_at < $1`, [olderThan]);
+    await db.query(`DELETE FROM event_drop_report WHERE received_at < $1`, [olderThan]);
     return removed;
   }
 }

@@ -10,8 +10,8 @@ import {
 import { sleep, withTimeout } from '@artemis-studio/timing';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { IntakeBuffer } from '../intake/intake-buffer';
+import { EventStoreMetrics } from '../metrics/event-store-metrics';
 import { EventQueries } from '../queries/event-queries';
 import { BatchWriter } from './batch-writer';
 import { storedEventJson } from './stored-event';
@@ -38,74 +38,15 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
   private current?: { writer: EventWriter; batchWriter: BatchWriter; consumer: Stoppable };
   /** Aborted at shutdown: ends a standby's sleep at once. */
   private readonly stopping = new AbortController();
-  readonly buffer: IntakeBuffer;
-  private readonly metrics: {
-    leader: Gauge;
-    deferred: Counter;
-    redelivered: Counter;
-    stored: Counter;
-    poisoned: Counter;
-    batch: Histogram;
-    wait: Histogram;
-  };
-
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(SERVICE_CONFIG) private readonly config: ServiceConfig,
     private readonly database: DatabaseService,
     private readonly settings: SettingsService,
-    registry: Registry,
-  ) {
-    this.buffer = new IntakeBuffer(() => settings.get('artemis-studio.events.buffer-size'));
-    const buffer = this.buffer;
-    this.metrics = {
-      leader: new Gauge({
-        name: 'studio_event_store_writer',
-        help: '1 while this replica holds the writer lock',
-        registers: [registry],
-      }),
-      deferred: new Counter({
-        name: 'studio_event_store_deferred_total',
-        help: 'Events left in the stream because the buffer was full (redelivered later, not lost)',
-        registers: [registry],
-      }),
-      redelivered: new Counter({
-        name: 'studio_event_store_redelivered_total',
-        help: 'Redeliveries of events still buffered',
-        registers: [registry],
-      }),
-      stored: new Counter({
-        name: 'studio_event_store_stored_total',
-        help: 'Broker events written',
-        registers: [registry],
-      }),
-      poisoned: new Counter({
-        name: 'studio_event_store_poisoned_total',
-        help: 'Events PostgreSQL refused (counted as dropped)',
-        registers: [registry],
-      }),
-      batch: new Histogram({
-        name: 'studio_event_store_batch_size',
-        help: 'Events per INSERT',
-        buckets: [1, 10, 50, 100, 500, 1000, 2000],
-        registers: [registry],
-      }),
-      wait: new Histogram({
-        name: 'studio_event_store_wait_seconds',
-        help: 'How long the oldest event of a batch waited in the buffer',
-        buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-        registers: [registry],
-      }),
-    };
-    new Gauge({
-      name: 'studio_event_store_buffered',
-      help: 'Events buffered, not yet committed',
-      registers: [registry],
-      collect() {
-        this.set(buffer.size);
-      },
-    });
-  }
+    private readonly buffer: IntakeBuffer,
+    private readonly queries: EventQueries,
+    private readonly metrics: EventStoreMetrics,
+  ) {}
 
   onApplicationBootstrap(): void {
     this.running = this.compete();
@@ -116,9 +57,8 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
   }
 
   private async compete(): Promise<void> {
-    const dataSource = await this.database.whenReady();
+    await this.database.whenReady();
     await this.bus.ready();
-    const queries = new EventQueries(dataSource);
     while (!this.stopped) {
       let writer: EventWriter | null = null;
       let lost: (err: Error) => void = () => undefined;
@@ -140,7 +80,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
         break;
       }
       try {
-        await this.write(writer, queries, connectionLost);
+        await this.write(writer, connectionLost);
       } catch (err) {
         if (!this.stopped) this.logger.warn(`writer term ended: ${(err as Error).message}`);
       } finally {
@@ -149,11 +89,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
     }
   }
 
-  private async write(
-    writer: EventWriter,
-    queries: EventQueries,
-    connectionLost: Promise<never>,
-  ): Promise<void> {
+  private async write(writer: EventWriter, connectionLost: Promise<never>): Promise<void> {
     this.logger.log('holds the writer lock: consuming STUDIO_EVENTS');
     this.metrics.leader.set(1);
     const batchWriter = new BatchWriter({
@@ -175,7 +111,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
         this.logger.error(
           `PostgreSQL refused event ${pending.event.eventId} of cluster ${pending.event.clusterId}: ${reason}`,
         );
-        void queries
+        void this.queries
           .recordDrops({
             reportId: randomUUID(),
             clusterId: pending.event.clusterId,
