@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const database = await createTestDatabase({ migrated: true });
   const dataSource = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
   const cluster = await insertCluster(dataSource, brokerCluster(broker, 'bench'));
-  const repository = new QueueSnapshotRepository(dataSource);
+  const repository = new QueueSnapshotRepository({ whenReady: async () => dataSource });
 
   const measure = async (label: string, observe: () => Promise<QueueObservation[]>): Promise<Tick> => {
     const calls = httpCalls;

@@ -1,6 +1,7 @@
 export { PlatformModule } from './platform.module';
 export { bootstrapService, createServiceApp } from './bootstrap';
 export { BUS } from './bus/bus.provider';
+export { SignalPublisher } from './bus/signal-publisher';
 export { BaseEnvSchema, SERVICE_CONFIG, parseEnv } from './config/service-config';
 export type { ServiceConfig } from './config/service-config';
 export { DatabaseService, DatabaseUnavailableError } from './database/database.service';

@@ -6,6 +6,7 @@ import {
   OwnedClusters,
   ownedClustersFor,
   replicaId,
+  SignalPublisher,
   startInBackground,
 } from '@artemis-studio/platform';
 import {
@@ -21,7 +22,6 @@ import { NotificationRouter } from '../events/notification-router';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 import { NOTIFIER_CONFIG, type NotifierConfig } from '../notifier.config';
 import { EventPublisher } from '../publishing/event-publisher';
-import { SignalPublisher } from '../signals/signal-publisher';
 import { TopicCoalescer } from '../signals/topic-coalescer';
 import { ClusterNotifications } from '../subscriptions/cluster-notifications';
 

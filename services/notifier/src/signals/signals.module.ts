@@ -1,6 +1,5 @@
-import { SettingsService } from '@artemis-studio/platform';
+import { SettingsService, SignalPublisher } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
-import { SignalPublisher } from './signal-publisher';
 import { TopicCoalescer } from './topic-coalescer';
 
 /** Signals, and the coalescer that turns a burst of notifications into one signal per topic (ADR-0027). */

@@ -1,11 +1,12 @@
 import { Bus } from '@artemis-studio/bus';
-import { buckets, channels, rpcs, subjects, type SignalTopic } from '@artemis-studio/contracts';
+import { buckets, rpcs } from '@artemis-studio/contracts';
 import { type ClusterTarget } from '@artemis-studio/db';
 import {
   BUS,
   DatabaseService,
   OwnedClusters,
   SettingsService,
+  SignalPublisher,
   ownedClustersFor,
   replicaId,
   startInBackground,
@@ -18,8 +19,6 @@ import {
   OnApplicationShutdown,
   OnModuleDestroy,
 } from '@nestjs/common';
-import { Counter, Registry } from 'prom-client';
-import { CallLimiter } from '../jolokia/call-limiter';
 import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/live-list.service';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
@@ -53,7 +52,6 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
   private stopping = false;
   private readonly logger = new Logger('Ownership');
   private owned?: OwnedClusters<OwnedCluster>;
-  readonly jolokia: JolokiaClient;
   readonly owner = replicaId();
 
   constructor(
@@ -61,18 +59,11 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(SCRAPER_CONFIG) private readonly config: ScraperConfig,
     private readonly database: DatabaseService,
     private readonly settings: SettingsService,
-    registry: Registry,
-  ) {
-    const refused = new Counter({
-      name: 'studio_scraper_calls_refused_total',
-      help: 'Jolokia calls refused by the per-node call budget',
-      labelNames: ['node'],
-      registers: [registry],
-    });
-    this.jolokia = new JolokiaClient(
-      new CallLimiter(config.nodeCallsPerSecond, (node) => refused.inc({ node })),
-    );
-  }
+    private readonly jolokia: JolokiaClient,
+    private readonly nodeStates: NodeStateRepository,
+    private readonly queues: QueueSnapshotRepository,
+    private readonly signals: SignalPublisher,
+  ) {}
 
   onApplicationBootstrap(): void {
     startInBackground(
@@ -91,15 +82,10 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
     const liveNodes = await this.bus.kv(buckets.liveNodes);
     const deps: PollerDeps = {
       jolokia: this.jolokia,
-      nodeStates: new NodeStateRepository(dataSource),
-      queues: new QueueSnapshotRepository(dataSource),
+      nodeStates: this.nodeStates,
+      queues: this.queues,
       liveNodes,
-      signal: (clusterId: string, topic: SignalTopic) =>
-        this.bus.publish(channels.signal, subjects.signal(clusterId, topic), {
-          topic,
-          clusterId,
-          ts: new Date().toISOString(),
-        }),
+      signal: (clusterId, topic) => this.signals.signal(clusterId, topic),
       intervals: () => ({
         tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
         tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),

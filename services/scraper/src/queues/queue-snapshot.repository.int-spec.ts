@@ -27,7 +27,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
 
   beforeAll(async () => {
     db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
-    sut = new QueueSnapshotRepository(db);
+    sut = new QueueSnapshotRepository({ whenReady: async () => db });
     cluster = await insertCluster(db, {
       nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
     });

@@ -1,5 +1,6 @@
+import { DatabaseService } from '@artemis-studio/platform';
+import { Inject, Injectable } from '@nestjs/common';
 import { reapOlderThan } from '@artemis-studio/db';
-import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
 
 export interface QueueSyncResult {
@@ -28,8 +29,9 @@ const rateOf = (r: (typeof RATES)[number]) =>
  * (changed_at moves only when a figure differs), so the diff is against the persisted state. Rates
  * come from the same comparison: each counter's increase since the stored observation.
  */
+@Injectable()
 export class QueueSnapshotRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@Inject(DatabaseService) private readonly database: Pick<DatabaseService, 'whenReady'>) {}
 
   async sync(
     clusterId: string,
@@ -37,8 +39,9 @@ export class QueueSnapshotRepository {
     queues: QueueObservation[],
     observedAt: Date,
   ): Promise<QueueSyncResult> {
+    const db = await this.database.whenReady();
     const column = <K extends keyof QueueObservation>(key: K) => queues.map((q) => q[key]);
-    const [result] = await this.dataSource.query(
+    const [result] = await db.query(
       `WITH incoming AS (
          SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[], $9::bigint[],
                               $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bool[], $15::bool[], $16::bool[])
@@ -105,17 +108,14 @@ export class QueueSnapshotRepository {
 
   /** A node that is no longer live serves no queues: its snapshots go (they would read as current). */
   async clearNode(nodeId: string): Promise<number> {
-    const [, count] = await this.dataSource.query(`DELETE FROM queue_snapshot WHERE node_id = $1`, [nodeId]);
+    const db = await this.database.whenReady();
+    const [, count] = await db.query(`DELETE FROM queue_snapshot WHERE node_id = $1`, [nodeId]);
     return count ?? 0;
   }
 
   /** Trims samples older than the cut-off in bounded batches, so the reaper never holds a long lock. */
   async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
-    return reapOlderThan(
-      this.dataSource,
-      { table: 'metric_sample', age: 'sampled_at' },
-      olderThan,
-      batchSize,
-    );
+    const db = await this.database.whenReady();
+    return reapOlderThan(db, { table: 'metric_sample', age: 'sampled_at' }, olderThan, batchSize);
   }
 }

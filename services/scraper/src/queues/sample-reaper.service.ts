@@ -1,4 +1,3 @@
-import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
@@ -11,16 +10,16 @@ export class SampleReaperService {
   private readonly logger = new Logger('SampleReaper');
 
   constructor(
-    private readonly database: DatabaseService,
+    private readonly queues: QueueSnapshotRepository,
+    private readonly nodes: NodeStateRepository,
     @Inject(SCRAPER_CONFIG) private readonly config: ScraperConfig,
   ) {}
 
   @Interval(3_600_000)
   async reap(): Promise<number> {
-    const dataSource = await this.database.whenReady();
     const cutOff = new Date(Date.now() - this.config.sampleRetentionHours * 3_600_000);
-    const queues = await new QueueSnapshotRepository(dataSource).reapSamples(cutOff);
-    const nodes = await new NodeStateRepository(dataSource).reapSamples(cutOff);
+    const queues = await this.queues.reapSamples(cutOff);
+    const nodes = await this.nodes.reapSamples(cutOff);
     if (queues || nodes) this.logger.log(`reaped ${queues} queue and ${nodes} node samples`);
     return queues + nodes;
   }

@@ -1,16 +1,19 @@
+import { DatabaseService } from '@artemis-studio/platform';
+import { Inject, Injectable } from '@nestjs/common';
 import { NodeStateEntity, reapOlderThan } from '@artemis-studio/db';
-import type { DataSource } from 'typeorm';
 import type { NodeObservation } from './node-observation';
 
 /**
  * `node_state`: the persisted tier-A observation of each node, the "previous" of the next diff;
  * and `node_sample`: each reachable node's connection count at every tick, for its history.
  */
+@Injectable()
 export class NodeStateRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@Inject(DatabaseService) private readonly database: Pick<DatabaseService, 'whenReady'>) {}
 
   async load(clusterId: string): Promise<NodeObservation[]> {
-    const rows = await this.dataSource.getRepository(NodeStateEntity).findBy({ clusterId });
+    const db = await this.database.whenReady();
+    const rows = await db.getRepository(NodeStateEntity).findBy({ clusterId });
     return rows.map((r) => ({
       nodeId: r.nodeId,
       name: '',
@@ -31,8 +34,9 @@ export class NodeStateRepository {
   }
 
   async save(clusterId: string, observations: NodeObservation[]): Promise<void> {
+    const db = await this.database.whenReady();
     if (observations.length === 0) return;
-    await this.dataSource.getRepository(NodeStateEntity).upsert(
+    await db.getRepository(NodeStateEntity).upsert(
       observations.map((o) => ({
         nodeId: o.nodeId,
         clusterId,
@@ -53,7 +57,7 @@ export class NodeStateRepository {
     );
     const sampled = observations.filter((o) => o.reachable && o.connectionCount !== null);
     if (sampled.length === 0) return;
-    await this.dataSource.query(
+    await db.query(
       `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
        SELECT t.sampled_at, $1, t.node_id, t.connections
          FROM unnest($2::timestamptz[], $3::uuid[], $4::int[]) AS t(sampled_at, node_id, connections)`,
@@ -68,6 +72,7 @@ export class NodeStateRepository {
 
   /** Trims node samples older than the cut-off in bounded batches, as the queue samples are. */
   async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
-    return reapOlderThan(this.dataSource, { table: 'node_sample', age: 'sampled_at' }, olderThan, batchSize);
+    const db = await this.database.whenReady();
+    return reapOlderThan(db, { table: 'node_sample', age: 'sampled_at' }, olderThan, batchSize);
   }
 }

@@ -1,6 +1,6 @@
 import { Bus } from '@artemis-studio/bus';
 import { channels, subjects, type SignalTopic } from '@artemis-studio/contracts';
-import { BUS } from '@artemis-studio/platform';
+import { BUS } from './bus.provider';
 import { Inject, Injectable } from '@nestjs/common';
 
 /** Publishes a cluster's signals: "refetch this topic" (ADR-0018). */

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { Counter, Registry } from 'prom-client';
+import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
+import { CallLimiter } from './call-limiter';
+import { JolokiaClient } from './jolokia-client';
+
+/** Every Jolokia call of this replica goes through one client and its per-node call budget. */
+@Module({
+  providers: [
+    {
+      provide: JolokiaClient,
+      useFactory: (config: ScraperConfig, registry: Registry) => {
+        const refused = new Counter({
+          name: 'studio_scraper_calls_refused_total',
+          help: 'Jolokia calls refused by the per-node call budget',
+          labelNames: ['node'],
+          registers: [registry],
+        });
+        return new JolokiaClient(new CallLimiter(config.nodeCallsPerSecond, (node) => refused.inc({ node })));
+      },
+      inject: [SCRAPER_CONFIG, Registry],
+    },
+  ],
+  exports: [JolokiaClient],
+})
+export class JolokiaModule {}

@@ -1,0 +1,12 @@
+import { SignalPublisher } from '@artemis-studio/platform';
+import { Module } from '@nestjs/common';
+import { JolokiaModule } from '../jolokia/jolokia.module';
+import { QueuesModule } from '../queues/queues.module';
+import { OwnershipService } from './ownership.service';
+
+/** The clusters this replica polls, their pollers and their live-list reads. */
+@Module({
+  imports: [JolokiaModule, QueuesModule],
+  providers: [OwnershipService, SignalPublisher],
+})
+export class OwnershipModule {}
