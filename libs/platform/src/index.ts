@@ -4,6 +4,7 @@ export { BUS } from './bus/bus.provider';
 export { SignalPublisher } from './bus/signal-publisher';
 export { BaseEnvSchema, SERVICE_CONFIG, parseEnv } from './config/service-config';
 export type { ServiceConfig } from './config/service-config';
+export { serviceConfigModule } from './config/config.module';
 export { DatabaseService, DatabaseUnavailableError } from './database/database.service';
 export { SettingsService } from './settings/settings.service';
 export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';

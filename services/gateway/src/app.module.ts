@@ -1,5 +1,5 @@
-import { PlatformModule } from '@artemis-studio/platform';
-import { Global, Module } from '@nestjs/common';
+import { PlatformModule, serviceConfigModule } from '@artemis-studio/platform';
+import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ClustersModule } from './clusters/clusters.module';
 import { GATEWAY_CONFIG, loadGatewayConfig } from './gateway.config';
@@ -8,19 +8,11 @@ import { SettingsModule } from './settings/settings.module';
 import { StateModule } from './state/state.module';
 import { StreamModule } from './stream/stream.module';
 
-/** The gateway's configuration, read once, for every feature. */
-@Global()
-@Module({
-  providers: [{ provide: GATEWAY_CONFIG, useFactory: () => loadGatewayConfig(process.env) }],
-  exports: [GATEWAY_CONFIG],
-})
-class GatewayConfigModule {}
-
 /** The HTTP API under /api/v1: cluster registration, cluster state, runtime settings and the SSE hub. */
 @Module({
   imports: [
     PlatformModule.forService({ service: 'gateway', defaultPort: 8080 }),
-    GatewayConfigModule,
+    serviceConfigModule(GATEWAY_CONFIG, loadGatewayConfig),
     ClustersModule,
     StateModule,
     SettingsModule,
