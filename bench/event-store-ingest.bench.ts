@@ -8,7 +8,7 @@
  * NATS is a private server (no other traffic); PostgreSQL is the machine's, in fresh databases.
  */
 import { NatsBus, type Delivery } from '@artemis-studio/bus';
-import { EVENTS_STREAM, channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { EVENTS_STREAM, channels, streams, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import { createTestDatabase, spawnService, startPrivateNats } from '@artemis-studio/testing';
 import { connect } from 'nats';
@@ -99,7 +99,7 @@ const percentile = (sorted: number[], p: number): number | undefined =>
 async function main(): Promise<void> {
   const nats = await startPrivateNats();
   const bus = new NatsBus({ servers: nats.url, name: 'ingest-bench', log: { warn() {}, error() {} } });
-  await bus.ensureEventsStream();
+  await bus.ensureStream(streams.events);
   const results: Record<string, string | number>[] = [];
 
   // Sustained ingest: drain a backlog.

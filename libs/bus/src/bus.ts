@@ -1,6 +1,7 @@
 import type {
   BucketDef,
   Channel,
+  ConsumerDef,
   PayloadOf,
   ReplyOf,
   RequestOf,
@@ -81,14 +82,8 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
-export interface DurableConsumerOptions {
-  durable: string;
-  /** Narrows the stream to some of the channel's subjects; defaults to the channel's pattern. */
-  filterSubject?: string;
-  maxAckPending?: number;
-  /** How long a delivered message may stay unacknowledged before it is redelivered. */
-  ackWaitMs?: number;
-}
+/** A consumer as declared in the contracts (ConsumerDef), or an ad-hoc one with the defaults filled in. */
+export type DurableConsumerOptions = Pick<ConsumerDef, 'durable'> & Partial<ConsumerDef>;
 
 export interface Delivery {
   readonly subject: string;

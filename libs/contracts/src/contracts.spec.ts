@@ -5,7 +5,6 @@ import {
   RawBrokerEventSchema,
   SignalSchema,
   channels,
-  clusterIdOfSubject,
   parseTopics,
   subjects,
 } from './index';
@@ -28,11 +27,6 @@ describe('subjects', () => {
     expect(subjects.eventRaw(clusterId)).toBe(`studio.v1.cluster.${clusterId}.event.raw`);
     expect(subjects.eventStored(clusterId)).toBe(`studio.v1.cluster.${clusterId}.event.stored`);
     expect(subjects.rpc('event-store.since')).toBe('studio.v1.rpc.event-store.since');
-  });
-
-  it('reads the cluster id back from a subject', () => {
-    expect(clusterIdOfSubject(subjects.eventRaw(clusterId))).toBe(clusterId);
-    expect(clusterIdOfSubject('studio.v1.rpc.x')).toBeUndefined();
   });
 
   it('channel patterns match every cluster', () => {

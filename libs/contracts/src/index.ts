@@ -9,6 +9,7 @@ export * from './bus/capability';
 export * from './bus/cluster-change';
 export * from './bus/lease';
 export * from './bus/channels';
+export * from './bus/streams';
 export * from './bus/rpc';
 export * from './http/errors';
 export * from './http/clusters';

@@ -23,15 +23,10 @@ export const subjectPatterns = {
   clusterChange: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.change`,
 } as const;
 
-/** The cluster id inside any `studio.v1.cluster.<id>.…` subject, or undefined. */
-export function clusterIdOfSubject(subject: string): string | undefined {
-  const parts = subject.split('.');
-  return parts[2] === 'cluster' ? parts[3] : undefined;
-}
-
-/** JetStream stream holding `event.raw` for every cluster. */
-export const EVENTS_STREAM_CONSUMER = 'event-store';
+/** The JetStream stream holding `event.raw` for every cluster (declared in bus/streams.ts). */
 export const EVENTS_STREAM = 'STUDIO_EVENTS';
+/** The event store's durable consumer of it. */
+export const EVENTS_STREAM_CONSUMER = 'event-store';
 
 /** JetStream KV buckets. */
 export const BUCKETS = {

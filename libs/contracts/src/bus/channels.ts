@@ -6,16 +6,19 @@ import { ClusterChangeSchema } from './cluster-change';
 import { LeaseSchema } from './lease';
 import { LiveNodeSetSchema } from './live-nodes';
 import { SignalSchema } from './signal';
+import { streams, type StreamDef } from './streams';
 
 /**
  * A kind of message on the bus: the subjects it travels on and the schema every receiver
- * validates it against. `event.raw` is also captured by the STUDIO_EVENTS JetStream stream.
+ * validates it against; with a `stream`, it is also captured by that JetStream stream, to be
+ * published durably and consumed with acknowledgements.
  */
 export interface Channel<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly schema: S;
   /** Matches this channel's subjects for every cluster. */
   readonly pattern: string;
+  readonly stream?: StreamDef;
 }
 export type PayloadOf<C extends Channel> = z.infer<C['schema']>;
 
@@ -25,6 +28,7 @@ export const channels = {
     name: 'event.raw',
     schema: RawBrokerEventSchema,
     pattern: subjectPatterns.eventRaw(),
+    stream: streams.events,
   },
   eventStored: {
     name: 'event.stored',

@@ -1,4 +1,5 @@
 import { NatsBus } from '@artemis-studio/bus';
+import { EVENTS_STREAM } from '@artemis-studio/contracts';
 import { Logger } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { ServiceConfig } from '../config/service-config';
@@ -15,7 +16,7 @@ export function createBus(config: ServiceConfig, registry: Registry): NatsBus {
     name: config.service,
     metrics: busMetrics(registry),
     log: { warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
-    eventsStream: config.eventsStream,
+    streamLimits: { [EVENTS_STREAM]: config.eventsStream },
   });
 }
 

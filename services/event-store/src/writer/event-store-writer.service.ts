@@ -1,5 +1,5 @@
 import { Bus, type Stoppable } from '@artemis-studio/bus';
-import { EVENTS_STREAM_CONSUMER, channels, subjects } from '@artemis-studio/contracts';
+import { EVENT_STORE_CONSUMER, channels, subjects } from '@artemis-studio/contracts';
 import {
   BUS,
   DatabaseService,
@@ -127,19 +127,15 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
         this.metrics.wait.observe(waitedMs / 1000);
       },
     });
-    const consumer = this.bus.consume(
-      channels.eventRaw,
-      { durable: EVENTS_STREAM_CONSUMER, ackWaitMs: 60_000, maxAckPending: 10_000 },
-      (event, delivery) => {
-        const outcome = this.buffer.offer(event, delivery);
-        if (outcome === 'full') {
-          this.metrics.deferred.inc();
-          delivery.nak(1000);
-        } else if (outcome === 'redelivered') {
-          this.metrics.redelivered.inc();
-        }
-      },
-    );
+    const consumer = this.bus.consume(channels.eventRaw, EVENT_STORE_CONSUMER, (event, delivery) => {
+      const outcome = this.buffer.offer(event, delivery);
+      if (outcome === 'full') {
+        this.metrics.deferred.inc();
+        delivery.nak(1000);
+      } else if (outcome === 'redelivered') {
+        this.metrics.redelivered.inc();
+      }
+    });
     this.current = { writer, batchWriter, consumer };
     await Promise.race([batchWriter.run(), connectionLost]);
   }

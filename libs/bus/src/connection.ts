@@ -1,0 +1,111 @@
+import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
+import { DebugEvents, Events, connect, type NatsConnection } from 'nats';
+import { RpcError, type BusState } from './bus';
+import type { BusLog } from './reporter';
+
+/** The longest `close` waits for a drain before it closes the connection outright. */
+const DRAIN_TIMEOUT_MS = 5000;
+
+/**
+ * The connection to NATS. Dials in the background until the first connection is up, then lets the
+ * client reconnect by itself, forever: a service boots and reports "not ready" while NATS is away
+ * instead of crashing, and `state` feeds readiness.
+ */
+export class BusConnection {
+  private connection?: NatsConnection;
+  /** Resolves with the first connection; rejects only when closed before it. */
+  readonly connected: Promise<NatsConnection>;
+  private currentState: BusState = 'connecting';
+  private closeRequested = false;
+
+  constructor(
+    private readonly options: { servers: string | string[]; name: string },
+    private readonly log: BusLog,
+  ) {
+    this.connected = this.connectUntilClosed();
+    // Rejects only when closed before the first connect, when nobody may be awaiting it yet.
+    this.connected.catch(() => (this.currentState = 'closed'));
+  }
+
+  get state(): BusState {
+    return this.currentState;
+  }
+
+  /** The connection now, if any (publishing never waits for one). */
+  get current(): NatsConnection | undefined {
+    return this.connection;
+  }
+
+  /** The connection, waiting at most `timeoutMs` for the first: a request while NATS is away is a 503. */
+  within(timeoutMs: number): Promise<NatsConnection> {
+    if (this.connection) return Promise.resolve(this.connection);
+    return withTimeout(this.connected, timeoutMs, () => {
+      throw new RpcError(503, 'the bus is not connected to NATS');
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closeRequested = true;
+    this.currentState = 'closed';
+    const nc = this.connection;
+    if (!nc || nc.isClosed()) return;
+    // Drain delivers what is in flight, but it waits on every subscription, a pull consumer's
+    // included; bounded, so a service's shutdown always ends.
+    const drained = await withTimeout(
+      nc.drain().then(
+        () => true,
+        () => false,
+      ),
+      DRAIN_TIMEOUT_MS,
+      () => false,
+    );
+    if (!drained) await nc.close();
+  }
+
+  /**
+   * Not the client's waitOnFirstConnect: that loop cannot be cancelled, so a service closed while
+   * NATS is away would never exit.
+   */
+  private async connectUntilClosed(): Promise<NatsConnection> {
+    const backoff = new Backoff({ minMs: 250, maxMs: 5000 });
+    for (let attempt = 0; ; attempt++) {
+      if (this.closeRequested) throw new Error('bus closed before it first connected');
+      try {
+        const nc = await connect({
+          servers: this.options.servers,
+          name: this.options.name,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+          reconnectJitter: 500,
+          pingInterval: 10_000,
+          maxPingOut: 2,
+          timeout: 2000,
+        });
+        if (this.closeRequested) {
+          await nc.close();
+          throw new Error('bus closed before it first connected');
+        }
+        this.connection = nc;
+        this.currentState = 'connected';
+        void this.followStatus(nc);
+        return nc;
+      } catch (err) {
+        if (this.closeRequested) throw err;
+        if (attempt % 10 === 0)
+          this.log.warn(`bus: NATS not reachable (${(err as Error).message}); retrying`);
+        await sleep(backoff.next());
+      }
+    }
+  }
+
+  private async followStatus(nc: NatsConnection): Promise<void> {
+    void nc.closed().then(() => (this.currentState = 'closed'));
+    for await (const status of nc.status()) {
+      if (status.type === Events.Disconnect || status.type === DebugEvents.Reconnecting) {
+        if (this.currentState !== 'closed') this.currentState = 'reconnecting';
+      } else if (status.type === Events.Reconnect) {
+        this.currentState = 'connected';
+      }
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import type { Channel, ConsumerDef, PayloadOf, StreamDef, StreamLimits } from '@artemis-studio/contracts';
+import { sleep } from '@artemis-studio/timing';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+  type JetStreamManager,
+  type NatsConnection,
+  type NatsError,
+} from 'nats';
+import type { Delivery, DurableConsumerOptions, Stoppable } from './bus';
+import { decode } from './codec';
+import type { BusReporter } from './reporter';
+
+/** JetStream API error codes (nats-server's `err_code`), told apart by number, not by message text. */
+export const JS_ERRORS = {
+  streamNotFound: 10059,
+  consumerNotFound: 10014,
+  /** An optimistic write (KV create/update) lost to a concurrent one. */
+  wrongLastSequence: 10071,
+} as const;
+
+export const jsErrorCode = (err: unknown): number | undefined => (err as NatsError)?.api_error?.err_code;
+
+/**
+ * Streams and durable consumers, applied from their declarations in the contracts: each stream is
+ * created or updated once per bus (again after a failure), with its declared consumers, the first
+ * time anything publishes to or consumes from it.
+ */
+export class JetStreamStreams {
+  private manager?: Promise<JetStreamManager>;
+  private readonly ready = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly connected: Promise<NatsConnection>,
+    private readonly limits: Record<string, Partial<StreamLimits>>,
+    private readonly reporter: BusReporter,
+  ) {}
+
+  /** The channel's stream; a channel without one cannot be published durably or consumed. */
+  static streamOf(channel: Channel): StreamDef {
+    if (!channel.stream) throw new Error(`channel ${channel.name} is not captured by a stream`);
+    return channel.stream;
+  }
+
+  ensure(stream: StreamDef): Promise<void> {
+    let ready = this.ready.get(stream.name);
+    if (!ready) {
+      ready = this.apply(stream).catch((err) => {
+        this.ready.delete(stream.name);
+        throw err;
+      });
+      this.ready.set(stream.name, ready);
+    }
+    return ready;
+  }
+
+  /** An existing consumer is used as it is, a missing one created. */
+  async ensureConsumer(stream: StreamDef, consumer: Required<DurableConsumerOptions>): Promise<void> {
+    const jsm = await this.jsm();
+    try {
+      // Not updated: NATS 2.9 (the machines' server) fails every consumer update with
+      // "open …/obs/<name>/meta.inf: no such file or directory".
+      await jsm.consumers.info(stream.name, consumer.durable);
+    } catch (err) {
+      if (jsErrorCode(err) !== JS_ERRORS.consumerNotFound) throw err;
+      await jsm.consumers.add(stream.name, {
+        durable_name: consumer.durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: consumer.filterSubject,
+        max_ack_pending: consumer.maxAckPending,
+        ack_wait: nanos(consumer.ackWaitMs),
+      });
+    }
+  }
+
+  private jsm(): Promise<JetStreamManager> {
+    this.manager ??= this.connected.then((nc) => nc.jetstreamManager());
+    return this.manager;
+  }
+
+  private async apply(stream: StreamDef): Promise<void> {
+    const jsm = await this.jsm();
+    const limits = { ...stream.limits, ...this.limits[stream.name] };
+    const retention = stream.retention === 'interest' ? RetentionPolicy.Interest : RetentionPolicy.Limits;
+    const config = {
+      name: stream.name,
+      subjects: [...stream.subjects],
+      retention,
+      storage: StorageType.File,
+      discard: stream.discard === 'new' ? DiscardPolicy.New : DiscardPolicy.Old,
+      max_age: nanos(limits.maxAgeMs),
+      max_bytes: limits.maxBytes,
+      max_msgs: limits.maxMsgs,
+      duplicate_window: nanos(limits.duplicateWindowMs),
+    };
+    let existing;
+    try {
+      existing = await jsm.streams.info(stream.name);
+    } catch (err) {
+      if (jsErrorCode(err) !== JS_ERRORS.streamNotFound) throw err;
+    }
+    if (existing && existing.config.retention !== retention) {
+      // Retention cannot be changed in place; a stream of an earlier build is replaced.
+      this.reporter.log.warn(
+        `bus: replacing ${stream.name} (retention ${existing.config.retention}) with retention ${retention}`,
+      );
+      await jsm.streams.delete(stream.name);
+      // NATS 2.9 removes the old stream's files in the background: a stream added at once under
+      // the same name loses its message directory to that removal and fails every store.
+      await sleep(2000);
+      existing = undefined;
+    }
+    if (existing) await jsm.streams.update(stream.name, config);
+    else await jsm.streams.add(config);
+    for (const consumer of stream.consumers) await this.ensureConsumer(stream, withDefaults(consumer));
+  }
+}
+
+/** A consumer's options with what it left out: the stream's subjects, 1,000 in flight, 30 s to ack. */
+function withDefaults(
+  options: DurableConsumerOptions | ConsumerDef,
+  channel?: Channel,
+): Required<DurableConsumerOptions> {
+  return {
+    durable: options.durable,
+    filterSubject: options.filterSubject ?? channel?.pattern ?? '>',
+    maxAckPending: options.maxAckPending ?? 1000,
+    ackWaitMs: options.ackWaitMs ?? 30_000,
+  };
+}
+
+/**
+ * Pulls the consumer's deliveries into `handler` until stopped, restarting after an interruption
+ * (NATS restarted, the consumer deleted). A malformed message is counted and terminated, since it
+ * never gets better.
+ */
+export function consume<C extends Channel>(
+  connected: Promise<NatsConnection>,
+  streams: JetStreamStreams,
+  channel: C,
+  options: DurableConsumerOptions,
+  handler: (payload: PayloadOf<C>, delivery: Delivery) => void,
+  reporter: BusReporter,
+): Stoppable {
+  const stream = JetStreamStreams.streamOf(channel);
+  const consumer = withDefaults(options, channel);
+  const stopping = new AbortController();
+  let current: { close(): Promise<void | Error> } | undefined;
+  const loop = async () => {
+    const nc = await connected;
+    while (!stopping.signal.aborted) {
+      try {
+        await streams.ensure(stream);
+        await streams.ensureConsumer(stream, consumer);
+        const messages = await (
+          await nc.jetstream().consumers.get(stream.name, consumer.durable)
+        ).consume({
+          max_messages: Math.min(consumer.maxAckPending, 1000),
+        });
+        current = messages;
+        if (stopping.signal.aborted) await messages.close();
+        for await (const msg of messages) {
+          const decoded = decode(channel.schema, msg.data);
+          if (!decoded.ok) {
+            reporter.malformed(channel.name, msg.subject, decoded.reason);
+            // No reason text: servers before 2.10 ignore a "+TERM <reason>" and redeliver.
+            msg.term();
+            continue;
+          }
+          const delivery: Delivery = {
+            subject: msg.subject,
+            json: decoded.json,
+            streamSeq: msg.info.streamSequence,
+            deliveryCount: msg.info.deliveryCount,
+            ack: () => msg.ack(),
+            nak: (delayMs) => msg.nak(delayMs),
+          };
+          reporter.runHandler(channel.name, () => handler(decoded.value as PayloadOf<C>, delivery));
+        }
+      } catch (err) {
+        if (stopping.signal.aborted) break;
+        reporter.log.warn(
+          `bus: consumer ${consumer.durable} interrupted, restarting: ${(err as Error).message}`,
+        );
+        await sleep(1000, stopping.signal);
+      }
+    }
+  };
+  const running = loop();
+  return {
+    stop: async () => {
+      stopping.abort();
+      await current?.close();
+      await running.catch(() => undefined);
+    },
+  };
+}
