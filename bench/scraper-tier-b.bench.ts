@@ -167,7 +167,6 @@ async function main(): Promise<void> {
   if (!process.env.BENCH_KEEP_BROKER) await artemis('stop', 'bench');
 }
 
-/** Creates the missing bench queues, 250 per bulk request. */
 main().catch((err) => {
   console.error(err);
   process.exit(1);
