@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, SERVICE_CONFIG, ServiceConfig } from './config/service-config';
+import type { z } from 'zod';
+import { ConfigError, SERVICE_CONFIG, ServiceConfig, environmentProblems } from './config/service-config';
+
+/** EX_CONFIG (sysexits.h): what a supervisor reads as "fix the configuration", not "restart me". */
+const EXIT_CONFIG = 78;
 
 /** Builds a service's Nest application (without listening): used by main.ts and by tests. */
 export async function createServiceApp(
@@ -15,11 +19,19 @@ export async function createServiceApp(
   return app;
 }
 
-/** main.ts of every service: boot, listen, and exit listing what is wrong with the configuration. */
+/**
+ * main.ts of every service: the whole environment is validated before anything starts, and a bad
+ * one exits 78 with one line per problem and nothing else; then boot and listen.
+ */
 export async function bootstrapService(
   rootModule: unknown,
-  configure?: (app: INestApplication) => void,
+  { env, configure }: { env: z.ZodType; configure?: (app: INestApplication) => void },
 ): Promise<void> {
+  const problems = environmentProblems(env, process.env);
+  if (problems.length > 0) {
+    process.stderr.write(`${problems.join('\n')}\n`);
+    process.exit(EXIT_CONFIG);
+  }
   try {
     const app = await createServiceApp(rootModule);
     configure?.(app);
@@ -28,8 +40,8 @@ export async function bootstrapService(
     new Logger(config.service).log(`listening on :${config.port}`);
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(78); // EX_CONFIG
+      process.stderr.write(`${err.message}\n`);
+      process.exit(EXIT_CONFIG);
     }
     throw err;
   }

@@ -2,7 +2,13 @@ export { PlatformModule } from './platform.module';
 export { bootstrapService, createServiceApp } from './bootstrap';
 export { BUS } from './bus/bus.provider';
 export { SignalPublisher } from './bus/signal-publisher';
-export { BaseEnvSchema, SERVICE_CONFIG, parseEnv } from './config/service-config';
+export {
+  BaseEnvSchema,
+  ClusterOwnerEnvSchema,
+  SecretKeyEnvSchema,
+  SERVICE_CONFIG,
+  parseEnv,
+} from './config/service-config';
 export type { ServiceConfig } from './config/service-config';
 export { serviceConfigModule } from './config/config.module';
 export { DatabaseService, DatabaseUnavailableError } from './database/database.service';

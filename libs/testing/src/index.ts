@@ -4,7 +4,12 @@ export type { TestDatabase } from './database';
 export { artemis, brokerProfile, startBroker } from './broker';
 export type { BrokerProfile } from './broker';
 export { waitFor } from './wait';
-export { expectServiceToServe, expectServiceToStopWhileStarting, startService } from './service';
+export {
+  expectServiceToRefuseEnvironment,
+  expectServiceToServe,
+  expectServiceToStopWhileStarting,
+  startService,
+} from './service';
 export type { RunningService } from './service';
 export { brokerCluster, declareLive, insertCluster } from './clusters';
 export { spawnService } from './process';

@@ -83,3 +83,27 @@ export async function spawnService(
     stop: () => signal('SIGTERM'),
   };
 }
+
+/**
+ * Runs a built service with exactly `env` (nothing of this process's environment but PATH) and
+ * waits for it to exit by itself: what a service does with a configuration it must refuse.
+ */
+export async function runServiceToExit(
+  name: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(repoRoot(), 'services', name, 'dist', 'main.js')], {
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  killOnExit(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}

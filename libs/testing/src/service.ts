@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import { TEST_SECRET_KEY } from './clusters';
 import { testConfig, testDatabaseUrl } from './config';
+import { runServiceToExit } from './process';
 import { waitFor } from './wait';
 
 export interface RunningService {
@@ -76,4 +77,23 @@ export async function expectServiceToStopWhileStarting(rootModule: unknown, sett
   } finally {
     process.off('unhandledRejection', record);
   }
+}
+
+/**
+ * A built service given a bad environment: it must start nothing, exit 78, and print one line per
+ * problem naming exactly `variables`, with no stack trace and no secret.
+ */
+export async function expectServiceToRefuseEnvironment(
+  name: string,
+  env: Record<string, string>,
+  variables: string[],
+): Promise<void> {
+  const { code, stdout, stderr } = await runServiceToExit(name, env);
+  const lines = stderr.trim().split('\n');
+  expect({ code, stdout }).toEqual({ code: 78, stdout: '' });
+  for (const line of lines) expect(line).toMatch(/^invalid environment: [A-Z_]+: \S/);
+  expect(lines.map((l) => l.split(': ')[1]).sort()).toEqual([...variables].sort());
+  // The variables that carry secrets: the key itself, and a password in the database URL.
+  for (const secret of [env.STUDIO_SECRET_KEY, env.DATABASE_URL])
+    if (secret) expect(stderr).not.toContain(secret);
 }

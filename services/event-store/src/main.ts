@@ -1,4 +1,4 @@
-import { bootstrapService } from '@artemis-studio/platform';
+import { BaseEnvSchema, bootstrapService } from '@artemis-studio/platform';
 import { EventStoreModule } from './app.module';
 
-void bootstrapService(EventStoreModule);
+void bootstrapService(EventStoreModule, { env: BaseEnvSchema });

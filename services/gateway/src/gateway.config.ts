@@ -1,8 +1,7 @@
-import { BaseEnvSchema, parseEnv } from '@artemis-studio/platform';
+import { SecretKeyEnvSchema, parseEnv } from '@artemis-studio/platform';
 import { z } from 'zod';
 
-const GatewayEnvSchema = BaseEnvSchema.extend({
-  STUDIO_SECRET_KEY: z.string().min(1, 'the vault key (32 random bytes, base64) seals broker credentials'),
+export const GatewayEnvSchema = SecretKeyEnvSchema.extend({
   /** Unsent bytes past which a stream client is cut off at once. */
   SSE_CLIENT_BUFFER_BYTES: z.coerce
     .number()

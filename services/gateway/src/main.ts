@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GatewayModule } from './app.module';
+import { GatewayEnvSchema } from './gateway.config';
 
 /** The built console (web/dist), when there is one: served beside the API, every other path to index.html. */
 function serveConsole(app: Express): void {
@@ -12,4 +13,7 @@ function serveConsole(app: Express): void {
   app.get(/^\/(?!api\/|healthz|readyz|metrics).*/, (_req, res) => res.sendFile(join(dist, 'index.html')));
 }
 
-void bootstrapService(GatewayModule, (app) => serveConsole(app.getHttpAdapter().getInstance() as Express));
+void bootstrapService(GatewayModule, {
+  env: GatewayEnvSchema,
+  configure: (app) => serveConsole(app.getHttpAdapter().getInstance() as Express),
+});

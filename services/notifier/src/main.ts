@@ -1,4 +1,5 @@
 import { bootstrapService } from '@artemis-studio/platform';
 import { NotifierModule } from './app.module';
+import { NotifierEnvSchema } from './notifier.config';
 
-void bootstrapService(NotifierModule);
+void bootstrapService(NotifierModule, { env: NotifierEnvSchema });

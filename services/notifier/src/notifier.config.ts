@@ -1,9 +1,7 @@
-import { BaseEnvSchema, parseEnv } from '@artemis-studio/platform';
+import { ClusterOwnerEnvSchema, parseEnv } from '@artemis-studio/platform';
 import { z } from 'zod';
 
-const NotifierEnvSchema = BaseEnvSchema.extend({
-  STUDIO_SECRET_KEY: z.string().min(1, 'the vault key (32 random bytes, base64) opens broker credentials'),
-  LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
+export const NotifierEnvSchema = ClusterOwnerEnvSchema.extend({
   /** Events waiting for NATS; past this they are dropped and counted per cluster. */
   NOTIFIER_BUFFER_SIZE: z.coerce.number().int().min(1).default(10_000),
   /** AMQP credit per subscription: how much a broker may push before we grant more. */

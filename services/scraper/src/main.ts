@@ -1,4 +1,5 @@
 import { bootstrapService } from '@artemis-studio/platform';
 import { ScraperModule } from './app.module';
+import { ScraperEnvSchema } from './scraper.config';
 
-void bootstrapService(ScraperModule);
+void bootstrapService(ScraperModule, { env: ScraperEnvSchema });

@@ -1,11 +1,9 @@
-import { BaseEnvSchema, parseEnv } from '@artemis-studio/platform';
+import { ClusterOwnerEnvSchema, parseEnv } from '@artemis-studio/platform';
 import { z } from 'zod';
 
-const ScraperEnvSchema = BaseEnvSchema.extend({
-  STUDIO_SECRET_KEY: z.string().min(1, 'the vault key (32 random bytes, base64) opens broker credentials'),
+export const ScraperEnvSchema = ClusterOwnerEnvSchema.extend({
   /** The per-node call budget: Jolokia calls per second, polling and live reads alike. */
   SCRAPER_NODE_CALLS_PER_SECOND: z.coerce.number().positive().default(5),
-  LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
   SCRAPER_SAMPLE_RETENTION_HOURS: z.coerce.number().positive().default(24),
 });
 

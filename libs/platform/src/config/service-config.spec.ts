@@ -1,4 +1,4 @@
-import { ConfigError, loadServiceConfig } from './service-config';
+import { ClusterOwnerEnvSchema, ConfigError, environmentProblems, loadServiceConfig } from './service-config';
 
 describe('loadServiceConfig', () => {
   it('applies local defaults', () => {
@@ -21,5 +21,37 @@ describe('loadServiceConfig', () => {
     } catch (err) {
       expect((err as Error).message).toMatch(/PORT[\s\S]*DATABASE_URL/);
     }
+  });
+});
+
+describe('environmentProblems', () => {
+  const key = Buffer.alloc(32, 1).toString('base64');
+
+  it('names each bad variable once per problem, never its value', () => {
+    const problems = environmentProblems(ClusterOwnerEnvSchema, {
+      DATABASE_URL: 'postgres://',
+      NATS_URL: 'nats://a:4222,foo',
+      LEASE_TTL_MS: '-5',
+      STUDIO_SECRET_KEY: Buffer.alloc(16).toString('base64'),
+    });
+    expect(problems.map((p) => p.split(': ')[1])).toEqual([
+      'DATABASE_URL',
+      'NATS_URL',
+      'STUDIO_SECRET_KEY',
+      'LEASE_TTL_MS',
+    ]);
+    expect(problems.join('\n')).not.toContain('foo');
+  });
+
+  it('accepts several NATS servers and a 32-byte key, and says when the key is missing', () => {
+    expect(
+      environmentProblems(ClusterOwnerEnvSchema, {
+        NATS_URL: 'nats://a:4222, tls://b:4222',
+        STUDIO_SECRET_KEY: key,
+      }),
+    ).toEqual([]);
+    expect(environmentProblems(ClusterOwnerEnvSchema, {})).toEqual([
+      expect.stringMatching(/^invalid environment: STUDIO_SECRET_KEY: must be set: 32 random bytes/),
+    ]);
   });
 });

@@ -1,13 +1,29 @@
 import { z } from 'zod';
 
+/** A URL of one of `protocols`, with a host. */
+const isUrl = (value: string, protocols: RegExp) => {
+  try {
+    const url = new URL(value);
+    return protocols.test(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
 /** What every service reads from its environment, once, at boot. */
 export const BaseEnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).optional(),
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .refine((v) => isUrl(v, /^postgres(ql)?:$/), 'must be a postgres://user@host:port/database URL')
     .default('postgres://postgres@127.0.0.1:5432/artemis_studio'),
-  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  NATS_URL: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((server) => isUrl(server.trim(), /^(nats|tls|ws|wss):$/)),
+      'must be one or more nats://host:port URLs, comma-separated',
+    )
+    .default('nats://127.0.0.1:4222'),
   /** Limits of the STUDIO_EVENTS stream, for whichever service creates it first. */
   STUDIO_EVENTS_MAX_BYTES: z.coerce
     .number()
@@ -18,6 +34,25 @@ export const BaseEnvSchema = z.object({
   /** Set to "false" to skip migrations at start (when a release job runs `npm run db:migrate`). */
   MIGRATE_ON_START: z.enum(['true', 'false']).default('true'),
 });
+
+/** The vault key: 32 random bytes, base64 (what `openssl rand -base64 32` prints). */
+const SECRET_KEY_FORM = '32 random bytes, base64-encoded (openssl rand -base64 32)';
+const SecretKeySchema = z
+  .string({ error: `must be set: ${SECRET_KEY_FORM}` })
+  .refine(
+    (v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,
+    `must be ${SECRET_KEY_FORM}`,
+  );
+
+/** What a service that owns clusters by lease (scraper, notifier) reads besides the base. */
+export const ClusterOwnerEnvSchema = BaseEnvSchema.extend({
+  STUDIO_SECRET_KEY: SecretKeySchema,
+  /** How long a cluster's lease lasts unrenewed: a dead owner is replaced within it. */
+  LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
+});
+
+/** What the gateway reads besides the base: the key that seals registered credentials. */
+export const SecretKeyEnvSchema = BaseEnvSchema.extend({ STUDIO_SECRET_KEY: SecretKeySchema });
 
 export interface ServiceConfig {
   /** The service's name: NATS client name, RPC queue group, database application name. */
@@ -34,16 +69,23 @@ export class ConfigError extends Error {
 }
 
 /**
+ * Everything wrong with the environment, one line per variable and problem, never a value (it may
+ * be a secret): `invalid environment: DATABASE_URL: must be a postgres://… URL`.
+ */
+export function environmentProblems(schema: z.ZodType, env: NodeJS.ProcessEnv): string[] {
+  const result = schema.safeParse(env);
+  if (result.success) return [];
+  return result.error.issues.map((i) => `invalid environment: ${i.path.join('.') || '(all)'}: ${i.message}`);
+}
+
+/**
  * Validates the environment and lists everything that is wrong at once (fail fast). A service
  * with extra settings passes its own schema extending BaseEnvSchema.
  */
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
-  const result = schema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new ConfigError(`invalid environment:\n${problems}`);
-  }
-  return result.data;
+  const problems = environmentProblems(schema, env);
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+  return schema.parse(env);
 }
 
 export function loadServiceConfig(
