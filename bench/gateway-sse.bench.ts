@@ -36,7 +36,11 @@ async function main(): Promise<void> {
   const nats = await startPrivateNats();
   const database = await createTestDatabase({ migrated: true });
   process.env.STUDIO_TEST_DATABASE_URL = database.url;
-  const gateway = await spawnService('gateway', 18590, { NATS_URL: nats.url });
+  // Every client comes from this machine's one address: the per-address stream limit is lifted.
+  const gateway = await spawnService('gateway', 18590, {
+    NATS_URL: nats.url,
+    SSE_MAX_STREAMS_PER_ADDRESS: String(CLIENTS),
+  });
   const bus = new NatsBus({ servers: nats.url, name: 'sse-bench', log: { warn() {}, error() {} } });
   const response = await fetch(`${gateway.url}/api/v1/clusters`, {
     method: 'POST',

@@ -16,6 +16,8 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly details?: FieldProblem[],
+    /** For `unavailable`: when to try again (sent as Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -10,6 +10,14 @@ export const GatewayEnvSchema = SecretKeyEnvSchema.extend({
     .default(8 * 1024 * 1024),
   /** How long a stream client's backlog may last before it is cut off as too slow. */
   SSE_CLIENT_MAX_LAG_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Streams one replica holds at most, and from one client address. */
+  SSE_MAX_STREAMS: z.coerce.number().int().min(1).default(20_000),
+  SSE_MAX_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(500),
+  /**
+   * Proxies in front of the gateway whose X-Forwarded-For is believed (Express "trust proxy"
+   * hops): behind an ingress, 1, so the per-address limit counts clients, not the ingress.
+   */
+  HTTP_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   /** The built console to serve (web/dist), when present. */
   WEB_DIST: z.string().optional(),
 });
@@ -17,6 +25,8 @@ export const GatewayEnvSchema = SecretKeyEnvSchema.extend({
 export interface GatewayConfig {
   secretKey: string;
   sendBounds: { maxBufferedBytes: number; maxLagMs: number };
+  streamLimits: { total: number; perAddress: number };
+  trustProxyHops: number;
   webDist?: string;
 }
 
@@ -33,6 +43,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   return {
     secretKey: parsed.STUDIO_SECRET_KEY,
     sendBounds: { maxBufferedBytes: parsed.SSE_CLIENT_BUFFER_BYTES, maxLagMs: parsed.SSE_CLIENT_MAX_LAG_MS },
+    streamLimits: { total: parsed.SSE_MAX_STREAMS, perAddress: parsed.SSE_MAX_STREAMS_PER_ADDRESS },
+    trustProxyHops: parsed.HTTP_TRUST_PROXY_HOPS,
     webDist: parsed.WEB_DIST,
   };
 }

@@ -202,6 +202,54 @@ describe('gateway against real PostgreSQL and NATS', () => {
     });
   });
 
+  describe('stream limits', () => {
+    it('refuses streams past the per-address and the total limit with 503 and Retry-After, and admits again once one ends', async () => {
+      const limited = await spawnService('gateway', 18486, {
+        SSE_MAX_STREAMS: '3',
+        SSE_MAX_STREAMS_PER_ADDRESS: '2',
+        // Clients told apart by X-Forwarded-For, as behind an ingress.
+        HTTP_TRUST_PROXY_HOPS: '1',
+      });
+      const { body: cluster } = await register();
+      const url = `${limited.url}/api/v1/stream?clusterId=${cluster.id}&topics=topology`;
+      const from = (address: string) => openStream(url, { 'X-Forwarded-For': address });
+      const a = [await from('10.0.0.1'), await from('10.0.0.1')];
+      const refusedA = await from('10.0.0.1');
+      const b = await from('10.0.0.2');
+      const refusedB = await from('10.0.0.2');
+      expect([...a, b].map((s) => s.status)).toEqual([200, 200, 200]);
+      for (const refused of [refusedA, refusedB]) {
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toBe('5');
+      }
+      const body = (await (await fetch(url, { headers: { 'X-Forwarded-For': '10.0.0.1' } })).json()) as {
+        error: { code: string; message: string };
+      };
+      expect(body.error).toMatchObject({
+        code: 'TOO_MANY_STREAMS',
+        message: expect.stringMatching(/as many streams/),
+      });
+      a[0].close();
+      const again = await waitFor('a stream admitted once one ended', async () => {
+        const stream = await from('10.0.0.3');
+        if (stream.status === 200) return stream;
+        stream.close();
+        return undefined;
+      });
+      const refused = (await (await fetch(`${limited.url}/metrics`)).text()).match(
+        /studio_gateway_stream_refused_total\{limit="(total|address)"[^}]*\} (\d+)/g,
+      );
+      expect(refused).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/address.* 1$/),
+          expect.stringMatching(/total.* [2-9]/),
+        ]),
+      );
+      [a[1], b, again].forEach((s) => s.close());
+      await limited.stop();
+    });
+  });
+
   describe('streams across replicas', () => {
     let second: ServiceProcess;
     beforeAll(async () => {

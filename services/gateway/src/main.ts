@@ -3,11 +3,11 @@ import express, { type Express } from 'express';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GatewayModule } from './app.module';
-import { GatewayEnvSchema } from './gateway.config';
+import { GATEWAY_CONFIG, GatewayEnvSchema, type GatewayConfig } from './gateway.config';
 
 /** The built console (web/dist), when there is one: served beside the API, every other path to index.html. */
-function serveConsole(app: Express): void {
-  const dist = resolve(process.env.WEB_DIST ?? join(__dirname, '..', '..', '..', 'web', 'dist'));
+function serveConsole(app: Express, webDist: string | undefined): void {
+  const dist = resolve(webDist ?? join(__dirname, '..', '..', '..', 'web', 'dist'));
   if (!existsSync(join(dist, 'index.html'))) return;
   app.use(express.static(dist, { index: false, maxAge: '1h' }));
   app.get(/^\/(?!api\/|healthz|readyz|metrics).*/, (_req, res) => res.sendFile(join(dist, 'index.html')));
@@ -15,5 +15,11 @@ function serveConsole(app: Express): void {
 
 void bootstrapService(GatewayModule, {
   env: GatewayEnvSchema,
-  configure: (app) => serveConsole(app.getHttpAdapter().getInstance() as Express),
+  configure: (app) => {
+    const config = app.get<GatewayConfig>(GATEWAY_CONFIG);
+    const server = app.getHttpAdapter().getInstance() as Express;
+    // Whose X-Forwarded-For to believe: the per-address stream limit counts clients, not the ingress.
+    server.set('trust proxy', config.trustProxyHops);
+    serveConsole(server, config.webDist);
+  },
 });

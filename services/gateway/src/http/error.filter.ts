@@ -23,6 +23,8 @@ export class ErrorFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const { status, code, message, details } = describe(error);
+    if (error instanceof DomainError && error.retryAfterSeconds !== undefined && !res.headersSent)
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
     if (status >= 500 && status !== 503) this.logger.error(`${code}: ${(error as Error)?.stack ?? error}`);
     if (res.headersSent) {
       res.end();

@@ -8,6 +8,9 @@ import { validate } from '../http/validation.pipe';
 import { SseClient } from './sse-client';
 import { StreamService } from './stream.service';
 
+/** What a refused stream is told: try again in a few seconds (the browser's EventSource backs off). */
+const RETRY_AFTER_SECONDS = 5;
+
 @Controller('api/v1/stream')
 export class StreamController {
   constructor(
@@ -37,6 +40,20 @@ export class StreamController {
       );
     }
     await this.registry.known(parsed.clusterId);
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const admitted = this.stream.admission.admit(address);
+    if (admitted !== 'ok') {
+      this.stream.refused.inc({ limit: admitted });
+      throw new DomainError(
+        'unavailable',
+        'TOO_MANY_STREAMS',
+        admitted === 'total'
+          ? 'this gateway holds as many streams as it may; another replica may have room'
+          : 'too many streams from this address; close some, or raise SSE_MAX_STREAMS_PER_ADDRESS',
+        undefined,
+        RETRY_AFTER_SECONDS,
+      );
+    }
 
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -61,7 +78,10 @@ export class StreamController {
         frame: () => this.stream.framesWritten++,
       },
     );
-    req.on('close', () => this.stream.hub.close(client));
+    req.on('close', () => {
+      this.stream.hub.close(client);
+      this.stream.admission.release(address);
+    });
     await this.stream.hub.open(client, parsed.lastEventId);
   }
 }

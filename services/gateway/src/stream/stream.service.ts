@@ -4,7 +4,9 @@ import { BUS, SettingsService } from '@artemis-studio/platform';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ClusterRegistry } from '../clusters/cluster-registry';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { SseHub } from './sse-hub';
+import { StreamAdmission } from './stream-admission';
 
 /** The hub, its heartbeat and its metrics, for the life of the gateway. */
 @Injectable()
@@ -13,6 +15,9 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   /** SSE frames written so far (exported as studio_gateway_stream_frames_total). */
   framesWritten = 0;
   readonly slow: Counter;
+  /** Streams refused by a limit (studio_gateway_stream_refused_total{limit}). */
+  readonly refused: Counter<'limit'>;
+  readonly admission: StreamAdmission;
   private timer?: NodeJS.Timeout;
   private lagTimer?: NodeJS.Timeout;
 
@@ -21,7 +26,15 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly settings: SettingsService,
     private readonly registry: ClusterRegistry,
     metrics: Registry,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
+    this.admission = new StreamAdmission(config.streamLimits);
+    this.refused = new Counter({
+      name: 'studio_gateway_stream_refused_total',
+      help: 'Streams refused because this replica, or the client address, holds as many as it may',
+      labelNames: ['limit'],
+      registers: [metrics],
+    });
     const clients = new Gauge({
       name: 'studio_gateway_stream_clients',
       help: 'Connected SSE clients',
