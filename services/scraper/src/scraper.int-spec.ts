@@ -218,6 +218,13 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         // Retried rarely: each failed login lengthens the broker's block of the user name.
         reason: expect.stringMatching(/^Jolokia refused the login \(HTTP 403\).*tried again in 5 min/),
       });
+      // And counted, for whoever watches the metrics rather than the console.
+      const metrics = await (await fetch(`${scraper.url}/metrics`)).text();
+      expect(metrics).toMatch(
+        new RegExp(
+          `studio_scraper_poll_failures_total\\{[^}]*node="${broker.nodes[0].name}"[^}]*kind="unauthorized"[^}]*\\} 1`,
+        ),
+      );
       await db.getRepository(ClusterEntity).delete({ id: wrong.id });
     });
 

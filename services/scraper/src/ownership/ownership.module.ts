@@ -2,11 +2,12 @@ import { SignalPublisher } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
 import { JolokiaModule } from '../jolokia/jolokia.module';
 import { QueuesModule } from '../queues/queues.module';
+import { PollMetrics } from '../polling/poll-metrics';
 import { OwnershipService } from './ownership.service';
 
 /** The clusters this replica polls, their pollers and their live-list reads. */
 @Module({
   imports: [JolokiaModule, QueuesModule],
-  providers: [OwnershipService, SignalPublisher],
+  providers: [OwnershipService, SignalPublisher, PollMetrics],
 })
 export class OwnershipModule {}

@@ -22,6 +22,7 @@ import {
 import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/live-list.service';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
+import { PollMetrics } from '../polling/poll-metrics';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
@@ -63,6 +64,7 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
     private readonly nodeStates: NodeStateRepository,
     private readonly queues: QueueSnapshotRepository,
     private readonly signals: SignalPublisher,
+    private readonly metrics: PollMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -86,6 +88,7 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
       queues: this.queues,
       liveNodes,
       signal: (clusterId, topic) => this.signals.signal(clusterId, topic),
+      pollFailed: (cluster, node, kind) => this.metrics.pollFailed(cluster, node, kind),
       intervals: () => ({
         tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
         tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),

@@ -20,6 +20,8 @@ export interface PollerDeps {
   queues: QueueSnapshotRepository;
   liveNodes: TypedKv<LiveNodeSet>;
   signal(clusterId: string, topic: SignalTopic): void;
+  /** A tier-A poll of a node failed (counted per cluster, node and kind). */
+  pollFailed(cluster: string, node: string, kind: string): void;
   /** Read at every tick, so a changed setting applies without a restart. */
   intervals(): { tierAMs: number; tierBMs: number };
   log: { warn(message: string): void };
@@ -148,19 +150,33 @@ export class ClusterPoller {
         now,
       );
       if (observation.reachable) this.failures.delete(node.id);
-      else this.backOff(node.id, now);
+      else this.failed(node, now, 'no-broker', observation.reason);
       return observation;
     } catch (err) {
       // Over budget is our own limit, not the node's fault: keep what we knew and try next tick.
       if (err instanceof JolokiaError && err.kind === 'limited' && previous) return 'skipped';
       const failure = err instanceof JolokiaError ? err : undefined;
-      this.backOff(node.id, now, failure);
+      this.failed(node, now, failure?.kind ?? 'error', (err as Error).message, failure);
       const reason =
         failure?.kind === 'unauthorized'
           ? `${failure.message}; tried again in ${LOGIN_REFUSED_RETRY_MS / 60_000} min, or at once when the cluster's credentials change`
           : (err as Error).message;
       return unreachableNode(identity, reason, now, previous?.lastOkAt ?? null);
     }
+  }
+
+  /** Counts the failure, says so when a node starts failing, and backs off from it. */
+  private failed(
+    node: ClusterTargetNode,
+    now: Date,
+    kind: string,
+    reason: string | null,
+    failure?: JolokiaError,
+  ): void {
+    this.deps.pollFailed(this.target.name, node.name, kind);
+    if (!this.failures.has(node.id))
+      this.deps.log.warn(`cluster ${this.target.name}, node ${node.name}: poll failed (${kind}): ${reason}`);
+    this.backOff(node.id, now, failure);
   }
 
   private backOff(nodeId: string, now: Date, failure?: JolokiaError): void {
