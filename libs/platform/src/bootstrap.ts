@@ -2,7 +2,17 @@ import 'reflect-metadata';
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { z } from 'zod';
-import { ConfigError, SERVICE_CONFIG, ServiceConfig, environmentProblems } from './config/service-config';
+import {
+  BaseEnvSchema,
+  ConfigError,
+  SERVICE_CONFIG,
+  ServiceConfig,
+  environmentProblems,
+} from './config/service-config';
+import { GuardedExpressAdapter, type HttpTimeouts } from './http/guarded-express-adapter';
+
+/** What a service's HTTP server allows a client, unless the environment says otherwise. */
+const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
 
 /** EX_CONFIG (sysexits.h): what a supervisor reads as "fix the configuration", not "restart me". */
 const EXIT_CONFIG = 78;
@@ -10,9 +20,9 @@ const EXIT_CONFIG = 78;
 /** Builds a service's Nest application (without listening): used by main.ts and by tests. */
 export async function createServiceApp(
   rootModule: unknown,
-  { quiet = false }: { quiet?: boolean } = {},
+  { quiet = false, timeouts = DEFAULT_TIMEOUTS }: { quiet?: boolean; timeouts?: HttpTimeouts } = {},
 ): Promise<INestApplication> {
-  const app = await NestFactory.create(rootModule as never, {
+  const app = await NestFactory.create(rootModule as never, new GuardedExpressAdapter(timeouts), {
     logger: quiet ? false : ['error', 'warn', 'log'],
   });
   app.enableShutdownHooks();
@@ -32,8 +42,11 @@ export async function bootstrapService(
     process.stderr.write(`${problems.join('\n')}\n`);
     process.exit(EXIT_CONFIG);
   }
+  const base = BaseEnvSchema.parse(process.env);
   try {
-    const app = await createServiceApp(rootModule);
+    const app = await createServiceApp(rootModule, {
+      timeouts: { headersMs: base.HTTP_HEADERS_TIMEOUT_MS, requestMs: base.HTTP_REQUEST_TIMEOUT_MS },
+    });
     configure?.(app);
     const config = app.get<ServiceConfig>(SERVICE_CONFIG);
     await app.listen(config.port);

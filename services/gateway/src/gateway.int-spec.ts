@@ -14,6 +14,7 @@ import {
   waitFor,
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
+import { connect as connectTcp } from 'node:net';
 import { spawn } from 'node:child_process';
 
 const SECRET = `s3cr3t-${randomUUID()}`;
@@ -199,6 +200,32 @@ describe('gateway against real PostgreSQL and NATS', () => {
       });
       await waitFor('a queues frame', () => stream.frames.some((f) => f.event === 'queues'));
       stream.close();
+    });
+  });
+
+  describe('slow clients', () => {
+    it('answers a request head dribbled slower than the headers timeout with 408 and closes it', async () => {
+      const guarded = await spawnService('gateway', 18487, { HTTP_HEADERS_TIMEOUT_MS: '1000' });
+      try {
+        const socket = connectTcp({ host: '127.0.0.1', port: 18487 });
+        let answer = '';
+        socket.on('data', (d) => (answer += d));
+        const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+        const started = Date.now();
+        socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+        // A header line every 300 ms, never the blank line that ends the head.
+        const dribble = setInterval(
+          () => socket.writable && socket.write(`X-Slow-${Date.now()}: 1\r\n`),
+          300,
+        );
+        const closedAt = await closed;
+        clearInterval(dribble);
+        expect(answer).toMatch(/^HTTP\/1\.1 408/);
+        // About the 1 s timeout plus the 1 s check: far below Node's own 60 s default it replaces.
+        expect(closedAt - started).toBeLessThan(10_000);
+      } finally {
+        await guarded.stop();
+      }
     });
   });
 

@@ -31,6 +31,9 @@ export const BaseEnvSchema = z.object({
     .positive()
     .default(1024 * 1024 * 1024),
   STUDIO_EVENTS_MAX_MSGS: z.coerce.number().int().default(-1),
+  /** How long a client may take to send a request's head, and the whole request (slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** Set to "false" to skip migrations at start (when a release job runs `npm run db:migrate`). */
   MIGRATE_ON_START: z.enum(['true', 'false']).default('true'),
 });
