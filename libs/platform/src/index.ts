@@ -14,5 +14,5 @@ export { serviceConfigModule } from './config/config.module';
 export { DatabaseService, DatabaseUnavailableError } from './database/database.service';
 export { SettingsService } from './settings/settings.service';
 export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';
-export { OwnedClusters, ownedClustersFor, replicaId } from './leases/owned-clusters';
-export { startInBackground } from './leases/start-in-background';
+export { OwnedClusters, ownedClustersFor } from './leases/owned-clusters';
+export { ClusterOwnership } from './leases/cluster-ownership';

@@ -132,15 +132,6 @@ export class EventQueries {
     return { dropped: drops.reduce((sum, d) => sum + d.dropped, 0), drops };
   }
 
-  async dropped(clusterId: string): Promise<number> {
-    const db = await this.db();
-    const [row] = await db.query(
-      `SELECT coalesce(sum(dropped), 0)::bigint AS dropped FROM event_drop_counter WHERE cluster_id = $1`,
-      [clusterId],
-    );
-    return Number(row.dropped);
-  }
-
   /** Adds a drop report to its cluster's counter, once per report id (a retry is recognised). */
   async recordDrops(report: DropReport): Promise<number> {
     const db = await this.db();
@@ -159,7 +150,7 @@ export class EventQueries {
         [report.clusterId, report.source, report.count, report.ts],
       );
     });
-    return this.dropped(report.clusterId);
+    return (await this.drops(report.clusterId)).dropped;
   }
 
   /**

@@ -3,20 +3,12 @@ import { buckets, type LiveNodeSet } from '@artemis-studio/contracts';
 import {
   BUS,
   DatabaseService,
-  OwnedClusters,
+  ClusterOwnership,
+  type OwnedClusters,
   ownedClustersFor,
-  replicaId,
   SignalPublisher,
-  startInBackground,
 } from '@artemis-studio/platform';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OWN_CLIENT_PREFIX } from '../events/broker-event.normaliser';
 import { NotificationRouter } from '../events/notification-router';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
@@ -31,15 +23,10 @@ import { ClusterNotifications } from '../subscriptions/cluster-notifications';
  * to the router; the verdict of each cluster to `studio_capabilities`, with a signal.
  */
 @Injectable()
-export class NotifierOwnershipService
-  implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown
-{
-  private stopping = false;
-  private readonly logger = new Logger('Notifier');
-  private owned?: OwnedClusters<ClusterNotifications>;
+export class NotifierOwnershipService extends ClusterOwnership<ClusterNotifications> {
+  protected readonly logger = new Logger('Notifier');
   private liveNodesWatch?: Stoppable;
   private readonly liveNodeSets = new Map<string, LiveNodeSet>();
-  readonly owner = replicaId();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -51,20 +38,10 @@ export class NotifierOwnershipService
     private readonly publisher: EventPublisher,
     metrics: NotifierMetrics,
   ) {
+    super();
     metrics.countSubscriptionsWith(() =>
       (this.owned?.all() ?? []).reduce((n, cluster) => n + cluster.subscribedNodes().length, 0),
     );
-  }
-
-  onApplicationBootstrap(): void {
-    startInBackground(
-      () => this.run(),
-      () => this.stopping,
-    );
-  }
-
-  onModuleDestroy(): void {
-    this.stopping = true;
   }
 
   /** The cluster's notifications, when this replica owns it. */
@@ -72,12 +49,12 @@ export class NotifierOwnershipService
     return this.owned?.get(clusterId);
   }
 
-  private async run(): Promise<void> {
+  protected async own(): Promise<OwnedClusters<ClusterNotifications>> {
     const dataSource = await this.database.whenReady();
     await this.bus.ready();
     const capabilities = await this.bus.kv(buckets.capabilities);
     const liveNodes = await this.bus.kv(buckets.liveNodes);
-    this.owned = await ownedClustersFor({
+    const owned = await ownedClustersFor({
       bus: this.bus,
       dataSource,
       service: 'notifier',
@@ -107,17 +84,15 @@ export class NotifierOwnershipService
     this.liveNodesWatch = liveNodes.watch((clusterId, set) => {
       if (set) this.liveNodeSets.set(clusterId, set);
       else this.liveNodeSets.delete(clusterId);
-      this.owned?.get(clusterId)?.apply(set ?? { clusterId, asOf: new Date().toISOString(), nodes: [] });
+      owned.get(clusterId)?.apply(set ?? { clusterId, asOf: new Date().toISOString(), nodes: [] });
     });
-    await this.owned.run();
+    return owned;
   }
 
   /** In order: no new notifications, then the pending signals, then what the buffer still holds. */
-  async onApplicationShutdown(): Promise<void> {
+  override async onApplicationShutdown(): Promise<void> {
     await this.liveNodesWatch?.stop();
-    await this.owned
-      ?.stop()
-      .catch((err) => this.logger.warn(`could not release leases: ${(err as Error).message}`));
+    await super.onApplicationShutdown();
     this.coalescer.stop();
     await this.publisher.stop();
   }

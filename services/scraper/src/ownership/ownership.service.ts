@@ -4,21 +4,13 @@ import { type ClusterTarget } from '@artemis-studio/db';
 import {
   BUS,
   DatabaseService,
-  OwnedClusters,
+  ClusterOwnership,
+  type OwnedClusters,
   SettingsService,
   SignalPublisher,
   ownedClustersFor,
-  replicaId,
-  startInBackground,
 } from '@artemis-studio/platform';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnApplicationShutdown,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/live-list.service';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
@@ -48,12 +40,8 @@ class OwnedCluster {
  * per-node call budget as polling.
  */
 @Injectable()
-export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
-  /** Set as shutdown begins: a start-up still under way then fails as the bus drains, and that is no fault. */
-  private stopping = false;
-  private readonly logger = new Logger('Ownership');
-  private owned?: OwnedClusters<OwnedCluster>;
-  readonly owner = replicaId();
+export class OwnershipService extends ClusterOwnership<OwnedCluster> {
+  protected readonly logger = new Logger('Ownership');
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -65,20 +53,11 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
     private readonly queues: QueueSnapshotRepository,
     private readonly signals: SignalPublisher,
     private readonly metrics: PollMetrics,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    startInBackground(
-      () => this.run(),
-      () => this.stopping,
-    );
+  ) {
+    super();
   }
 
-  onModuleDestroy(): void {
-    this.stopping = true;
-  }
-
-  private async run(): Promise<void> {
+  protected async own(): Promise<OwnedClusters<OwnedCluster>> {
     const dataSource = await this.database.whenReady();
     await this.bus.ready();
     const liveNodes = await this.bus.kv(buckets.liveNodes);
@@ -95,7 +74,7 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
       }),
       log: { warn: (m: string) => this.logger.warn(m) },
     };
-    this.owned = await ownedClustersFor({
+    return ownedClustersFor({
       bus: this.bus,
       dataSource,
       service: 'scraper',
@@ -118,12 +97,5 @@ export class OwnershipService implements OnApplicationBootstrap, OnModuleDestroy
       },
       log: this.logger,
     });
-    await this.owned.run();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.owned
-      ?.stop()
-      .catch((err) => this.logger.warn(`could not release leases: ${(err as Error).message}`));
   }
 }

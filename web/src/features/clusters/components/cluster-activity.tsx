@@ -11,9 +11,9 @@ import {
   useClusterMetrics,
   useDeepestQueues,
   useGrowingQueues,
+  LAST_HOUR_MS,
 } from '../api/get-cluster-activity';
 
-const HOUR = 3_600_000;
 const GROWTH_WINDOW = 15 * 60_000;
 
 function QueueList({
@@ -64,10 +64,10 @@ function QueueList({
 
 /** The last hour of the cluster at a glance: depth and rates, the deepest and the fastest-growing queues. */
 export function ClusterActivity({ clusterId }: { clusterId: string }) {
-  const metrics = useClusterMetrics(clusterId, HOUR);
+  const metrics = useClusterMetrics(clusterId, LAST_HOUR_MS);
   const deepest = useDeepestQueues(clusterId);
   const growing = useGrowingQueues(clusterId, GROWTH_WINDOW);
-  const history = useClusterEvents(clusterId, HOUR);
+  const history = useClusterEvents(clusterId, LAST_HOUR_MS);
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
   const events = useMemo(
     () =>

@@ -3,9 +3,8 @@ import { useMemo } from 'react';
 import { latestOf, sparklinesOf, type NodeSparklines } from '../../../lib/metrics/chart-data';
 import { formatNumber, formatRate } from '../../../lib/ui/format';
 import { Sparkline } from '../../../lib/ui/sparkline';
-import { useClusterMetrics } from '../api/get-cluster-activity';
+import { LAST_HOUR_MS, useClusterMetrics } from '../api/get-cluster-activity';
 
-const HOUR = 3_600_000;
 const NONE: readonly (number | null)[] = [];
 const count = (v: number | null) => (v === null ? '—' : formatNumber(v));
 
@@ -46,7 +45,7 @@ function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines 
 
 /** Each node's last hour at a glance, and all of them together where there is more than one. */
 export function NodeActivity({ clusterId, nodes }: { clusterId: string; nodes: string[] }) {
-  const metrics = useClusterMetrics(clusterId, HOUR);
+  const metrics = useClusterMetrics(clusterId, LAST_HOUR_MS);
   const lines = useMemo(() => (metrics.data ? sparklinesOf(metrics.data) : undefined), [metrics.data]);
   return (
     <Card withBorder>

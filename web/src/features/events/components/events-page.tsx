@@ -8,6 +8,7 @@ import { useLive, useStreamListener } from '../../../lib/live-context';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
+import classes from '../../../lib/ui/virtual-table.module.css';
 import { useEventHistory, type EventsFilters } from '../api/get-events';
 import { describeDrops } from '../drops';
 import { addLive, matches, mergeFeed } from '../feed';
@@ -39,12 +40,7 @@ const COLUMNS: { label: string; width: string; cell(e: BrokerEvent): string }[] 
   { label: 'Remote', width: '150px', cell: (e) => e.remoteAddress ?? '—' },
 ];
 const TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
-const cell: CSSProperties = {
-  padding: '0 8px',
-  overflow: 'hidden',
-  textOverflow: 'ellipsis',
-  whiteSpace: 'nowrap',
-};
+const TABLE_VARIABLES = { '--vt-columns': TEMPLATE, '--vt-row-height': `${ROW_HEIGHT}px` } as CSSProperties;
 
 /**
  * Broker events as they happen on top of the stored history, newest first: one virtualised feed
@@ -200,16 +196,12 @@ export function EventsPage() {
       >
         <div role="row" style={stickyHeader(TEMPLATE, ROW_HEIGHT)}>
           {COLUMNS.map((c) => (
-            <div
-              key={c.label}
-              role="columnheader"
-              style={{ ...cell, fontWeight: 600, fontSize: 'var(--mantine-font-size-sm)' }}
-            >
+            <div key={c.label} role="columnheader" className={`${classes.cell} ${classes.heading}`}>
               {c.label}
             </div>
           ))}
         </div>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', ...TABLE_VARIABLES }}>
           {items.map((item) => {
             const event = feed[item.index];
             return (
@@ -219,23 +211,11 @@ export function EventsPage() {
                 tabIndex={0}
                 onClick={() => setSelected(event)}
                 onKeyDown={(e) => e.key === 'Enter' && setSelected(event)}
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  height: ROW_HEIGHT,
-                  transform: `translateY(${item.start}px)`,
-                  display: 'grid',
-                  gridTemplateColumns: TEMPLATE,
-                  alignItems: 'center',
-                  cursor: 'pointer',
-                  fontSize: 'var(--mantine-font-size-sm)',
-                  borderBottom: '1px solid var(--mantine-color-default-border)',
-                }}
+                className={`${classes.row} ${classes.clickable}`}
+                style={{ transform: `translateY(${item.start}px)` }}
               >
                 {COLUMNS.map((c) => (
-                  <div key={c.label} role="cell" style={cell} title={c.cell(event)}>
+                  <div key={c.label} role="cell" className={classes.cell} title={c.cell(event)}>
                     {c.label === 'Type' ? <Code>{c.cell(event)}</Code> : c.cell(event)}
                   </div>
                 ))}

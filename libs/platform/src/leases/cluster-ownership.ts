@@ -1,0 +1,44 @@
+import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
+import { replicaId, type ClusterWork, type OwnedClusters } from './owned-clusters';
+
+/**
+ * The lifecycle of every service that owns clusters by lease (scraper, notifier): it starts owning
+ * in the background once the app is up, without holding up its boot, and hands its leases back at
+ * shutdown so another replica takes over at once. A start-up still under way when shutdown begins
+ * fails as the bus drains under it, and that is no fault; any other start-up failure leaves the
+ * replica owning nothing, so it crashes the process, to be restarted.
+ */
+export abstract class ClusterOwnership<W extends ClusterWork>
+  implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown
+{
+  /** This process's name in the leases. */
+  readonly owner = replicaId();
+  protected owned?: OwnedClusters<W>;
+  private stopping = false;
+
+  protected abstract readonly logger: { warn(message: string): void };
+
+  /** Connects what owning needs and returns the owned clusters, not yet running. */
+  protected abstract own(): Promise<OwnedClusters<W>>;
+
+  onApplicationBootstrap(): void {
+    const start = async () => {
+      this.owned = await this.own();
+      await this.owned.run();
+    };
+    start().catch((err) => {
+      if (this.stopping) return;
+      throw err;
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.stopping = true;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.owned
+      ?.stop()
+      .catch((err) => this.logger.warn(`could not release leases: ${(err as Error).message}`));
+  }
+}
