@@ -87,6 +87,15 @@ describe('sparklinesOf', () => {
     });
   });
 
+  it('spans the whole window: data from its last minutes sits at the right end, not stretched', () => {
+    const lines = sparklinesOf({
+      ...metrics,
+      from: '2026-11-30T09:58:00.000Z',
+      series: [{ node: 'total', points: [point('2026-11-30T10:02:00.000Z', 5, 0, 1)] }],
+    });
+    expect(lines.get('total')!.depth).toEqual([null, null, null, null, 5]);
+  });
+
   it('takes the last observed value as the latest', () => {
     expect(latestOf([2, 3, null])).toBe(3);
     expect(latestOf([null])).toBeNull();

@@ -47,22 +47,23 @@ export interface NodeSparklines {
 }
 
 /**
- * Each series (every node's and `total`) as sparkline values on one time axis: depth, messages
- * in per second, connections. A bucket the series has no point in is a gap, not a zero.
+ * Each series (every node's and `total`) as sparkline values over the whole window, one per
+ * bucket from `from` to `to`: depth, messages in per second, connections. A bucket with no point
+ * is a gap, not a zero, so two minutes of data sit at the right end of an hour's line instead of
+ * being stretched across it.
  */
 export function sparklinesOf(metrics: MetricsResponse): Map<string, NodeSparklines> {
-  const times = [...new Set(metrics.series.flatMap((s) => s.points.map((p) => p.t)))].sort();
-  const index = new Map(times.map((t, i) => [t, i]));
+  const from = Date.parse(metrics.from);
+  const buckets = Math.max(1, Math.ceil((Date.parse(metrics.to) - from) / metrics.stepMs));
+  const bucketOf = (t: string) =>
+    Math.min(buckets - 1, Math.max(0, Math.floor((Date.parse(t) - from) / metrics.stepMs)));
   const perSecond = 1000 / metrics.stepMs;
   const result = new Map<string, NodeSparklines>();
   for (const s of metrics.series) {
-    const lines: NodeSparklines = {
-      depth: times.map(() => null),
-      inPerSecond: times.map(() => null),
-      connections: times.map(() => null),
-    };
+    const empty = () => Array.from<number | null>({ length: buckets }).fill(null);
+    const lines: NodeSparklines = { depth: empty(), inPerSecond: empty(), connections: empty() };
     for (const p of s.points) {
-      const i = index.get(p.t)!;
+      const i = bucketOf(p.t);
       lines.depth[i] = p.depth;
       lines.inPerSecond[i] = p.added * perSecond;
       lines.connections[i] = p.connections ?? null;
