@@ -132,3 +132,32 @@ describe('describeGap', () => {
     );
   });
 });
+
+describe('the gateway away: stream and polls down for the same reason', () => {
+  const unreachable: ActiveQuery = {
+    ...query('error', NOW - 30_000, 'the settings'),
+    error: 'the gateway could not be reached (GATEWAY_UNREACHABLE)',
+    gatewayUnreachable: true,
+  };
+  const input = (queries: ActiveQuery[], s = stream('reconnecting', NOW - 2000)) => ({
+    paused: false,
+    waiting: 0,
+    stream: s,
+    queries,
+    pollFloorMs: 5000,
+  });
+
+  it('reads Reconnecting whether or not a poll has failed yet, and says the gateway cannot be reached', () => {
+    expect(deriveFreshness(input([query('success', NOW - 30_000)]), NOW).state).toBe('reconnecting');
+    const view = deriveFreshness(input([unreachable, query('success', NOW - 30_000)]), NOW);
+    expect(view.state).toBe('reconnecting');
+    expect(view.explanation).toMatch(
+      /^Reconnecting: the gateway cannot be reached\. The stream is down since/,
+    );
+  });
+
+  it('still reads Offline for a failure behind a reachable gateway, or with the stream live', () => {
+    expect(deriveFreshness(input([unreachable, query('error', NOW - 30_000)]), NOW).state).toBe('offline');
+    expect(deriveFreshness(input([unreachable], stream('live')), NOW).state).toBe('offline');
+  });
+});

@@ -12,6 +12,8 @@ export interface ActiveQuery {
   dataUpdatedAt: number;
   errorUpdatedAt: number;
   error: string | null;
+  /** The query failed because the gateway itself could not be reached (no answer at all). */
+  gatewayUnreachable?: boolean;
 }
 
 export interface FreshnessInput {
@@ -88,7 +90,12 @@ function deriveState(input: FreshnessInput, now: number): Freshness {
   const failed = queries
     .filter((q) => q.status === 'error')
     .sort((a, b) => b.errorUpdatedAt - a.errorUpdatedAt);
-  if (failed.length > 0) {
+  // The gateway is away and the stream is already reconnecting to it: the polls fail for the same
+  // reason, and Reconnecting says more (since when, the next attempt) than Offline would. Which of
+  // the two an operator saw used to depend on whether a poll had failed yet.
+  const sameOutage =
+    stream?.state === 'reconnecting' && failed.length > 0 && failed.every((q) => q.gatewayUnreachable);
+  if (failed.length > 0 && !sameOutage) {
     const first = failed[0];
     const others = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';
     return {
@@ -130,7 +137,7 @@ function deriveState(input: FreshnessInput, now: number): Freshness {
       const why = stream.lastFailure ? ` (${stream.lastFailure})` : '';
       const next =
         stream.nextAttemptAt === null ? '' : `; next attempt in ${seconds(stream.nextAttemptAt - now)}`;
-      const since = `The stream is down since ${clock(down)}${why}${next}`;
+      const since = `${sameOutage ? 'the gateway cannot be reached. ' : ''}The stream is down since ${clock(down)}${why}${next}`;
       // Polls that succeeded after the stream went down keep the data fresh: Polling, not a fault.
       return lastUpdatedAt !== null && lastUpdatedAt >= down
         ? {

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { describeError } from '../api-client';
+import { ApiError, describeError } from '../api-client';
 import { useLive, usePause } from '../live-context';
 import { deriveFreshness, type ActiveQuery, type Freshness } from './freshness';
 
@@ -38,6 +38,7 @@ export function useFreshness(): Freshness {
       dataUpdatedAt: q.state.dataUpdatedAt,
       errorUpdatedAt: q.state.errorUpdatedAt,
       error: q.state.error ? describeError(q.state.error) : null,
+      gatewayUnreachable: q.state.error instanceof ApiError && q.state.error.code === 'GATEWAY_UNREACHABLE',
     }));
   return deriveFreshness(
     {
