@@ -18,6 +18,7 @@ import {
   createTestDatabase,
   declareLive,
   insertCluster,
+  signIn,
   spawnService,
   startBroker,
   startPrivateNats,
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
     `${services.gateway.url}/api/v1/stream?clusterId=${cluster.id}&topics=events`,
     CLIENTS,
     'events',
+    (await signIn(services.gateway.url)).headers,
   );
 
   // How many notifications one attach and detach makes, so the pace can be set for the target rate.

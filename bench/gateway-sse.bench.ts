@@ -6,7 +6,13 @@
  */
 import { NatsBus } from '@artemis-studio/bus';
 import { channels, subjects } from '@artemis-studio/contracts';
-import { createTestDatabase, killOnExit, spawnService, startPrivateNats } from '@artemis-studio/testing';
+import {
+  createTestDatabase,
+  killOnExit,
+  signIn,
+  spawnService,
+  startPrivateNats,
+} from '@artemis-studio/testing';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { peakMemoryMb } from './support/process-stats';
@@ -16,8 +22,12 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
 const SIGNALS = 20;
 const GAP_MS = 500;
 
-async function measure(url: string, send: (i: number) => void): Promise<SseLoadReport & { seconds: number }> {
-  const load = await startSseLoad(url, CLIENTS, 'topology');
+async function measure(
+  url: string,
+  send: (i: number) => void,
+  headers: Record<string, string> = {},
+): Promise<SseLoadReport & { seconds: number }> {
+  const load = await startSseLoad(url, CLIENTS, 'topology', headers);
   if (load.ready.errors) console.log(`${load.ready.errors} clients could not connect to ${url}`);
   await new Promise((r) => setTimeout(r, 1000));
   const started = performance.now();
@@ -42,7 +52,8 @@ async function main(): Promise<void> {
     SSE_MAX_STREAMS_PER_ADDRESS: String(CLIENTS),
   });
   const bus = new NatsBus({ servers: nats.url, name: 'sse-bench', log: { warn() {}, error() {} } });
-  const response = await fetch(`${gateway.url}/api/v1/clusters`, {
+  const admin = await signIn(gateway.url);
+  const response = await admin.fetch(`${gateway.url}/api/v1/clusters`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({
@@ -60,6 +71,7 @@ async function main(): Promise<void> {
         clusterId,
         ts: new Date().toISOString(),
       }),
+    admin.headers,
   );
   const gatewayPeakMb = peakMemoryMb(gateway.pid);
 

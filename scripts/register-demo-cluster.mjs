@@ -27,14 +27,33 @@ if (!(await ready(Date.now() + 60_000))) {
   console.error(`demo cluster: the gateway at ${gateway} did not become ready; not registered`);
   process.exit(0);
 }
-const clusters = await (await fetch(`${gateway}/api/v1/clusters`)).json();
+// Signed in as the first admin, with the password studio.sh gave it (STUDIO_ADMIN_PASSWORD).
+const signIn = await fetch(`${gateway}/api/v1/auth/sign-in`, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', 'X-Studio-Request': 'demo' },
+  body: JSON.stringify({ username: 'admin', password: process.env.STUDIO_ADMIN_PASSWORD ?? '' }),
+});
+if (signIn.status !== 200) {
+  console.log(
+    'demo cluster: not registered (the admin password has changed; register the dev broker in the console)',
+  );
+  process.exit(0);
+}
+const session = {
+  Cookie: signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; '),
+  'X-Studio-Request': 'demo',
+};
+const clusters = await (await fetch(`${gateway}/api/v1/clusters`, { headers: session })).json();
 if (clusters.some((c) => c.name === NAME)) {
   console.log(`demo cluster: "${NAME}" is registered already`);
   process.exit(0);
 }
 const response = await fetch(`${gateway}/api/v1/clusters`, {
   method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
+  headers: { ...session, 'Content-Type': 'application/json' },
   body: JSON.stringify({
     name: NAME,
     nodes: [

@@ -21,6 +21,18 @@ if [ -z "${STUDIO_SECRET_KEY:-}" ]; then
   export STUDIO_SECRET_KEY
 fi
 
+# The first admin's password (used only while no user exists): generated once and kept beside the
+# key, so the quick start can print it and sign the demo registration in.
+if [ -z "${STUDIO_ADMIN_PASSWORD:-}" ]; then
+  password_file="${XDG_CONFIG_HOME:-$HOME/.config}/artemis-studio/admin-password"
+  if [ ! -f "$password_file" ]; then
+    mkdir -p "$(dirname "$password_file")"
+    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(15).toString('base64url'))" >"$password_file")
+  fi
+  STUDIO_ADMIN_PASSWORD="$(cat "$password_file")"
+  export STUDIO_ADMIN_PASSWORD
+fi
+
 db_name="$(node -e "console.log(new URL(process.argv[1]).pathname.slice(1))" "$DATABASE_URL")"
 admin_url="$(node -e "const u=new URL(process.argv[1]); u.pathname='/postgres'; console.log(u.toString())" "$DATABASE_URL")"
 if ! psql "$admin_url" -tAc "SELECT 1 FROM pg_database WHERE datname = '$db_name'" | grep -q 1; then
@@ -38,6 +50,7 @@ for service in event-store scraper notifier gateway; do
   pids+=($!)
 done
 echo "Artemis Studio: the console and API on http://127.0.0.1:8080 (health: /readyz)"
+echo "  sign in as: admin / $STUDIO_ADMIN_PASSWORD (the first admin's password; change it once in, under Access)"
 bash scripts/artemis.sh env dev | sed 's/^/  dev broker: /'
 if [ "${STUDIO_DEMO_CLUSTER:-1}" != 0 ]; then
   bash scripts/artemis.sh env dev | node scripts/register-demo-cluster.mjs http://127.0.0.1:8080

@@ -27,9 +27,16 @@ export const once = <T>(child: ChildProcess, type: string) =>
  * Starts the SSE load process (sse-load.mjs) with `clients` streams on `url`, timing the frames
  * named `measured`, and waits until they are all open.
  */
-export async function startSseLoad(url: string, clients: number, measured: 'topology' | 'events') {
+export async function startSseLoad(
+  url: string,
+  clients: number,
+  measured: 'topology' | 'events',
+  headers: Record<string, string> = {},
+) {
   const child = killOnExit(
-    fork(join(__dirname, 'sse-load.mjs'), [url, String(clients), measured], { stdio: 'inherit' }),
+    fork(join(__dirname, 'sse-load.mjs'), [url, String(clients), measured, JSON.stringify(headers)], {
+      stdio: 'inherit',
+    }),
   );
   const ready = await once<{ connected: number; errors: number }>(child, 'ready');
   return {

@@ -4,7 +4,9 @@
 // Parent messages: {type:'report'} -> replies {frames, latencies summary, errors, closed}.
 import http from 'node:http';
 
-const [url, countArg, measured = 'topology'] = process.argv.slice(2);
+// The last argument: the headers that authenticate every client (the session of a signed-in bench user).
+const [url, countArg, measured = 'topology', headersArg = '{}'] = process.argv.slice(2);
+const authHeaders = JSON.parse(headersArg);
 const sentAt = (payload) => Date.parse(measured === 'events' ? payload.brokerTs : payload.ts);
 const count = Number(countArg);
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
@@ -16,7 +18,7 @@ let latencies = [];
 
 function open() {
   return new Promise((resolve) => {
-    const req = http.get(url, { agent, headers: { Accept: 'text/event-stream' } }, (res) => {
+    const req = http.get(url, { agent, headers: { ...authHeaders, Accept: 'text/event-stream' } }, (res) => {
       let pending = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => {

@@ -16,3 +16,5 @@ export * from './http/clusters';
 export * from './http/state';
 export * from './http/stream';
 export * from './http/metrics';
+export * from './http/access';
+export * from './access-rules';

@@ -36,6 +36,12 @@ export const SETTINGS = {
     unit: 'h',
     description: 'How long broker events stay in the history before they are reaped.',
   },
+  'artemis-studio.audit.retention-days': {
+    schema: z.number().int().min(1).max(3650),
+    default: 365,
+    unit: 'days',
+    description: 'How long the audit trail keeps each sign-in and change before it is reaped.',
+  },
   'artemis-studio.stream.heartbeat-millis': {
     schema: millis(1000, 300_000),
     default: 20_000,

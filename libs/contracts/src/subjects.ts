@@ -12,6 +12,8 @@ export const subjects = {
   eventStored: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
   clusterChange: (clusterId: string) => `${SUBJECT_PREFIX}.cluster.${clusterId}.change`,
   rpc: (name: string) => `${SUBJECT_PREFIX}.rpc.${name}`,
+  /** One audited request, by action (`cluster.update`, `auth.sign-in`, …). */
+  audit: (action: string) => `${SUBJECT_PREFIX}.audit.${action}`,
 } as const;
 
 /** Wildcards matching one kind of subject across clusters (`*` for one cluster id). */
@@ -21,6 +23,7 @@ export const subjectPatterns = {
   eventRaw: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.raw`,
   eventStored: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
   clusterChange: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.change`,
+  audit: () => `${SUBJECT_PREFIX}.audit.>`,
 } as const;
 
 /** The JetStream stream holding `event.raw` for every cluster (declared in bus/streams.ts). */

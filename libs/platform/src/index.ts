@@ -16,3 +16,4 @@ export { SettingsService } from './settings/settings.service';
 export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';
 export { OwnedClusters, ownedClustersFor } from './leases/owned-clusters';
 export { ClusterOwnership } from './leases/cluster-ownership';
+export { OPERATIONAL_ENDPOINT } from './http/operational';

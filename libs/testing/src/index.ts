@@ -22,3 +22,7 @@ export { openStream } from './sse';
 export { testBus } from './bus';
 export { openAmqpClient } from './amqp';
 export { rawBrokerEvent } from './events';
+export { TEST_ADMIN_PASSWORD, signIn, signInAs, sessionFrom } from './access';
+export type { ApiSession } from './access';
+export { startIdentityProvider } from './oidc';
+export type { TestIdentityProvider } from './oidc';

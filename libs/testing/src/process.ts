@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { testConfig, testDatabaseUrl } from './config';
+import { TEST_ADMIN_PASSWORD } from './access';
 import { TEST_SECRET_KEY } from './clusters';
 import { canConnect, killOnExit } from './children';
 import { waitFor } from './wait';
@@ -46,6 +47,7 @@ export async function spawnService(
         DATABASE_URL: testDatabaseUrl(),
         NATS_URL: testConfig.natsUrl,
         STUDIO_SECRET_KEY: TEST_SECRET_KEY,
+        STUDIO_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
         PORT: String(port),
         NO_COLOR: '1',
         ...env,

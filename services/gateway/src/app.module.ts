@@ -1,6 +1,7 @@
 import { PlatformModule, serviceConfigModule } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { AccessModule } from './access/access.module';
 import { ClustersModule } from './clusters/clusters.module';
 import { GATEWAY_CONFIG, loadGatewayConfig } from './gateway.config';
 import { ErrorFilter } from './http/error.filter';
@@ -13,6 +14,7 @@ import { StreamModule } from './stream/stream.module';
   imports: [
     PlatformModule.forService({ service: 'gateway', defaultPort: 8080 }),
     serviceConfigModule(GATEWAY_CONFIG, loadGatewayConfig),
+    AccessModule,
     ClustersModule,
     StateModule,
     SettingsModule,

@@ -1,5 +1,6 @@
 /** What kind of failure, in the product's terms; only the HTTP filter turns a kind into a status. */
-export type DomainErrorKind = 'invalid' | 'not-found' | 'conflict' | 'unavailable';
+export type DomainErrorKind =
+  'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'rate-limited' | 'unavailable';
 
 export interface FieldProblem {
   path: string;
@@ -16,7 +17,7 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly details?: FieldProblem[],
-    /** For `unavailable`: when to try again (sent as Retry-After). */
+    /** For `unavailable` and `rate-limited`: when to try again (sent as Retry-After). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -1,5 +1,6 @@
 import { channels, subjects, type BrokerEvent } from '@artemis-studio/contracts';
 import {
+  type ApiSession,
   type BrokerProfile,
   brokerProfile,
   cleanStream,
@@ -7,6 +8,7 @@ import {
   openAmqpClient,
   openStream,
   rawBrokerEvent,
+  signIn,
   type ServiceProcess,
   spawnService,
   testBus,
@@ -34,9 +36,10 @@ describe('gateway against real PostgreSQL and NATS', () => {
   let broker: BrokerProfile;
   const bus = testBus('gateway-test');
   const clusterIds: string[] = [];
+  let api: ApiSession;
 
   const register = async (url = gateway.url, name = `c-${randomUUID()}`) => {
-    const response = await fetch(
+    const response = await api.fetch(
       `${url}/api/v1/clusters`,
       json({
         name,
@@ -69,6 +72,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
     await bus.ready();
     gateway = await spawnService('gateway', 18480, { SSE_CLIENT_MAX_LAG_MS: '2000' });
     processes.push(gateway, await spawnService('event-store', 18481));
+    api = await signIn(gateway.url);
   }, 60_000);
 
   afterAll(async () => {
@@ -87,8 +91,8 @@ describe('gateway against real PostgreSQL and NATS', () => {
       });
 
       const responses = await Promise.all([
-        fetch(`${gateway.url}/api/v1/clusters`).then((r) => r.text()),
-        fetch(`${gateway.url}/api/v1/clusters/${body.id}`).then((r) => r.text()),
+        api.fetch(`${gateway.url}/api/v1/clusters`).then((r) => r.text()),
+        api.fetch(`${gateway.url}/api/v1/clusters/${body.id}`).then((r) => r.text()),
       ]);
       for (const text of responses) expect(text).not.toContain(SECRET);
       const detail = JSON.parse(responses[1]) as { capabilities: { notifications: unknown } };
@@ -98,7 +102,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
       expect(gateway.output()).not.toContain(SECRET);
 
       expect((await register(gateway.url, body.name)).status).toBe(409);
-      const patched = await fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
+      const patched = await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
         ...json({ name: `${body.name}-2` }),
         method: 'PATCH',
       });
@@ -106,17 +110,17 @@ describe('gateway against real PostgreSQL and NATS', () => {
     });
 
     it.each([
-      ['a malformed id', () => fetch(`${gateway.url}/api/v1/clusters/not-a-uuid`), 400, 'INVALID_ID'],
+      ['a malformed id', () => api.fetch(`${gateway.url}/api/v1/clusters/not-a-uuid`), 400, 'INVALID_ID'],
       [
         'an unknown cluster',
-        () => fetch(`${gateway.url}/api/v1/clusters/${randomUUID()}/topology`),
+        () => api.fetch(`${gateway.url}/api/v1/clusters/${randomUUID()}/topology`),
         404,
         'CLUSTER_NOT_FOUND',
       ],
       [
         'an invalid URL',
         () =>
-          fetch(
+          api.fetch(
             `${gateway.url}/api/v1/clusters`,
             json({ name: 'x', nodes: [{ name: 'a', jolokiaUrl: 'ftp://h' }] }),
           ),
@@ -125,14 +129,14 @@ describe('gateway against real PostgreSQL and NATS', () => {
       ],
       [
         'an oversized body',
-        () => fetch(`${gateway.url}/api/v1/clusters`, json({ name: 'x'.repeat(200_000), nodes: [] })),
+        () => api.fetch(`${gateway.url}/api/v1/clusters`, json({ name: 'x'.repeat(200_000), nodes: [] })),
         413,
         'PAYLOAD_TOO_LARGE',
       ],
       [
         'malformed JSON',
         () =>
-          fetch(`${gateway.url}/api/v1/clusters`, {
+          api.fetch(`${gateway.url}/api/v1/clusters`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
             body: '{nope',
@@ -142,24 +146,29 @@ describe('gateway against real PostgreSQL and NATS', () => {
       ],
       [
         'a bad queue sort',
-        async () => fetch(`${gateway.url}/api/v1/clusters/${clusterIds[0]}/queues?sort=drop+table`),
+        async () => api.fetch(`${gateway.url}/api/v1/clusters/${clusterIds[0]}/queues?sort=drop+table`),
         400,
         'VALIDATION_FAILED',
       ],
       [
         'a non-numeric Last-Event-ID',
         () =>
-          fetch(`${gateway.url}/api/v1/stream?clusterId=${clusterIds[0]}`, {
+          api.fetch(`${gateway.url}/api/v1/stream?clusterId=${clusterIds[0]}`, {
             headers: { 'Last-Event-ID': 'abc' },
           }),
         400,
         'VALIDATION_FAILED',
       ],
-      ['an unknown setting', () => fetch(`${gateway.url}/api/v1/settings/nope`), 404, 'SETTING_NOT_FOUND'],
+      [
+        'an unknown setting',
+        () => api.fetch(`${gateway.url}/api/v1/settings/nope`),
+        404,
+        'SETTING_NOT_FOUND',
+      ],
       [
         'a setting out of bounds',
         () =>
-          fetch(`${gateway.url}/api/v1/settings/artemis-studio.events.buffer-size`, {
+          api.fetch(`${gateway.url}/api/v1/settings/artemis-studio.events.buffer-size`, {
             ...json({ value: -1 }),
             method: 'PUT',
           }),
@@ -174,22 +183,23 @@ describe('gateway against real PostgreSQL and NATS', () => {
 
     it('reads and changes runtime settings', async () => {
       const key = 'artemis-studio.events.coalesce-window-millis';
-      const put = await fetch(`${gateway.url}/api/v1/settings/${key}`, {
+      const put = await api.fetch(`${gateway.url}/api/v1/settings/${key}`, {
         ...json({ value: 750 }),
         method: 'PUT',
       });
       expect(await put.json()).toMatchObject({ key, value: 750, default: 1000, source: 'override' });
-      const all = (await (await fetch(`${gateway.url}/api/v1/settings`)).json()) as {
+      const all = (await (await api.fetch(`${gateway.url}/api/v1/settings`)).json()) as {
         key: string;
         value: number;
       }[];
       expect(all.find((s) => s.key === key)).toMatchObject({ value: 750 });
-      await fetch(`${gateway.url}/api/v1/settings/${key}`, { ...json({ value: 1000 }), method: 'PUT' });
+      await api.fetch(`${gateway.url}/api/v1/settings/${key}`, { ...json({ value: 1000 }), method: 'PUT' });
     });
 
     it('falls back to the default topics when none of the requested ones is known', async () => {
       const stream = await openStream(
         `${gateway.url}/api/v1/stream?clusterId=${clusterIds[0]}&topics=bogus,nope`,
+        api.headers,
       );
       expect(stream.status).toBe(200);
       expect(stream.headers.get('x-accel-buffering')).toBe('no');
@@ -239,7 +249,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
       });
       const { body: cluster } = await register();
       const url = `${limited.url}/api/v1/stream?clusterId=${cluster.id}&topics=topology`;
-      const from = (address: string) => openStream(url, { 'X-Forwarded-For': address });
+      const from = (address: string) => openStream(url, { ...api.headers, 'X-Forwarded-For': address });
       const a = [await from('10.0.0.1'), await from('10.0.0.1')];
       const refusedA = await from('10.0.0.1');
       const b = await from('10.0.0.2');
@@ -249,7 +259,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
         expect(refused.status).toBe(503);
         expect(refused.headers.get('retry-after')).toBe('5');
       }
-      const body = (await (await fetch(url, { headers: { 'X-Forwarded-For': '10.0.0.1' } })).json()) as {
+      const body = (await (await api.fetch(url, { headers: { 'X-Forwarded-For': '10.0.0.1' } })).json()) as {
         error: { code: string; message: string };
       };
       expect(body.error).toMatchObject({
@@ -263,7 +273,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
         stream.close();
         return undefined;
       });
-      const refused = (await (await fetch(`${limited.url}/metrics`)).text()).match(
+      const refused = (await (await api.fetch(`${limited.url}/metrics`)).text()).match(
         /studio_gateway_stream_refused_total\{limit="(total|address)"[^}]*\} (\d+)/g,
       );
       expect(refused).toEqual(
@@ -288,7 +298,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
       const { body } = await register();
       const streams = await Promise.all(
         [gateway, second].map((g) =>
-          openStream(`${g.url}/api/v1/stream?clusterId=${body.id}&topics=topology`),
+          openStream(`${g.url}/api/v1/stream?clusterId=${body.id}&topics=topology`, api.headers),
         ),
       );
       await new Promise((r) => setTimeout(r, 300));
@@ -304,7 +314,10 @@ describe('gateway against real PostgreSQL and NATS', () => {
 
     it('replays exactly the missed events, in order, when a client moves to the other replica while events flow', async () => {
       const { body } = await register();
-      const first = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`);
+      const first = await openStream(
+        `${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`,
+        api.headers,
+      );
       await new Promise((r) => setTimeout(r, 300));
       await publishEvents(body.id, 50);
       await waitFor('50 events on the first replica', () => eventIds(first.frames).length === 50);
@@ -320,20 +333,21 @@ describe('gateway against real PostgreSQL and NATS', () => {
         }
       })();
       const moved = await openStream(`${second.url}/api/v1/stream?clusterId=${body.id}&topics=events`, {
+        ...api.headers,
         'Last-Event-ID': String(lastSeen),
       });
       await new Promise((r) => setTimeout(r, 1000));
       flowing = false;
       await flow;
       const latest = (await (
-        await fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=1`)
+        await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=1`)
       ).json()) as { items: BrokerEvent[] };
       const total = latest.items[0].seq;
       await waitFor('every event up to the last', () => eventIds(moved.frames).at(-1) === total);
       moved.close();
 
       const history = (await (
-        await fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=500`)
+        await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=500`)
       ).json()) as { items: BrokerEvent[]; dropped: number };
       const allSeqs = history.items.map((e) => e.seq).reverse();
       expect(eventIds(moved.frames)).toEqual(allSeqs.filter((s) => s > lastSeen));
@@ -343,9 +357,12 @@ describe('gateway against real PostgreSQL and NATS', () => {
     it('says how many events a reconnecting client will not get when its gap is larger than the replay cap', async () => {
       const { body } = await register();
       const cap = 'artemis-studio.stream.replay-cap';
-      await fetch(`${gateway.url}/api/v1/settings/${cap}`, { ...json({ value: 20 }), method: 'PUT' });
+      await api.fetch(`${gateway.url}/api/v1/settings/${cap}`, { ...json({ value: 20 }), method: 'PUT' });
       try {
-        const first = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`);
+        const first = await openStream(
+          `${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`,
+          api.headers,
+        );
         await new Promise((r) => setTimeout(r, 300));
         await publishEvents(body.id, 5);
         await waitFor('5 events', () => eventIds(first.frames).length === 5);
@@ -354,13 +371,16 @@ describe('gateway against real PostgreSQL and NATS', () => {
         await publishEvents(body.id, 50);
         const history = async () =>
           (
-            (await (await fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=100`)).json()) as {
+            (await (
+              await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}/events?limit=100`)
+            ).json()) as {
               items: BrokerEvent[];
             }
           ).items;
         await waitFor('55 events stored', async () => (await history()).length === 55);
 
         const back = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events`, {
+          ...api.headers,
           'Last-Event-ID': String(lastSeen),
         });
         await waitFor('the replay', () => eventIds(back.frames).length === 20);
@@ -379,19 +399,21 @@ describe('gateway against real PostgreSQL and NATS', () => {
         });
         expect(eventIds(back.frames)).toEqual(newest20);
       } finally {
-        await fetch(`${gateway.url}/api/v1/settings/${cap}`, { ...json({ value: 500 }), method: 'PUT' });
+        await api.fetch(`${gateway.url}/api/v1/settings/${cap}`, { ...json({ value: 500 }), method: 'PUT' });
       }
     });
 
     it('ends the streams of a removed cluster on every replica with a cluster-removed frame', async () => {
       const { body } = await register();
       const streams = await Promise.all(
-        [gateway, second].map((g) => openStream(`${g.url}/api/v1/stream?clusterId=${body.id}&topics=queues`)),
+        [gateway, second].map((g) =>
+          openStream(`${g.url}/api/v1/stream?clusterId=${body.id}&topics=queues`, api.headers),
+        ),
       );
       await new Promise((r) => setTimeout(r, 300));
-      expect((await fetch(`${gateway.url}/api/v1/clusters/${body.id}`, { method: 'DELETE' })).status).toBe(
-        204,
-      );
+      expect(
+        (await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}`, { method: 'DELETE' })).status,
+      ).toBe(204);
       for (const stream of streams) {
         await waitFor('the stream to end', () => stream.ended(), { timeoutMs: 5000 });
         expect(stream.frames.map((f) => f.event)).toEqual(['cluster-removed']);
@@ -401,7 +423,10 @@ describe('gateway against real PostgreSQL and NATS', () => {
 
     it('cuts off a client that stopped reading without slowing a fast client', async () => {
       const { body } = await register();
-      const fast = await openStream(`${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=queues`);
+      const fast = await openStream(
+        `${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=queues`,
+        api.headers,
+      );
       // A reader that never reads, with a small receive buffer: Node cannot set SO_RCVBUF, and
       // loopback autotunes a paused socket's buffer to tens of MB.
       const stalled = spawn('python3', [
@@ -411,17 +436,18 @@ describe('gateway against real PostgreSQL and NATS', () => {
           's = socket.socket()',
           's.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)',
           "s.connect(('127.0.0.1', int(sys.argv[1])))",
-          "s.sendall(('GET ' + sys.argv[2] + ' HTTP/1.1\\r\\nHost: x\\r\\nAccept: text/event-stream\\r\\n\\r\\n').encode())",
+          "s.sendall(('GET ' + sys.argv[2] + ' HTTP/1.1\\r\\nHost: x\\r\\nCookie: ' + sys.argv[3] + '\\r\\nAccept: text/event-stream\\r\\n\\r\\n').encode())",
           'time.sleep(120)',
         ].join('\n'),
         '18480',
         `/api/v1/stream?clusterId=${body.id}&topics=queues`,
+        api.headers.Cookie!,
       ]);
       await new Promise((r) => setTimeout(r, 500));
 
       const metric = async (name: string) =>
         Number(
-          (await (await fetch(`${gateway.url}/metrics`)).text()).match(
+          (await (await api.fetch(`${gateway.url}/metrics`)).text()).match(
             new RegExp(`${name}\\{[^}]*\\} (\\d+)`),
           )?.[1] ?? 0,
         );
@@ -462,13 +488,13 @@ describe('gateway against real PostgreSQL and NATS', () => {
       const { body } = await register();
       // The scraper's part, said directly: the broker is live.
       await declareLive(bus, body.id, broker);
-      await fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
+      await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
         ...json({ credentials: { jolokia: { username: broker.user, password: broker.password } } }),
         method: 'PATCH',
       });
       const status = async () =>
         (
-          (await (await fetch(`${gateway.url}/api/v1/clusters/${body.id}`)).json()) as {
+          (await (await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}`)).json()) as {
             capabilities: { notifications: { status: string } };
           }
         ).capabilities.notifications.status;
@@ -477,6 +503,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
       });
       const stream = await openStream(
         `${gateway.url}/api/v1/stream?clusterId=${body.id}&topics=events,consumers`,
+        api.headers,
       );
       await new Promise((r) => setTimeout(r, 300));
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AuditEventSchema } from '../http/access';
 import { BUCKETS, subjectPatterns } from '../subjects';
 import { BrokerEventSchema, RawBrokerEventSchema } from './broker-event';
 import { CapabilityVerdictSchema } from './capability';
@@ -40,6 +41,8 @@ export const channels = {
     schema: ClusterChangeSchema,
     pattern: subjectPatterns.clusterChange(),
   },
+  /** Published by the gateway once an audit row is committed; the `audit_event` table is the record. */
+  audit: { name: 'audit', schema: AuditEventSchema, pattern: subjectPatterns.audit() },
 } as const satisfies Record<string, Channel>;
 
 /** A JetStream KV bucket and the schema of its values. */

@@ -3,6 +3,7 @@ import { EventDrops1764500000000 } from './1764500000000-event-drops';
 import { QueueRates1764600000000 } from './1764600000000-queue-rates';
 import { DropPeriod1764610000000 } from './1764610000000-drop-period';
 import { NodeSamples1764620000000 } from './1764620000000-node-samples';
+import { Access1764700000000 } from './1764700000000-access';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   QueueRates1764600000000,
   DropPeriod1764610000000,
   NodeSamples1764620000000,
+  Access1764700000000,
 ];

@@ -1,7 +1,9 @@
 import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { READINESS_CHECKS, ReadinessCheck, assessReadiness } from './readiness';
+import { OperationalEndpoint } from '../http/operational';
 
+@OperationalEndpoint()
 @Controller()
 export class HealthController {
   constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[]) {}

@@ -1,14 +1,17 @@
 import { SETTINGS, SettingKey, isSettingKey, type Setting } from '@artemis-studio/contracts';
 import { StudioSettingEntity } from '@artemis-studio/db';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 export class InvalidSettingError extends Error {
   override name = 'InvalidSettingError';
 }
 
-/** Reads and writes `studio_setting`; values are validated against the contract's bounds. */
+/**
+ * Reads and writes `studio_setting`; values are validated against the contract's bounds. Given a
+ * transaction's manager, its writes commit (or roll back) with the rest of that transaction.
+ */
 export class SettingsStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource | EntityManager) {}
 
   /** The overrides in force; a stored value that no longer passes validation is ignored (default applies). */
   async overrides(): Promise<Map<SettingKey, number>> {

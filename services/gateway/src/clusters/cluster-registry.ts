@@ -17,6 +17,7 @@ import {
 import { BUS, DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { AuditNote } from '../audit/audit-note';
 import { clusterNotFound, DomainError } from '../domain-error';
 import { DATABASE_WAIT_MS, GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 
@@ -38,7 +39,8 @@ export class ClusterRegistry {
     this.vault = SecretVault.fromBase64(config.secretKey);
   }
 
-  async create(request: CreateClusterRequest): Promise<ClusterSummary> {
+  /** The change and its audit row commit together (`note.within`), or neither does. */
+  async create(request: CreateClusterRequest, note: AuditNote): Promise<ClusterSummary> {
     const db = await this.db();
     const id = await this.unique(request.name, () =>
       db.transaction(async (tx) => {
@@ -48,6 +50,11 @@ export class ClusterRegistry {
           nodes: nodeRows(request.nodes),
         });
         await this.writeCredentials(tx, cluster.id, request.credentials);
+        await note.within(tx, {
+          clusterId: cluster.id,
+          target: request.name,
+          detail: describeChange(request),
+        });
         return cluster.id;
       }),
     );
@@ -97,7 +104,7 @@ export class ClusterRegistry {
     return { ...summary, capabilities: { notifications: verdict } };
   }
 
-  async update(id: string, request: UpdateClusterRequest): Promise<ClusterSummary> {
+  async update(id: string, request: UpdateClusterRequest, note: AuditNote): Promise<ClusterSummary> {
     const db = await this.db();
     await this.unique(request.name ?? '', () =>
       db.transaction(async (tx) => {
@@ -116,14 +123,31 @@ export class ClusterRegistry {
             .save(nodeRows(request.nodes).map((n) => ({ ...n, clusterId: id })));
         }
         await this.writeCredentials(tx, id, request.credentials);
+        await note.within(tx, { target: cluster.name, detail: describeChange(request) });
       }),
     );
     return (await this.summary(id))!;
   }
 
-  async delete(id: string): Promise<void> {
-    const { affected } = await (await this.db()).getRepository(ClusterEntity).delete({ id });
-    if (!affected) throw clusterNotFound(id);
+  async delete(id: string, note: AuditNote): Promise<void> {
+    await (
+      await this.db()
+    ).transaction(async (tx) => {
+      const cluster = await tx.getRepository(ClusterEntity).findOneBy({ id });
+      if (!cluster) throw clusterNotFound(id);
+      await tx.getRepository(ClusterEntity).delete({ id });
+      await note.within(tx, { target: cluster.name });
+    });
+  }
+
+  /** A registered cluster's name (what grants match), or null when there is no such cluster. */
+  async nameOf(id: string): Promise<string | null> {
+    const cluster = await (
+      await this.db()
+    )
+      .getRepository(ClusterEntity)
+      .findOne({ where: { id }, select: { id: true, name: true } });
+    return cluster?.name ?? null;
   }
 
   /** The id, once known to be registered; a cluster not (or no longer) registered is not found. */
@@ -194,6 +218,21 @@ export class ClusterRegistry {
       throw err;
     }
   }
+}
+
+/** What an audit row says of a registration change: which parts changed, never a credential. */
+function describeChange(request: CreateClusterRequest | UpdateClusterRequest): Record<string, unknown> {
+  return {
+    changed: Object.keys(request),
+    ...(request.nodes ? { nodes: request.nodes.map((n) => n.name) } : {}),
+    ...(request.credentials
+      ? {
+          credentials: Object.fromEntries(
+            Object.entries(request.credentials).map(([kind, c]) => [kind, c === null ? 'removed' : 'set']),
+          ),
+        }
+      : {}),
+  };
 }
 
 function nodeRows(nodes: CreateClusterRequest['nodes']) {

@@ -10,6 +10,10 @@ import {
 } from '@artemis-studio/contracts';
 import { BUS } from '@artemis-studio/platform';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { Access } from '../access/permission';
+import { roleOfPrincipal, type Principal } from '../access/principal';
+import { CurrentPrincipal } from '../access/request-context';
+import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { ClusterId, Valid } from '../http/validation.pipe';
 import { ClusterRegistry } from './cluster-registry';
 
@@ -21,38 +25,51 @@ export class ClustersController {
   ) {}
 
   @Post()
+  @Access.cluster('admin', 'body-name')
+  @Audited('cluster.create')
   async create(
     @Body(new Valid(CreateClusterRequestSchema, 'cluster registration')) body: CreateClusterRequest,
+    @AuditRecord() note: AuditNote,
   ) {
-    const cluster = await this.registry.create(body);
+    const cluster = await this.registry.create(body, note);
     this.announce(cluster.id, 'registered');
     return cluster;
   }
 
+  /** The clusters the principal holds a role on; the others are not mentioned. */
   @Get()
-  list() {
-    return this.registry.list();
+  @Access.signedIn()
+  async list(@CurrentPrincipal() principal: Principal) {
+    return (await this.registry.list()).filter((c) => roleOfPrincipal(principal, c.name) !== null);
   }
 
   @Get(':id')
+  @Access.cluster('viewer')
   detail(@Param('id', ClusterId) id: string) {
     return this.registry.detail(id);
   }
 
   @Patch(':id')
+  @Access.cluster('admin')
+  @Audited('cluster.update')
   async update(
     @Param('id', ClusterId) id: string,
     @Body(new Valid(UpdateClusterRequestSchema, 'cluster update')) body: UpdateClusterRequest,
+    @AuditRecord() note: AuditNote,
   ) {
-    const cluster = await this.registry.update(id, body);
+    note.describe({ clusterId: id });
+    const cluster = await this.registry.update(id, body, note);
     this.announce(id, 'changed');
     return cluster;
   }
 
   @Delete(':id')
   @HttpCode(204)
-  async remove(@Param('id', ClusterId) id: string) {
-    await this.registry.delete(id);
+  @Access.cluster('admin')
+  @Audited('cluster.delete')
+  async remove(@Param('id', ClusterId) id: string, @AuditRecord() note: AuditNote) {
+    note.describe({ clusterId: id });
+    await this.registry.delete(id, note);
     this.announce(id, 'removed');
   }
 

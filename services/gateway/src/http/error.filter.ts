@@ -6,8 +6,11 @@ import { DomainError, type DomainErrorKind } from '../domain-error';
 
 const STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'rate-limited': 429,
   unavailable: 503,
 };
 
@@ -22,7 +25,7 @@ export class ErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
-    const { status, code, message, details } = describe(error);
+    const { status, code, message, details } = describeFailure(error);
     if (error instanceof DomainError && error.retryAfterSeconds !== undefined && !res.headersSent)
       res.setHeader('Retry-After', String(error.retryAfterSeconds));
     if (status >= 500 && status !== 503) this.logger.error(`${code}: ${(error as Error)?.stack ?? error}`);
@@ -34,7 +37,7 @@ export class ErrorFilter implements ExceptionFilter {
   }
 }
 
-function describe(error: unknown): {
+export function describeFailure(error: unknown): {
   status: number;
   code: string;
   message: string;

@@ -12,6 +12,8 @@ import {
   effectiveSettings,
 } from '@artemis-studio/platform';
 import { Body, Controller, Get, Param, PipeTransform, Put } from '@nestjs/common';
+import { Access } from '../access/permission';
+import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { DomainError } from '../domain-error';
 import { DATABASE_WAIT_MS } from '../gateway.config';
 import { Valid } from '../http/validation.pipe';
@@ -33,22 +35,34 @@ export class SettingsController {
   ) {}
 
   @Get()
+  @Access.signedIn()
   async list() {
     return effectiveSettings(await (await this.store()).overrides());
   }
 
   @Get(':key')
+  @Access.signedIn()
   async get(@Param('key', KnownSetting) key: SettingKey) {
     return (await this.list()).find((s) => s.key === key);
   }
 
   @Put(':key')
+  @Access.administrator()
+  @Audited('setting.update')
   async put(
     @Param('key', KnownSetting) key: SettingKey,
     @Body(new Valid(PutSettingRequestSchema, 'setting')) { value }: PutSettingRequest,
+    @AuditRecord() note: AuditNote,
   ) {
+    note.describe({ target: key });
     try {
-      const setting = await (await this.store()).put(key, value);
+      const db = await this.database.readyWithin(DATABASE_WAIT_MS);
+      const setting = await db.transaction(async (tx) => {
+        const before = (await this.list()).find((s) => s.key === key)?.value;
+        const written = await new SettingsStore(tx).put(key, value);
+        await note.within(tx, { detail: { from: before, to: written.value } });
+        return written;
+      });
       await this.settings.refresh();
       return setting;
     } catch (err) {

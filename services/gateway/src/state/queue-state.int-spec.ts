@@ -1,12 +1,20 @@
 import { MetricsResponseSchema, type MetricsResponse } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
-import { insertCluster, spawnService, testDatabaseUrl, type ServiceProcess } from '@artemis-studio/testing';
+import {
+  insertCluster,
+  signIn,
+  spawnService,
+  testDatabaseUrl,
+  type ApiSession,
+  type ServiceProcess,
+} from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 
 /** A cluster's queue state and history against real PostgreSQL: filters, downsampling, bounds, bad input. */
 describe('GET …/queues and …/metrics against real PostgreSQL', () => {
   let db: DataSource;
   let gateway: ServiceProcess;
+  let api: ApiSession;
   let clusterId: string;
   let cluster: { id: string; nodeIds: string[] };
   // Within the samples' retention whenever the suite runs, on a whole hour so buckets align.
@@ -15,7 +23,7 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
   const QUEUE = 'orders.in';
 
   const get = async (path: string) => {
-    const response = await fetch(`${gateway.url}/api/v1/clusters/${clusterId}${path}`);
+    const response = await api.fetch(`${gateway.url}/api/v1/clusters/${clusterId}${path}`);
     return { status: response.status, body: (await response.json()) as unknown };
   };
   const metrics = async (path: string): Promise<MetricsResponse> => {
@@ -59,6 +67,7 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
       [T0, clusterId, cluster.nodeIds[0]],
     );
     gateway = await spawnService('gateway', 18490);
+    api = await signIn(gateway.url);
   }, 60_000);
 
   afterAll(async () => {

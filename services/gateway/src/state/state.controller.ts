@@ -15,6 +15,7 @@ import {
 } from '@artemis-studio/contracts';
 import { BUS } from '@artemis-studio/platform';
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Access } from '../access/permission';
 import { ClusterRegistry } from '../clusters/cluster-registry';
 import { DomainError } from '../domain-error';
 import { ClusterId, Valid } from '../http/validation.pipe';
@@ -24,6 +25,7 @@ import { StateQueries } from './state-queries';
 
 /** A cluster's state: persisted (topology, queues), live (through its scraper owner), history (event store). */
 @Controller('api/v1/clusters/:id')
+@Access.cluster('viewer')
 export class StateController {
   constructor(
     private readonly registry: ClusterRegistry,

@@ -1,6 +1,8 @@
 import { StreamQuerySchema, parseTopics } from '@artemis-studio/contracts';
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
+import { Access } from '../access/permission';
+import type { StudioRequest } from '../access/request-context';
 import { ClusterRegistry } from '../clusters/cluster-registry';
 import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
@@ -19,10 +21,12 @@ export class StreamController {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
+  /** Authorised for the one cluster it follows when it opens, and ended once its credential is not good. */
   @Get()
+  @Access.cluster('viewer', 'query')
   async open(
     @Query() query: Record<string, unknown>,
-    @Req() req: Request,
+    @Req() req: StudioRequest,
     @Res() res: Response,
   ): Promise<void> {
     const header = req.header('last-event-id');
@@ -78,8 +82,13 @@ export class StreamController {
         frame: () => this.stream.framesWritten++,
       },
     );
+    this.stream.credentials.hold(client, req.principal?.credential ?? null, () => {
+      this.stream.hub.close(client);
+      res.end();
+    });
     req.on('close', () => {
       this.stream.hub.close(client);
+      this.stream.credentials.release(client);
       this.stream.admission.release(address);
     });
     await this.stream.hub.open(client, parsed.lastEventId);

@@ -3,10 +3,16 @@ import { REPLAY_LIMIT_MAX, rpcs } from '@artemis-studio/contracts';
 import { BUS, SettingsService } from '@artemis-studio/platform';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AccessStore } from '../access/access-store';
 import { ClusterRegistry } from '../clusters/cluster-registry';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { CredentialWatch } from './credential-watch';
 import { SseHub } from './sse-hub';
 import { StreamAdmission } from './stream-admission';
+
+/** How soon a revoked session or token's streams end, on every replica. */
+const CREDENTIAL_SWEEP_MS = 2000;
+const SWEEPS_PER_TOUCH = 30;
 
 /** The hub, its heartbeat and its metrics, for the life of the gateway. */
 @Injectable()
@@ -18,17 +24,30 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   /** Streams refused by a limit (studio_gateway_stream_refused_total{limit}). */
   readonly refused: Counter<'limit'>;
   readonly admission: StreamAdmission;
+  /** Each stream's credential, re-checked every CREDENTIAL_SWEEP_MS. */
+  readonly credentials = new CredentialWatch();
+  private readonly ended: Counter;
   private timer?: NodeJS.Timeout;
   private lagTimer?: NodeJS.Timeout;
+  private sweepTimer?: NodeJS.Timeout;
+  private sweeps = 0;
+  private readonly sessionIdleMs: number;
 
   constructor(
     @Inject(BUS) bus: Bus,
     private readonly settings: SettingsService,
     private readonly registry: ClusterRegistry,
+    private readonly access: AccessStore,
     metrics: Registry,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.admission = new StreamAdmission(config.streamLimits);
+    this.sessionIdleMs = config.access.sessionIdleMs;
+    this.ended = new Counter({
+      name: 'studio_gateway_stream_credential_ends_total',
+      help: 'Streams ended because the session or token that opened them was revoked, expired or disabled',
+      registers: [metrics],
+    });
     this.refused = new Counter({
       name: 'studio_gateway_stream_refused_total',
       help: 'Streams refused because this replica, or the client address, holds as many as it may',
@@ -95,6 +114,26 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     };
     this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
     this.lagTimer = setInterval(() => this.hub.checkLag(), 1000);
+    this.sweepTimer = setInterval(() => void this.sweepCredentials(), CREDENTIAL_SWEEP_MS);
+  }
+
+  /**
+   * Ends the streams whose credential is no longer good, within CREDENTIAL_SWEEP_MS of a sign-out
+   * or revocation on any replica; once a minute, marks their sessions as in use. With PostgreSQL
+   * away the streams stay (nothing can be checked) and the next sweep tries again.
+   */
+  private async sweepCredentials(): Promise<void> {
+    try {
+      if (++this.sweeps % SWEEPS_PER_TOUCH === 0)
+        await this.access.touchSessions(this.credentials.sessions());
+      this.ended.inc(
+        await this.credentials.sweep((sessions, tokens) =>
+          this.access.invalidCredentials(sessions, tokens, this.sessionIdleMs),
+        ),
+      );
+    } catch {
+      // Checked again at the next sweep.
+    }
   }
 
   /**
@@ -117,6 +156,7 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   onModuleDestroy(): void {
     clearTimeout(this.timer);
     clearInterval(this.lagTimer);
+    clearInterval(this.sweepTimer);
     this.hub.closeAll();
   }
 }

@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { GATEWAY_CONFIG, type AccessConfig, type GatewayConfig } from '../gateway.config';
+import { AccessStore } from './access-store';
+import { capToToken } from './grants';
+import { ANONYMOUS, type Principal } from './principal';
+import { digest, TOKEN_PREFIX } from './secrets';
+import { SESSION_COOKIE, readCookie } from './session-cookie';
+
+/** Last-seen and last-used times are written at most this often per credential. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Who a request is: a session cookie or an `Authorization: Bearer sst_…` API token, each looked
+ * up in PostgreSQL by digest on every request, so a sign-out, a revocation or a disabled user
+ * takes effect on every replica at once. No credential, or one no longer good, is nobody.
+ */
+@Injectable()
+export class Authenticator {
+  private readonly access: AccessConfig;
+
+  constructor(
+    private readonly store: AccessStore,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.access = config.access;
+  }
+
+  async authenticate(req: Request): Promise<Principal | null> {
+    if (this.access.mode === 'none') return ANONYMOUS;
+    const authorization = req.header('authorization');
+    if (authorization !== undefined) {
+      const secret = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+      return secret?.startsWith(TOKEN_PREFIX) ? this.byToken(secret) : null;
+    }
+    const sessionId = readCookie(req, SESSION_COOKIE);
+    return sessionId ? this.bySession(sessionId) : null;
+  }
+
+  private async bySession(sessionId: string): Promise<Principal | null> {
+    const sessionDigest = digest(sessionId);
+    const session = await this.store.session(sessionDigest);
+    const now = Date.now();
+    if (
+      !session ||
+      session.revokedAt ||
+      session.user.disabled ||
+      session.expiresAt.getTime() <= now ||
+      session.lastSeenAt.getTime() + this.access.sessionIdleMs <= now
+    )
+      return null;
+    if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await this.store.touchSession(sessionDigest);
+    const { user } = session;
+    return {
+      id: user.id,
+      name: user.username,
+      kind: user.kind,
+      via: 'session',
+      groups: user.groups,
+      grants: await this.store.grantsOf(user),
+      credential: { kind: 'session', digest: sessionDigest },
+    };
+  }
+
+  private async byToken(secret: string): Promise<Principal | null> {
+    const token = await this.store.tokenByDigest(digest(secret));
+    const now = Date.now();
+    if (
+      !token ||
+      token.revokedAt ||
+      token.owner.disabled ||
+      (token.expiresAt && token.expiresAt.getTime() <= now)
+    )
+      return null;
+    if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > TOUCH_EVERY_MS)
+      await this.store.touchToken(token.id);
+    const { owner } = token;
+    return {
+      id: owner.id,
+      name: owner.username,
+      kind: owner.kind,
+      via: 'token',
+      groups: owner.groups,
+      grants: capToToken(await this.store.grantsOf(owner), { role: token.role, clusters: token.clusters }),
+      credential: { kind: 'token', id: token.id },
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import type { Me, Role } from '@artemis-studio/contracts';
+import { isAdministrator, roleOn, type RoleGrant } from '@artemis-studio/contracts';
+
+/** How a request proved who it is; what a stream re-checks while it stays open. */
+export type Credential = { kind: 'session'; digest: Buffer } | { kind: 'token'; id: string };
+
+/** Who is asking, and the grants in force for this request (a token's already cut to the token). */
+export interface Principal {
+  id: string;
+  name: string;
+  kind: Me['kind'];
+  via: Me['via'];
+  groups: string[];
+  grants: RoleGrant[];
+  credential: Credential | null;
+}
+
+export const roleOfPrincipal = (principal: Principal, clusterName: string): Role | null =>
+  roleOn(principal.grants, clusterName);
+
+export function describePrincipal(principal: Principal): Me {
+  return {
+    id: principal.id,
+    name: principal.name,
+    kind: principal.kind,
+    via: principal.via,
+    groups: principal.groups,
+    grants: principal.grants,
+    administrator: isAdministrator(principal.grants),
+  };
+}
+
+/** `AUTH_MODE=none`: everyone is this, an administrator; the console says so on every screen. */
+export const ANONYMOUS: Principal = {
+  id: 'anonymous',
+  name: 'anonymous',
+  kind: 'anonymous',
+  via: 'none',
+  groups: [],
+  grants: [{ role: 'admin', clusters: '*' }],
+  credential: null,
+};

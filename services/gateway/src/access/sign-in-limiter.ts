@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../domain-error';
+import { AccessStore } from './access-store';
+
+/** Failed sign-ins allowed per minute for one username, and from one address (an office behind NAT). */
+const SIGN_IN_LIMITS = { perUser: 10, perAddress: 50, windowSeconds: 60 } as const;
+
+/**
+ * Refuses a sign-in once too many recent ones failed, counted from the audit trail itself: the
+ * count is the same on every replica, and survives a restart.
+ */
+@Injectable()
+export class SignInLimiter {
+  constructor(private readonly store: AccessStore) {}
+
+  async check(username: string, address: string | null): Promise<void> {
+    const [{ by_user, by_address }] = await (
+      await this.store.db()
+    ).query(
+      `SELECT count(*) FILTER (WHERE target = $1)::int AS by_user,
+              count(*) FILTER (WHERE address = $2)::int AS by_address
+       FROM audit_event
+       WHERE action = 'auth.sign-in' AND outcome <> 'success' AND at > now() - $3 * interval '1 second'`,
+      [username, address, SIGN_IN_LIMITS.windowSeconds],
+    );
+    if (by_user >= SIGN_IN_LIMITS.perUser || by_address >= SIGN_IN_LIMITS.perAddress)
+      throw new DomainError(
+        'rate-limited',
+        'TOO_MANY_SIGN_INS',
+        'too many failed sign-ins; wait a minute and try again',
+        undefined,
+        SIGN_IN_LIMITS.windowSeconds,
+      );
+  }
+}

@@ -1,0 +1,66 @@
+import type { AuditEvent, Role } from '@artemis-studio/contracts';
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Sql } from '../access/access-store';
+import type { StudioRequest } from '../access/request-context';
+
+/** `@Audited('cluster.update')`: the action a mutating route is recorded as. Every one declares it. */
+export const AUDIT_ACTION = 'studio:audit-action';
+export const Audited = (action: string) => SetMetadata(AUDIT_ACTION, action);
+
+/** An audit row before it is written: seq and time are the database's. */
+export type AuditDraft = Omit<AuditEvent, 'seq' | 'at'>;
+
+export interface AuditWriter {
+  insert(sql: Sql, draft: AuditDraft): Promise<AuditEvent>;
+}
+
+/**
+ * One mutating request's audit row in the making. The handler fills in what only it knows (the
+ * target, the cluster, the actor of a sign-in) and writes the row inside its own transaction with
+ * `within`, so the change and its record commit or roll back together; whatever the handler did
+ * not write, the interceptor writes when the request ends, success or failure: exactly one row.
+ */
+export class AuditNote {
+  written: AuditEvent | null = null;
+
+  constructor(
+    readonly draft: AuditDraft,
+    private readonly writer: AuditWriter,
+  ) {}
+
+  describe(change: Partial<Pick<AuditDraft, 'target' | 'clusterId' | 'detail' | 'actor' | 'role'>>): void {
+    Object.assign(this.draft, change);
+  }
+
+  /** Writes the success row with the change, in its transaction. */
+  async within(sql: Sql, change: Parameters<AuditNote['describe']>[0] = {}): Promise<void> {
+    this.describe(change);
+    this.written = await this.writer.insert(sql, { ...this.draft, outcome: 'success' });
+  }
+}
+
+/** `@AuditRecord() note: AuditNote` in an audited handler. */
+export const AuditRecord = createParamDecorator((_: unknown, ctx: ExecutionContext): AuditNote => {
+  const note = ctx.switchToHttp().getRequest<StudioRequest>().auditNote;
+  if (!note) throw new Error('AuditRecord used on a route without @Audited');
+  return note;
+});
+
+export function draftFor(req: StudioRequest, action: string, status: number): AuditDraft {
+  const principal = req.principal;
+  return {
+    actor: principal
+      ? { kind: principal.via === 'token' ? 'token' : principal.kind, id: principal.id, name: principal.name }
+      : { kind: 'anonymous', id: null, name: 'anonymous' },
+    address: req.ip ?? null,
+    role: (req.roleUsed ?? null) as Role | null,
+    action,
+    clusterId: null,
+    target: null,
+    outcome: 'success',
+    status,
+    code: null,
+    requestId: req.id ?? null,
+    detail: {},
+  };
+}
