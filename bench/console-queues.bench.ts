@@ -17,6 +17,7 @@ import {
   brokerCluster,
   createTestDatabase,
   insertCluster,
+  signIn,
   spawnService,
   startBroker,
   startPrivateNats,
@@ -26,7 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium } from '../web/e2e/browser';
+import { launchChromium, signedInPage } from '../web/e2e/browser';
 import { benchQueueName, fillBenchQueues } from './support/bench-queues';
 import { PLAIN_QUEUES_PAGE, SCROLL_FRAMES as SCROLL_FRAMES_IN_PAGE } from './support/in-page';
 
@@ -125,7 +126,8 @@ async function main(): Promise<void> {
   const results: Figures[] = [];
   try {
     // The console: warm the browser's cache of the app once, then measure a fresh navigation.
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const session = await signIn(gateway.url);
+    const page = await signedInPage(browser, gateway.url, session);
     await page.goto(`${gateway.url}/clusters/${cluster.id}/queues`);
     await page.getByRole('link', { name: firstQueue }).waitFor({ timeout: 30_000 });
     const started = performance.now();
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
     await page.close();
 
     // The baseline: every row in one plain table, all of it again at every signal.
-    const plain = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const plain = await signedInPage(browser, gateway.url, session);
     await plain.goto(`${gateway.url}/healthz`);
     const plainStarted = performance.now();
     const rendered = await runInPage<number>(plain, PLAIN_QUEUES_PAGE, { clusterId: cluster.id, total });

@@ -59,6 +59,8 @@ describe('deploy/k8s', () => {
     expect(container.envFrom).toEqual([
       { configMapRef: { name: 'artemis-studio' } },
       { secretRef: { name: 'artemis-studio' } },
+      // The gateway alone reads its sign-in secrets (first admin, OIDC client secret).
+      ...(service === 'gateway' ? [{ secretRef: { name: 'artemis-studio-gateway', optional: true } }] : []),
     ]);
     expect(deployment!.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': `studio-${service}` });
     expect(deployment!.spec.template.metadata.labels).toMatchObject(deployment!.spec.selector.matchLabels);

@@ -45,3 +45,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function freshnessOf(page: Page): Promise<string | null> {
   return page.getByTestId('freshness').getAttribute('data-state');
 }
+
+/** A page already signed in with `session` (its cookie placed in a fresh browser context). */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  session: { headers: Record<string, string> },
+  viewport = { width: 1280, height: 800 },
+): Promise<Page> {
+  const [name, ...value] = (session.headers.Cookie ?? '').split('=');
+  const context = await browser.newContext({ viewport });
+  await context.addCookies([{ name: name!, value: value.join('='), url: baseUrl }]);
+  return context.newPage();
+}

@@ -2,10 +2,13 @@ import {
   brokerProfile,
   cleanStream,
   openAmqpClient,
+  signIn,
   spawnService,
+  TEST_ADMIN_PASSWORD,
   testBus,
   testConfig,
   waitFor,
+  type ApiSession,
   type BrokerProfile,
   type ServiceProcess,
 } from '@artemis-studio/testing';
@@ -29,6 +32,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
   let browser: Browser;
   let page: Page;
   let clusterId: string;
+  /** The first admin, for what the scenarios arrange through the API. */
+  let admin: ApiSession;
   const base = `http://127.0.0.1:${PORTS.gateway}`;
   const CLUSTER_NAME = `e2e-${randomUUID().slice(0, 8)}`;
 
@@ -40,7 +45,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     );
   };
   const putSetting = (key: string, value: number) =>
-    fetch(`${base}/api/v1/settings/${key}`, {
+    admin.fetch(`${base}/api/v1/settings/${key}`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ value }),
@@ -69,6 +74,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
       throw new Error('web/dist is missing: build the console first (npm run build -w web)');
     broker = await brokerProfile(testConfig.brokerProfile);
     for (const name of ['event-store', 'scraper', 'notifier', 'gateway'] as const) await start(name);
+    admin = await signIn(base);
     // Faster polling than the defaults, so the scenarios take seconds rather than minutes.
     await putSetting('artemis-studio.scrape.tier-a-millis', 2000);
     await putSetting('artemis-studio.scrape.tier-b-millis', 2000);
@@ -80,9 +86,27 @@ describe('the console in Chromium, against the real stack and broker', () => {
   afterAll(async () => {
     await browser?.close();
     for (const id of clusterIds)
-      await fetch(`${base}/api/v1/clusters/${id}`, { method: 'DELETE' }).catch(() => undefined);
+      await admin?.fetch(`${base}/api/v1/clusters/${id}`, { method: 'DELETE' }).catch(() => undefined);
     await Promise.all(Object.values(services).map((s) => s?.stop()));
     await cleanStream({ clusterIds });
+  });
+
+  it('signs the first admin in with a password, and remembers them across a reload', async () => {
+    await page.goto(`${base}/clusters`);
+    const form = page.getByRole('form', { name: 'Sign in' });
+    await form.waitFor();
+    await form.getByLabel('Username').fill('admin');
+    await form.locator('input[type=password]').fill('not the password');
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Wrong username or password.').waitFor();
+    await screenshot(page, '00-sign-in');
+    await form.locator('input[type=password]').fill(TEST_ADMIN_PASSWORD);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Signed in as admin (admin)' }).waitFor();
+    await page.reload();
+    await page.getByTestId('user-menu').waitFor();
+    // The session is an HttpOnly cookie: no script of the page can read it.
+    expect(await page.evaluate('document.cookie')).not.toContain('studio_session');
   });
 
   it('registers the broker from the empty state and shows its node live with the notification verdict', async () => {
@@ -313,7 +337,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     const history = async () =>
       (
         (await (
-          await fetch(`${base}/api/v1/clusters/${clusterId}/events?queue=${queue}&limit=500`)
+          await admin.fetch(`${base}/api/v1/clusters/${clusterId}/events?queue=${queue}&limit=500`)
         ).json()) as {
           items: unknown[];
         }
@@ -377,10 +401,88 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await screenshot(page, '11-settings');
   });
 
+  it('shows a viewer everything but offers no change, and says why', async () => {
+    const username = `viewer-${randomUUID().slice(0, 6)}`;
+    const password = `${username}-password`;
+    const created = await admin.fetch(`${base}/api/v1/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ kind: 'local', username, password, role: 'viewer', clusters: '*' }),
+    });
+    expect(created.status).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const viewer = await context.newPage();
+    try {
+      await viewer.goto(`${base}/clusters`);
+      const form = viewer.getByRole('form', { name: 'Sign in' });
+      await form.getByLabel('Username').fill(username);
+      await form.locator('input[type=password]').fill(password);
+      await form.getByRole('button', { name: 'Sign in' }).click();
+      await viewer.getByRole('button', { name: `Signed in as ${username} (viewer)` }).waitFor();
+      await viewer.getByRole('link', { name: CLUSTER_NAME }).waitFor();
+      const register = viewer.getByRole('button', { name: 'Register a cluster' });
+      expect(await register.isDisabled()).toBe(true);
+      expect(await register.getAttribute('data-refusal')).toMatch(/admin role/);
+      expect(await viewer.getByRole('button', { name: 'Remove' }).isDisabled()).toBe(true);
+      await screenshot(viewer, '13-viewer-read-only');
+
+      await viewer.goto(`${base}/clusters/${clusterId}/settings`);
+      await viewer.getByText('Read-only').waitFor();
+      expect(await viewer.getByRole('button', { name: 'Remove cluster' }).isDisabled()).toBe(true);
+      expect(await viewer.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+
+      await viewer.goto(`${base}/settings`);
+      await viewer.getByText('artemis-studio.stream.heartbeat-millis').waitFor();
+      const saves = viewer.getByRole('button', { name: 'Save' });
+      expect(await saves.count()).toBeGreaterThan(3);
+      for (const save of await saves.all()) expect(await save.isDisabled()).toBe(true);
+
+      // No admin area: a viewer's page of access is their own tokens.
+      await viewer.goto(`${base}/access`);
+      await viewer.getByRole('heading', { name: 'My API tokens' }).waitFor();
+      expect(await viewer.getByRole('tab', { name: 'Users' }).count()).toBe(0);
+
+      await viewer.getByTestId('user-menu').click();
+      await viewer.getByRole('menuitem', { name: 'Sign out' }).click();
+      await viewer.getByRole('form', { name: 'Sign in' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('lets the admin manage access and read who changed what in the audit trail', async () => {
+    await page.goto(`${base}/access`);
+    await page.getByRole('tab', { name: 'Users' }).waitFor();
+    await page.getByRole('table', { name: 'Users' }).getByText('admin', { exact: true }).waitFor();
+    await page.getByRole('tab', { name: 'API tokens' }).click();
+    const token = page.getByRole('form', { name: 'New API token' });
+    await token.getByLabel('Name').fill('e2e-ci');
+    await token.getByRole('button', { name: 'Create' }).click();
+    const secret = await page.getByTestId('new-token-secret').innerText();
+    expect(secret).toMatch(/^sst_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    // The token works, and acts as a viewer (its role), whoever made it.
+    expect(
+      (
+        await fetch(`${base}/api/v1/clusters/${clusterId}`, {
+          headers: { Authorization: `Bearer ${secret}` },
+        })
+      ).status,
+    ).toBe(200);
+
+    await page.getByRole('tab', { name: 'Audit trail' }).click();
+    const trail = page.getByRole('table', { name: 'Audit trail' });
+    await trail.getByText('cluster.create').first().waitFor();
+    await trail.getByText('token.create').first().waitFor();
+    await screenshot(page, '14-access-audit-trail');
+  });
+
   it('leaves a removed cluster with a notice instead of reading Live forever', async () => {
     await page.goto(`${base}/clusters/${clusterId}`);
     await waitForState('live');
-    expect((await fetch(`${base}/api/v1/clusters/${clusterId}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await admin.fetch(`${base}/api/v1/clusters/${clusterId}`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
     await page.getByText('Cluster removed').waitFor({ timeout: 10_000 });
     await page.waitForURL(`${base}/clusters`);
     await screenshot(page, '12-cluster-removed');

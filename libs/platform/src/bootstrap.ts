@@ -10,6 +10,7 @@ import {
   environmentProblems,
 } from './config/service-config';
 import { GuardedExpressAdapter, type HttpTimeouts } from './http/guarded-express-adapter';
+import { splitOperationalPort } from './http/operational-port';
 
 /** What a service's HTTP server allows a client, unless the environment says otherwise. */
 const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
@@ -47,10 +48,15 @@ export async function bootstrapService(
     const app = await createServiceApp(rootModule, {
       timeouts: { headersMs: base.HTTP_HEADERS_TIMEOUT_MS, requestMs: base.HTTP_REQUEST_TIMEOUT_MS },
     });
+    const listenOperational =
+      base.OPERATIONAL_PORT === undefined ? undefined : splitOperationalPort(app, base.OPERATIONAL_PORT);
     configure?.(app);
     const config = app.get<ServiceConfig>(SERVICE_CONFIG);
     await app.listen(config.port);
-    new Logger(config.service).log(`listening on :${config.port}`);
+    listenOperational?.();
+    new Logger(config.service).log(
+      `listening on :${config.port}${base.OPERATIONAL_PORT ? `, health and metrics on :${base.OPERATIONAL_PORT}` : ''}`,
+    );
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -60,12 +60,14 @@ export async function spawnService(
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
+  // With OPERATIONAL_PORT, readiness is answered there only.
+  const readyUrl = env.OPERATIONAL_PORT ? `http://127.0.0.1:${env.OPERATIONAL_PORT}` : url;
   try {
     await waitFor(
       `${name} on :${port} to be ready`,
       async () => {
         if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-        return (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+        return (await fetch(`${readyUrl}/readyz`).catch(() => undefined))?.status === 200;
       },
       { timeoutMs: 30_000, intervalMs: 100 },
     );

@@ -27,7 +27,11 @@ export const GatewayEnvSchema = SecretKeyEnvSchema.extend({
    */
   AUTH_MODE: z.enum(AUTH_MODES).default('session'),
   /** The first admin's password, used only when no user exists yet; otherwise one is generated and logged once. */
-  STUDIO_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1000).optional(),
+  STUDIO_ADMIN_PASSWORD: z.preprocess(
+    // Compose passes an unset variable as empty: that is "generate one", not a too-short password.
+    (v) => (v === '' ? undefined : v),
+    z.string().min(12, 'must be at least 12 characters').max(1000).optional(),
+  ),
   /** A session unused this long ends; one older than the maximum ends whatever its use. */
   AUTH_SESSION_IDLE_MINUTES: z.coerce
     .number()

@@ -4,6 +4,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useMemo } from 'react';
+import { AuthGate } from '../features/access/components/auth-gate';
 import type { Live } from '../lib/live';
 import { LiveProvider } from '../lib/live-context';
 import { createAppRouter } from './router';
@@ -21,7 +22,9 @@ export function App({ live }: { live: Live }) {
         <LiveProvider live={live}>
           <ModalsProvider>
             <Notifications position="bottom-right" />
-            <RouterProvider router={router} />
+            <AuthGate>
+              <RouterProvider router={router} />
+            </AuthGate>
           </ModalsProvider>
         </LiveProvider>
       </QueryClientProvider>

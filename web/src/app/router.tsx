@@ -1,6 +1,7 @@
 import { LIVE_LIST_KINDS, QUEUE_KINDS, QUEUE_SORT_FIELDS } from '@artemis-studio/contracts';
 import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { z } from 'zod';
+import { AccessPage } from '../features/access/components/access-page';
 import { ClusterSettingsPage } from '../features/clusters/components/cluster-settings-page';
 import { ClustersPage } from '../features/clusters/components/clusters-page';
 import { EventsPage } from '../features/events/components/events-page';
@@ -39,6 +40,20 @@ const settingsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/settings',
   component: SettingsPage,
+});
+
+const accessRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/access',
+  component: AccessPage,
+});
+/** Where the identity provider's refusals land (`?error=`); signed in, it is the clusters. */
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  beforeLoad: () => {
+    throw redirect({ to: '/clusters' });
+  },
 });
 
 /** Every screen of one cluster shares this route's stream (ClusterView). */
@@ -117,6 +132,8 @@ const routeTree = rootRoute.addChildren([
   indexRoute,
   clustersRoute,
   settingsRoute,
+  accessRoute,
+  signInRoute,
   clusterRoute.addChildren([
     overviewRoute,
     queuesRoute,

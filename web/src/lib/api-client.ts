@@ -78,6 +78,8 @@ export function sendJson<S extends z.ZodType>(
       method,
       headers: {
         Accept: 'application/json',
+        // The gateway refuses a change made with the session cookie without it: a cross-site form cannot send one.
+        'X-Studio-Request': 'console',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

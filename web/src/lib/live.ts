@@ -1,5 +1,7 @@
-import { QueryClient, type Query } from '@tanstack/react-query';
+import { QueryCache, QueryClient, type Query } from '@tanstack/react-query';
+import { ApiError } from './api-client';
 import { ConsoleSettings } from './console-settings';
+import { queryKeys } from './query-keys';
 import { pauseSignal, type PauseSignal } from './freshness/pause';
 import { StreamRegistry } from './stream/stream-registry';
 
@@ -42,13 +44,23 @@ export function createLive(pause: PauseSignal = pauseSignal, settings = new Cons
       whileLiveMs: query.meta?.refreshWhileLiveMs,
     });
   };
-  const queryClient = new QueryClient({
+  const queryClient: QueryClient = new QueryClient({
+    // A query refused as unauthenticated means the session ended (signed out elsewhere, expired,
+    // revoked): who is signed in is asked again, and the console shows the sign-in page.
+    queryCache: new QueryCache({
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 401)
+          void queryClient.invalidateQueries({ queryKey: queryKeys.me() });
+      },
+    }),
     defaultOptions: {
       queries: {
         refetchInterval: interval,
         refetchOnWindowFocus: () => !pause.isPaused(),
         refetchOnReconnect: () => !pause.isPaused(),
-        retry: 2,
+        // Refused (401, 403) is an answer, not a blip: asking again changes nothing.
+        retry: (failures, error) =>
+          failures < 2 && !(error instanceof ApiError && (error.status === 401 || error.status === 403)),
       },
     },
   });

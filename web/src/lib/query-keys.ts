@@ -25,6 +25,13 @@ export const queryKeys = {
   queueGrowth: (clusterId: string, params: object) =>
     ['cluster', clusterId, 'queues', 'growth', params] as const,
   settings: () => ['settings'] as const,
+  /** Who is signed in; refetched when any query is refused as unauthenticated. */
+  me: () => ['access', 'me'] as const,
+  authConfig: () => ['access', 'config'] as const,
+  users: () => ['access', 'users'] as const,
+  grants: () => ['access', 'grants'] as const,
+  tokens: () => ['access', 'tokens'] as const,
+  audit: (filters: object) => ['access', 'audit', filters] as const,
 };
 
 /**

@@ -34,6 +34,11 @@ export const BaseEnvSchema = z.object({
   /** How long a client may take to send a request's head, and the whole request (slowloris). */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * Serve /healthz, /readyz and /metrics on this port only (and nothing else there), so the
+   * public port behind an ingress never answers them. Unset: they are on PORT with the rest.
+   */
+  OPERATIONAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Set to "false" to skip migrations at start (when a release job runs `npm run db:migrate`). */
   MIGRATE_ON_START: z.enum(['true', 'false']).default('true'),
 });

@@ -60,6 +60,10 @@ export class AccessStore {
     return this.database.readyWithin(DATABASE_WAIT_MS);
   }
 
+  whenReady(): Promise<DataSource> {
+    return this.database.whenReady();
+  }
+
   async userByName(username: string): Promise<UserRow | null> {
     const rows = await (
       await this.db()

@@ -423,6 +423,36 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     expect(rows).toEqual([{ outcome: 'denied', n: 11 }]);
   });
 
+  it('reaps audit rows past the retention at start, and only those', async () => {
+    const [old] = await db.query(
+      `INSERT INTO audit_event (at, actor_kind, actor_name, action, outcome, status)
+       VALUES (now() - interval '400 days', 'local', 'history', 'cluster.create', 'success', 201) RETURNING seq`,
+    );
+    const [recent] = await db.query(
+      `INSERT INTO audit_event (at, actor_kind, actor_name, action, outcome, status)
+       VALUES (now() - interval '300 days', 'local', 'history', 'cluster.create', 'success', 201) RETURNING seq`,
+    );
+    // A replica started in development mode: no sign-in, everyone an administrator, and it says so.
+    const open = await spawnService('gateway', 18496, { AUTH_MODE: 'none', OPERATIONAL_PORT: '18497' });
+    try {
+      expect(await (await fetch(`${open.url}/api/v1/auth/config`)).json()).toMatchObject({ mode: 'none' });
+      expect((await fetch(`${open.url}/api/v1/clusters/${clusterId}`)).status).toBe(200);
+      expect(open.output()).toContain('AUTH_MODE=none');
+      // Health and metrics on their own port, and only there: the public port never shows them.
+      expect((await fetch(`${open.url}/metrics`)).status).toBe(404);
+      expect((await fetch('http://127.0.0.1:18497/metrics')).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:18497/api/v1/clusters/${clusterId}`)).status).toBe(404);
+      const left = async () =>
+        (await db.query(`SELECT seq FROM audit_event WHERE seq = ANY($1)`, [[old.seq, recent.seq]])).map(
+          (r: { seq: string }) => Number(r.seq),
+        );
+      await waitFor('the old row reaped', async () => (await left()).length === 1);
+      expect(await left()).toEqual([Number(recent.seq)]);
+    } finally {
+      await open.stop();
+    }
+  });
+
   it('keeps secrets out of answers and the audit trail', async () => {
     const users = await (await admin.fetch(`${gateway.url}/api/v1/users`)).text();
     expect(users).not.toMatch(/scrypt|password/i);

@@ -45,8 +45,11 @@ export class AuditTrail implements AuditWriter, OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /** Reaped once the database is there, then hourly, by every replica (a second reap finds nothing). */
   onModuleInit(): void {
-    this.reaper = setInterval(() => void this.reap().catch(() => undefined), REAP_EVERY_MS);
+    const reap = () => void this.reap().catch(() => undefined);
+    void this.store.whenReady().then(reap);
+    this.reaper = setInterval(reap, REAP_EVERY_MS);
     this.reaper.unref();
   }
 
@@ -148,6 +151,7 @@ export class AuditTrail implements AuditWriter, OnModuleInit, OnModuleDestroy {
   async reap(): Promise<number> {
     const days = this.settings.get('artemis-studio.audit.retention-days');
     return (await this.store.db()).transaction(async (tx) => {
+      // The append-only trigger lets this transaction, and only it, delete.
       await tx.query(`SET LOCAL studio.audit_reaper = 'on'`);
       const [, deleted] = await tx.query(`DELETE FROM audit_event WHERE at < now() - $1 * interval '1 day'`, [
         days,

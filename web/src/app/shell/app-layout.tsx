@@ -21,6 +21,7 @@ import { useEffect } from 'react';
 import { useClusters } from '../../features/clusters/api/get-clusters';
 import { settingsQueryOptions } from '../../features/settings/api/settings';
 import { useLive, usePause } from '../../lib/live-context';
+import { UserMenu } from '../../features/access/components/user-menu';
 import { ClusterNav } from './cluster-nav';
 import { CommandPalette } from './command-palette';
 import { FreshnessIndicator } from './freshness-indicator';
@@ -119,10 +120,8 @@ export function AppLayout() {
             >
               Go to
             </Button>
-            <Anchor component={Link} to="/settings" size="sm" style={{ whiteSpace: 'nowrap' }}>
-              Runtime settings
-            </Anchor>
             <ColorSchemeToggle />
+            <UserMenu />
           </Group>
         </Group>
       </AppShell.Header>

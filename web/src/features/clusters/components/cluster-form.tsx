@@ -50,6 +50,8 @@ export interface ClusterFormProps {
   existing?: ClusterSummary;
   submitLabel: string;
   onSubmit(request: CreateClusterRequest | UpdateClusterRequest): Promise<unknown>;
+  /** Shown, but nothing can be changed: the role may not. */
+  readOnly?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export interface ClusterFormProps {
  * the gateway's field errors shown beside their fields. A stored secret is never shown: the form
  * can only replace or remove it.
  */
-export function ClusterForm({ existing, submitLabel, onSubmit }: ClusterFormProps) {
+export function ClusterForm({ existing, submitLabel, onSubmit, readOnly = false }: ClusterFormProps) {
   const [name, setName] = useState(existing?.name ?? '');
   const [nodes, setNodes] = useState<NodeDraft[]>(
     existing?.nodes.map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl ?? '' })) ?? [
@@ -177,98 +179,102 @@ export function ClusterForm({ existing, submitLabel, onSubmit }: ClusterFormProp
 
   return (
     <form onSubmit={submit} noValidate aria-label={existing ? 'Edit cluster' : 'Register a cluster'}>
-      <Stack>
-        {failure && (
-          <Alert color="red" title="Not saved" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <TextInput
-          label="Cluster name"
-          required
-          value={name}
-          error={errors.name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          data-autofocus
-        />
-        <Fieldset legend="Nodes">
-          <Stack gap="sm">
-            {nodes.map((node, index) => (
-              <Group key={index} align="flex-start" wrap="nowrap" gap="xs">
-                <TextInput
-                  label="Node name"
-                  required
-                  value={node.name}
-                  error={errors[`nodes.${index}.name`]}
-                  onChange={(e) => setNode(index, { name: e.currentTarget.value })}
-                  w={140}
-                />
-                <TextInput
-                  label="Jolokia URL"
-                  required
-                  placeholder="http://broker-0:8161/console/jolokia"
-                  value={node.jolokiaUrl}
-                  error={errors[`nodes.${index}.jolokiaUrl`]}
-                  onChange={(e) => setNode(index, { jolokiaUrl: e.currentTarget.value })}
-                  style={{ flex: 2 }}
-                />
-                <TextInput
-                  label="AMQP URL"
-                  placeholder="amqp://broker-0:61616"
-                  value={node.amqpUrl}
-                  error={errors[`nodes.${index}.amqpUrl`]}
-                  onChange={(e) => setNode(index, { amqpUrl: e.currentTarget.value })}
-                  style={{ flex: 1.5 }}
-                />
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  mt={26}
-                  aria-label={`Remove node ${node.name || index + 1}`}
-                  disabled={nodes.length === 1}
-                  onClick={() => setNodes((all) => all.filter((_, i) => i !== index))}
-                >
-                  ✕
-                </ActionIcon>
+      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack>
+          {failure && (
+            <Alert color="red" title="Not saved" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <TextInput
+            label="Cluster name"
+            required
+            value={name}
+            error={errors.name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            data-autofocus
+          />
+          <Fieldset legend="Nodes">
+            <Stack gap="sm">
+              {nodes.map((node, index) => (
+                <Group key={index} align="flex-start" wrap="nowrap" gap="xs">
+                  <TextInput
+                    label="Node name"
+                    required
+                    value={node.name}
+                    error={errors[`nodes.${index}.name`]}
+                    onChange={(e) => setNode(index, { name: e.currentTarget.value })}
+                    w={140}
+                  />
+                  <TextInput
+                    label="Jolokia URL"
+                    required
+                    placeholder="http://broker-0:8161/console/jolokia"
+                    value={node.jolokiaUrl}
+                    error={errors[`nodes.${index}.jolokiaUrl`]}
+                    onChange={(e) => setNode(index, { jolokiaUrl: e.currentTarget.value })}
+                    style={{ flex: 2 }}
+                  />
+                  <TextInput
+                    label="AMQP URL"
+                    placeholder="amqp://broker-0:61616"
+                    value={node.amqpUrl}
+                    error={errors[`nodes.${index}.amqpUrl`]}
+                    onChange={(e) => setNode(index, { amqpUrl: e.currentTarget.value })}
+                    style={{ flex: 1.5 }}
+                  />
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    mt={26}
+                    aria-label={`Remove node ${node.name || index + 1}`}
+                    disabled={nodes.length === 1}
+                    onClick={() => setNodes((all) => all.filter((_, i) => i !== index))}
+                  >
+                    ✕
+                  </ActionIcon>
+                </Group>
+              ))}
+              {errors.nodes && (
+                <Text c="red" size="sm">
+                  {errors.nodes}
+                </Text>
+              )}
+              <Group>
+                <Button variant="light" size="xs" onClick={() => setNodes((all) => [...all, emptyNode()])}>
+                  Add a node
+                </Button>
               </Group>
-            ))}
-            {errors.nodes && (
-              <Text c="red" size="sm">
-                {errors.nodes}
-              </Text>
-            )}
-            <Group>
-              <Button variant="light" size="xs" onClick={() => setNodes((all) => [...all, emptyNode()])}>
-                Add a node
+            </Stack>
+          </Fieldset>
+          {credentialFields(
+            'jolokia',
+            'Jolokia credential',
+            existing?.credentials.jolokia ?? false,
+            'A user in the broker console role.',
+          )}
+          {credentialFields(
+            'amqp',
+            'AMQP credential (notifications)',
+            existing?.credentials.amqp ?? false,
+            'Optional: the Jolokia credential is used when empty, then anonymous.',
+          )}
+          <TextInput
+            label="Jolokia Origin"
+            description="The Origin header sent to Jolokia; defaults to each node's own scheme and host."
+            value={origin}
+            error={errors.jolokiaOrigin}
+            onChange={(e) => setOrigin(e.currentTarget.value)}
+          />
+          {!readOnly && (
+            <Group justify="flex-end">
+              <Button type="submit" loading={submitting}>
+                {submitLabel}
               </Button>
             </Group>
-          </Stack>
-        </Fieldset>
-        {credentialFields(
-          'jolokia',
-          'Jolokia credential',
-          existing?.credentials.jolokia ?? false,
-          'A user in the broker console role.',
-        )}
-        {credentialFields(
-          'amqp',
-          'AMQP credential (notifications)',
-          existing?.credentials.amqp ?? false,
-          'Optional: the Jolokia credential is used when empty, then anonymous.',
-        )}
-        <TextInput
-          label="Jolokia Origin"
-          description="The Origin header sent to Jolokia; defaults to each node's own scheme and host."
-          value={origin}
-          error={errors.jolokiaOrigin}
-          onChange={(e) => setOrigin(e.currentTarget.value)}
-        />
-        <Group justify="flex-end">
-          <Button type="submit" loading={submitting}>
-            {submitLabel}
-          </Button>
-        </Group>
-      </Stack>
+          )}
+        </Stack>
+      </fieldset>
     </form>
   );
 }

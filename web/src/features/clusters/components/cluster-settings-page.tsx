@@ -1,6 +1,8 @@
-import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { useAbilities } from '../../../lib/access/me';
+import { RefusableButton } from '../../../lib/access/refusable-button';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useRemoveCluster, useUpdateCluster } from '../api/change-cluster';
 import { useCluster } from '../api/get-cluster';
@@ -16,14 +18,21 @@ export function ClusterSettingsPage() {
   const update = useUpdateCluster(clusterId);
   const remove = useRemoveCluster();
   const navigate = useNavigate();
+  const can = useAbilities();
   return (
     <Stack maw={960}>
       <Title order={2}>Cluster settings</Title>
       <QueryState query={cluster} what="cluster">
         {(data) => (
           <Stack>
+            {can.refusal(data.name, 'admin') && (
+              <Alert color="gray" role="status" title="Read-only">
+                Changing or removing this cluster {can.refusal(data.name, 'admin')}.
+              </Alert>
+            )}
             <Card withBorder>
               <ClusterForm
+                readOnly={can.refusal(data.name, 'admin') !== null}
                 key={data.updatedAt}
                 existing={data}
                 submitLabel="Save changes"
@@ -41,7 +50,8 @@ export function ClusterSettingsPage() {
                     Studio forgets it; the brokers are not touched.
                   </Text>
                 </Stack>
-                <Button
+                <RefusableButton
+                  refusal={can.refusal(data.name, 'admin')}
                   color="red"
                   variant="light"
                   onClick={() =>
@@ -49,7 +59,7 @@ export function ClusterSettingsPage() {
                   }
                 >
                   Remove cluster
-                </Button>
+                </RefusableButton>
               </Group>
             </Card>
           </Stack>

@@ -2,6 +2,8 @@ import type { ClusterSummary } from '@artemis-studio/contracts';
 import { Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useAbilities } from '../../../lib/access/me';
+import { RefusableButton } from '../../../lib/access/refusable-button';
 import { QueryState } from '../../../lib/ui/query-state';
 import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
 import { useRegisterCluster, useRemoveCluster } from '../api/change-cluster';
@@ -15,6 +17,7 @@ function ClusterRow({ cluster }: { cluster: ClusterSummary }) {
   const topology = useTopology(cluster.id);
   const detail = useCluster(cluster.id);
   const remove = useRemoveCluster();
+  const refusal = useAbilities().refusal(cluster.name, 'admin');
   return (
     <Table.Tr>
       <Table.Td>
@@ -36,23 +39,27 @@ function ClusterRow({ cluster }: { cluster: ClusterSummary }) {
       <Table.Td>
         <Group gap="xs" justify="flex-end">
           <Button component={Link} to={`/clusters/${cluster.id}/settings`} variant="subtle" size="xs">
-            Edit
+            {refusal ? 'Registration' : 'Edit'}
           </Button>
-          <Button
+          <RefusableButton
+            refusal={refusal}
             variant="subtle"
             color="red"
             size="xs"
             onClick={() => confirmRemoveCluster(cluster, remove.mutateAsync)}
           >
             Remove
-          </Button>
+          </RefusableButton>
         </Group>
       </Table.Td>
     </Table.Tr>
   );
 }
 
+const REGISTER_REFUSAL = 'needs the admin role on some clusters; ask an administrator';
+
 function EmptyState({ onRegister }: { onRegister: () => void }) {
+  const can = useAbilities();
   return (
     <Card withBorder padding="xl" maw={640}>
       <Stack>
@@ -63,7 +70,9 @@ function EmptyState({ onRegister }: { onRegister: () => void }) {
           broker's management notifications live.
         </Text>
         <Group>
-          <Button onClick={onRegister}>Register a cluster</Button>
+          <RefusableButton refusal={can.register ? null : REGISTER_REFUSAL} onClick={onRegister}>
+            Register a cluster
+          </RefusableButton>
         </Group>
       </Stack>
     </Card>
@@ -75,11 +84,14 @@ export function ClustersPage() {
   const register = useRegisterCluster();
   const navigate = useNavigate();
   const [opened, { open, close }] = useDisclosure(false);
+  const can = useAbilities();
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Clusters</Title>
-        <Button onClick={open}>Register a cluster</Button>
+        <RefusableButton refusal={can.register ? null : REGISTER_REFUSAL} onClick={open}>
+          Register a cluster
+        </RefusableButton>
       </Group>
       <QueryState query={clusters} what="clusters">
         {(list) =>

@@ -2,12 +2,16 @@ import { isSettingKey, SETTINGS, type Setting, type SettingKey } from '@artemis-
 import { Badge, Button, Group, NumberInput, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
+import { NOT_ADMINISTRATOR } from '../../../lib/access/abilities';
+import { useAbilities } from '../../../lib/access/me';
+import { RefusableButton } from '../../../lib/access/refusable-button';
 import { describeError } from '../../../lib/api-client';
 import { QueryState } from '../../../lib/ui/query-state';
 import { usePutSetting, useSettings } from '../api/settings';
 
 function SettingRow({ setting }: { setting: Setting & { key: SettingKey } }) {
   const put = usePutSetting();
+  const refusal = useAbilities().administer ? null : NOT_ADMINISTRATOR;
   const spec = SETTINGS[setting.key];
   const [draft, setDraft] = useState<number | string>(setting.value);
   const [error, setError] = useState<string | null>(null);
@@ -42,15 +46,17 @@ function SettingRow({ setting }: { setting: Setting & { key: SettingKey } }) {
             suffix={` ${spec.unit}`}
             w={180}
             allowDecimal={false}
+            disabled={refusal !== null}
           />
-          <Button
+          <RefusableButton
+            refusal={refusal}
             variant="light"
             loading={put.isPending}
             disabled={Number(draft) === setting.value}
             onClick={() => void save(Number(draft))}
           >
             Save
-          </Button>
+          </RefusableButton>
         </Group>
       </Table.Td>
       <Table.Td>
@@ -59,13 +65,15 @@ function SettingRow({ setting }: { setting: Setting & { key: SettingKey } }) {
             <Badge variant="light" color="gray">
               override
             </Badge>
-            <Button
-              variant="subtle"
-              size="xs"
-              onClick={() => void save(setting.default).then(() => setDraft(setting.default))}
-            >
-              Reset to {setting.default}
-            </Button>
+            {!refusal && (
+              <Button
+                variant="subtle"
+                size="xs"
+                onClick={() => void save(setting.default).then(() => setDraft(setting.default))}
+              >
+                Reset to {setting.default}
+              </Button>
+            )}
           </Group>
         ) : (
           <Text size="sm" c="dimmed">

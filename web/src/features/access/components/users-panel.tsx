@@ -1,0 +1,140 @@
+import type { Me, Role } from '@artemis-studio/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { describeError } from '../../../lib/api-client';
+import { formatInstant } from '../../../lib/ui/format';
+import { QueryState } from '../../../lib/ui/query-state';
+import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/access';
+import { RoleFields } from './role-fields';
+
+function NewUser() {
+  const create = useCreateUser();
+  const [kind, setKind] = useState<'local' | 'service'>('local');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role | null>('viewer');
+  const [clusters, setClusters] = useState('*');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const base = { username, clusters, ...(role ? { role } : {}) };
+    create.mutate(kind === 'local' ? { kind, password, ...base } : { kind, ...base }, {
+      onSuccess: () => {
+        setUsername('');
+        setPassword('');
+      },
+    });
+  };
+  return (
+    <form onSubmit={submit} aria-label="New user">
+      <Stack gap="xs">
+        <Group align="flex-end" wrap="wrap">
+          <SegmentedControl
+            value={kind}
+            onChange={(v) => setKind(v as 'local' | 'service')}
+            data={[
+              { value: 'local', label: 'Person' },
+              { value: 'service', label: 'Service account' },
+            ]}
+          />
+          <TextInput label="Username" value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
+          {kind === 'local' && (
+            <PasswordInput
+              label="Password"
+              description="12 characters or more"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              autoComplete="new-password"
+            />
+          )}
+          <RoleFields role={role} clusters={clusters} onRole={setRole} onClusters={setClusters} optional />
+          <Button type="submit" loading={create.isPending}>
+            Add
+          </Button>
+        </Group>
+        {create.error && (
+          <Alert color="red" role="alert">
+            {describeError(create.error)}
+          </Alert>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+export function UsersPanel({ me }: { me: Me }) {
+  const users = useUsers();
+  const update = useUpdateUser();
+  const remove = useDeleteUser();
+  const failure = update.error ?? remove.error;
+  return (
+    <Stack>
+      <NewUser />
+      {failure && (
+        <Alert color="red" role="alert">
+          {describeError(failure)}
+        </Alert>
+      )}
+      <QueryState query={users} what="users">
+        {(list) => (
+          <Table aria-label="Users" verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>User</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>Groups</Table.Th>
+                <Table.Th>Last sign-in</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.map((user) => (
+                <Table.Tr key={user.id}>
+                  <Table.Td>
+                    <Text fw={600} size="sm">
+                      {user.username}
+                    </Text>
+                    {user.disabled && (
+                      <Badge color="gray" variant="light">
+                        disabled
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{user.kind}</Table.Td>
+                  <Table.Td>{user.groups.join(', ')}</Table.Td>
+                  <Table.Td>{user.lastSignInAt ? formatInstant(user.lastSignInAt) : '—'}</Table.Td>
+                  <Table.Td>
+                    {user.id !== me.id && (
+                      <Group gap="xs" justify="flex-end">
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          onClick={() => update.mutate({ id: user.id, change: { disabled: !user.disabled } })}
+                        >
+                          {user.disabled ? 'Enable' : 'Disable'}
+                        </Button>
+                        <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(user.id)}>
+                          Remove
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </QueryState>
+    </Stack>
+  );
+}
