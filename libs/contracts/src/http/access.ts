@@ -119,6 +119,12 @@ export const UpdateUserRequestSchema = z
   .strict();
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequestSchema>;
 
+/** A local user changes their own password, proving the current one. */
+export const ChangePasswordRequestSchema = z
+  .object({ currentPassword: z.string().min(1).max(1000), newPassword: Password })
+  .strict();
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
+
 export const ApiTokenSchema = z.object({
   id: Uuid,
   name: z.string(),

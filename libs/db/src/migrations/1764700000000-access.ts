@@ -79,9 +79,9 @@ export class Access1764700000000 implements MigrationInterface {
         detail      jsonb NOT NULL DEFAULT '{}'
       ) WITH (fillfactor = 100)`);
     await db.query(`CREATE INDEX audit_event_at ON audit_event USING brin (at)`);
-    // The sign-in limiter counts recent failures by user and by address.
+    // The sign-in limiter counts recent failed password tries by user and by address.
     await db.query(
-      `CREATE INDEX audit_event_sign_in ON audit_event (action, at) WHERE action = 'auth.sign-in'`,
+      `CREATE INDEX audit_event_password_tries ON audit_event (at) WHERE action IN ('auth.sign-in', 'auth.password')`,
     );
     await db.query(`
       CREATE FUNCTION audit_event_append_only() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -58,7 +58,8 @@ export class AccessGuard implements CanActivate {
       throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'sign in, or send an API token');
     req.principal = principal;
     try {
-      if (mutating && principal.via === 'session') this.refuseCrossSite(req);
+      // A token is sent on purpose by its holder; a cookie (or no sign-in at all) by any page.
+      if (mutating && principal.via !== 'token') this.refuseCrossSite(req);
       await this.authorize(permission, principal, req);
     } catch (err) {
       if (mutating && err instanceof DomainError && err.kind === 'forbidden')
@@ -69,7 +70,6 @@ export class AccessGuard implements CanActivate {
   }
 
   private refuseCrossSite(req: StudioRequest): void {
-    if (this.access.mode === 'none') return;
     const refusal = crossSiteRefusal(req, this.access.publicOrigins);
     if (refusal) throw new DomainError('forbidden', 'CROSS_SITE_REFUSED', refusal);
   }

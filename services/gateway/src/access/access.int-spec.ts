@@ -31,9 +31,9 @@ const json = (method: string, body: unknown): RequestInit => ({
 interface Example {
   path: string;
   init?: RequestInit;
-  /** The route ends the session it is called with: each call gets a fresh one of the same role. */
-  endsSession?: boolean;
 }
+/** Routes that end the session they are called with: each call gets a fresh one of the same role. */
+const SESSION_ENDING = new Set(['POST /api/v1/auth/sign-out', 'POST /api/v1/auth/password']);
 
 describe('who may see and do what, against real PostgreSQL and NATS', () => {
   const processes: ServiceProcess[] = [];
@@ -74,7 +74,8 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     return ((await response.json()) as { id: string }).id;
   };
 
-  const EXAMPLES: Record<string, () => Promise<Example>> = {
+  type Caller = (ApiSession & { username?: string }) | null;
+  const EXAMPLES: Record<string, (as: Caller) => Promise<Example>> = {
     'GET /api/v1/auth/config': async () => ({ path: '/api/v1/auth/config' }),
     'POST /api/v1/auth/sign-in': async () => ({
       path: '/api/v1/auth/sign-in',
@@ -83,9 +84,15 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     'POST /api/v1/auth/sign-out': async () => ({
       path: '/api/v1/auth/sign-out',
       init: { method: 'POST' },
-      endsSession: true,
     }),
     'GET /api/v1/auth/me': async () => ({ path: '/api/v1/auth/me' }),
+    'POST /api/v1/auth/password': async (as) => ({
+      path: '/api/v1/auth/password',
+      init: json('POST', {
+        currentPassword: `${as?.username}-password`,
+        newPassword: 'a-brand-new-password',
+      }),
+    }),
     'GET /api/v1/auth/oidc/start': async () => ({ path: '/api/v1/auth/oidc/start' }),
     'GET /api/v1/auth/oidc/callback': async () => ({ path: '/api/v1/auth/oidc/callback?code=x&state=y' }),
     'GET /api/v1/users': async () => ({ path: '/api/v1/users' }),
@@ -159,8 +166,8 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
   };
 
   /** One request, with a stream's body abandoned once its status is known. */
-  const call = async (route: DeclaredRoute, as: ApiSession | null, base = gateway.url) => {
-    const example = await EXAMPLES[`${route.method} ${route.path}`]!();
+  const call = async (route: DeclaredRoute, as: Caller, base = gateway.url) => {
+    const example = await EXAMPLES[`${route.method} ${route.path}`]!(as);
     const abort = new AbortController();
     const init = { ...example.init, redirect: 'manual' as const, signal: abort.signal };
     const response = as
@@ -228,8 +235,8 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
       const permission = route.permission as Permission;
       if (permission.kind === 'public') continue;
       for (const role of ROLES) {
-        const example = await EXAMPLES[`${route.method} ${route.path}`]!();
-        const as = example.endsSession ? await signInAs(gateway.url, admin, role) : sessions[role];
+        const ends = SESSION_ENDING.has(`${route.method} ${route.path}`);
+        const as = ends ? await signInAs(gateway.url, admin, role) : sessions[role];
         const { status, requestId } = await call(route, as);
         const expectAllowed = allowed(permission, role);
         const key = `${role} ${route.method} ${route.path}`;
@@ -451,6 +458,21 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     } finally {
       await open.stop();
     }
+  });
+
+  it('lets a user change their own password, proving the current one, and ends their sessions', async () => {
+    const user = await signInAs(gateway.url, admin, 'viewer');
+    const other = await signIn(second.url, user.username, `${user.username}-password`);
+    const change = (currentPassword: string) =>
+      user.fetch(
+        `${gateway.url}/api/v1/auth/password`,
+        json('POST', { currentPassword, newPassword: 'a-better-password' }),
+      );
+    expect((await change('a wrong guess')).status).toBe(403);
+    expect((await change(`${user.username}-password`)).status).toBe(204);
+    expect((await other.fetch(`${second.url}/api/v1/auth/me`)).status).toBe(401);
+    await expect(signIn(gateway.url, user.username, `${user.username}-password`)).rejects.toThrow(/401/);
+    await signIn(gateway.url, user.username, 'a-better-password');
   });
 
   it('keeps secrets out of answers and the audit trail', async () => {

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { GATEWAY_CONFIG, type AccessConfig, type GatewayConfig } from '../gateway.config';
 import { AccessStore } from './access-store';
 import { capToToken } from './grants';
-import { ANONYMOUS, type Principal } from './principal';
+import { ANONYMOUS, principalOf, type Principal } from './principal';
 import { digest, TOKEN_PREFIX } from './secrets';
 import { SESSION_COOKIE, readCookie } from './session-cookie';
 
@@ -50,16 +50,10 @@ export class Authenticator {
     )
       return null;
     if (now - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) await this.store.touchSession(sessionDigest);
-    const { user } = session;
-    return {
-      id: user.id,
-      name: user.username,
-      kind: user.kind,
-      via: 'session',
-      groups: user.groups,
-      grants: await this.store.grantsOf(user),
-      credential: { kind: 'session', digest: sessionDigest },
-    };
+    return principalOf(session.user, 'session', await this.store.grantsOf(session.user), {
+      kind: 'session',
+      digest: sessionDigest,
+    });
   }
 
   private async byToken(secret: string): Promise<Principal | null> {
@@ -74,15 +68,10 @@ export class Authenticator {
       return null;
     if (!token.lastUsedAt || now - token.lastUsedAt.getTime() > TOUCH_EVERY_MS)
       await this.store.touchToken(token.id);
-    const { owner } = token;
-    return {
-      id: owner.id,
-      name: owner.username,
-      kind: owner.kind,
-      via: 'token',
-      groups: owner.groups,
-      grants: capToToken(await this.store.grantsOf(owner), { role: token.role, clusters: token.clusters }),
-      credential: { kind: 'token', id: token.id },
-    };
+    const grants = capToToken(await this.store.grantsOf(token.owner), {
+      role: token.role,
+      clusters: token.clusters,
+    });
+    return principalOf(token.owner, 'token', grants, { kind: 'token', id: token.id });
   }
 }

@@ -15,6 +15,16 @@ export interface Principal {
   credential: Credential | null;
 }
 
+/** A user, acting through a session or a token, with the grants in force for it. */
+export function principalOf(
+  user: { id: string; username: string; kind: 'local' | 'oidc' | 'service'; groups: string[] },
+  via: 'session' | 'token',
+  grants: RoleGrant[],
+  credential: Credential | null,
+): Principal {
+  return { id: user.id, name: user.username, kind: user.kind, via, groups: user.groups, grants, credential };
+}
+
 export const roleOfPrincipal = (principal: Principal, clusterName: string): Role | null =>
   roleOn(principal.grants, clusterName);
 

@@ -1,15 +1,16 @@
 import {
   AuthConfigSchema,
+  ChangePasswordRequestSchema,
   SignInRequestSchema,
   type AuthConfig,
+  type ChangePasswordRequest,
   type SignInRequest,
 } from '@artemis-studio/contracts';
 import { withTimeout } from '@artemis-studio/timing';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
+import { AuditRecord, Audited, draftFor, type AuditNote } from '../audit/audit-note';
 import { AuditTrail } from '../audit/audit-trail';
-import { draftFor } from '../audit/audit-note';
 import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type AccessConfig, type GatewayConfig } from '../gateway.config';
 import { Valid } from '../http/validation.pipe';
@@ -18,8 +19,8 @@ import { FirstAdmin } from './first-admin';
 import { OidcClient } from './oidc-client';
 import { Access } from './permission';
 import { CurrentPrincipal, clientAddress, type StudioRequest } from './request-context';
-import { describePrincipal, type Principal } from './principal';
-import { DECOY_HASH, digest, newSessionId, verifyPassword } from './secrets';
+import { describePrincipal, principalOf, type Principal } from './principal';
+import { DECOY_HASH, digest, hashPassword, newSessionId, verifyPassword } from './secrets';
 import { SESSION_COOKIE, readCookie, setCookie } from './session-cookie';
 import { SignInLimiter } from './sign-in-limiter';
 
@@ -88,6 +89,35 @@ export class SignInController {
     setCookie(req, res, SESSION_COOKIE, '', 0);
   }
 
+  /** A local user's own password; every session of theirs ends with it, this one too. */
+  @Post('password')
+  @HttpCode(204)
+  @Access.signedIn()
+  @Audited('auth.password')
+  async changePassword(
+    @Body(new Valid(ChangePasswordRequestSchema, 'password change')) change: ChangePasswordRequest,
+    @CurrentPrincipal() principal: Principal,
+    @Req() req: StudioRequest,
+    @Res({ passthrough: true }) res: Response,
+    @AuditRecord() note: AuditNote,
+  ): Promise<void> {
+    note.describe({ target: principal.name });
+    await this.limiter.check(principal.name, clientAddress(req));
+    const user = await this.store.userById(principal.id).catch(() => null);
+    if (user?.kind !== 'local' || !user.passwordHash)
+      throw new DomainError('invalid', 'NOT_A_LOCAL_USER', 'only a Studio account has a password here');
+    if (!(await verifyPassword(change.currentPassword, user.passwordHash)))
+      throw new DomainError('forbidden', 'WRONG_PASSWORD', 'the current password is not right');
+    const passwordHash = await hashPassword(change.newPassword);
+    await (
+      await this.store.db()
+    ).transaction(async (tx) => {
+      await this.store.updateUser(tx, user.id, { passwordHash });
+      await note.within(tx);
+    });
+    setCookie(req, res, SESSION_COOKIE, '', 0);
+  }
+
   @Get('me')
   @Access.signedIn()
   me(@CurrentPrincipal() principal: Principal) {
@@ -139,14 +169,6 @@ export class SignInController {
     await this.store.createSession(digest(sessionId), user.id, this.access.sessionMaxMs, clientAddress(req));
     await this.store.markSignedIn(user.id);
     setCookie(req, res, SESSION_COOKIE, sessionId, this.access.sessionMaxMs);
-    return describePrincipal({
-      id: user.id,
-      name: user.username,
-      kind: user.kind,
-      via: 'session',
-      groups: user.groups,
-      grants: await this.store.grantsOf(user),
-      credential: null,
-    });
+    return describePrincipal(principalOf(user, 'session', await this.store.grantsOf(user), null));
   }
 }

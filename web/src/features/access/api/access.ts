@@ -7,6 +7,7 @@ import {
   MeSchema,
   UserSchema,
   type AuditQuery,
+  type ChangePasswordRequest,
   type CreateGrantRequest,
   type CreateTokenRequest,
   type CreateUserRequest,
@@ -35,6 +36,15 @@ export function useSignIn() {
       queryClient.setQueryData(queryKeys.me(), me);
       void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'access' });
     },
+  });
+}
+
+/** Ends every session of the user, this one too: the sign-in page follows. */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ChangePasswordRequest) => sendJson('POST', '/auth/password', change),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
   });
 }
 

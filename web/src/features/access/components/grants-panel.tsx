@@ -1,7 +1,7 @@
 import type { Role } from '@artemis-studio/contracts';
-import { Alert, Button, Group, SegmentedControl, Select, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, SegmentedControl, Select, Stack, Table, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { describeError } from '../../../lib/api-client';
+import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateGrant, useDeleteGrant, useGrants, useUsers } from '../api/access';
 import { RoleFields } from './role-fields';
@@ -59,11 +59,7 @@ export function GrantsPanel() {
           </Button>
         </Group>
       </form>
-      {failure && (
-        <Alert color="red" role="alert">
-          {describeError(failure)}
-        </Alert>
-      )}
+      <FailureAlert error={failure} />
       <QueryState query={grants} what="grants">
         {(list) => (
           <Table aria-label="Grants" verticalSpacing="xs">

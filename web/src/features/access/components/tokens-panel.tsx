@@ -1,6 +1,5 @@
 import type { CreatedToken, Me, Role } from '@artemis-studio/contracts';
 import {
-  Alert,
   Badge,
   Button,
   Code,
@@ -15,7 +14,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { describeError } from '../../../lib/api-client';
+import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { formatInstant } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateToken, useRevokeToken, useTokens, useUsers } from '../api/access';
@@ -117,11 +116,7 @@ export function TokensPanel({ me }: { me: Me }) {
           </Button>
         </Group>
       </form>
-      {failure && (
-        <Alert color="red" role="alert">
-          {describeError(failure)}
-        </Alert>
-      )}
+      <FailureAlert error={failure} />
       <QueryState query={tokens} what="API tokens">
         {(list) => (
           <Table aria-label="API tokens" verticalSpacing="xs">

@@ -1,9 +1,9 @@
-import type { Me, Role } from '@artemis-studio/contracts';
+import type { Me, Role, User } from '@artemis-studio/contracts';
 import {
-  Alert,
   Badge,
   Button,
   Group,
+  Modal,
   PasswordInput,
   SegmentedControl,
   Stack,
@@ -12,7 +12,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { describeError } from '../../../lib/api-client';
+import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { formatInstant } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/access';
@@ -62,13 +62,47 @@ function NewUser() {
             Add
           </Button>
         </Group>
-        {create.error && (
-          <Alert color="red" role="alert">
-            {describeError(create.error)}
-          </Alert>
-        )}
+        <FailureAlert error={create.error} />
       </Stack>
     </form>
+  );
+}
+
+/** A local user's new password; their sessions end with the change (yours too, if it is yours). */
+function SetPassword({ user, onClose }: { user: User | null; onClose: () => void }) {
+  const update = useUpdateUser();
+  const [password, setPassword] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (user)
+      update.mutate(
+        { id: user.id, change: { password } },
+        {
+          onSuccess: () => {
+            setPassword('');
+            onClose();
+          },
+        },
+      );
+  };
+  return (
+    <Modal opened={user !== null} onClose={onClose} title={`New password for ${user?.username ?? ''}`}>
+      <form onSubmit={submit} aria-label="Set password">
+        <Stack>
+          <PasswordInput
+            label="New password"
+            description="12 characters or more; every session of this user ends"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            autoComplete="new-password"
+          />
+          <FailureAlert error={update.error} />
+          <Button type="submit" loading={update.isPending} disabled={password.length < 12}>
+            Set password
+          </Button>
+        </Stack>
+      </form>
+    </Modal>
   );
 }
 
@@ -77,14 +111,12 @@ export function UsersPanel({ me }: { me: Me }) {
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const failure = update.error ?? remove.error;
+  const [settingPassword, setSettingPassword] = useState<User | null>(null);
   return (
     <Stack>
       <NewUser />
-      {failure && (
-        <Alert color="red" role="alert">
-          {describeError(failure)}
-        </Alert>
-      )}
+      <SetPassword user={settingPassword} onClose={() => setSettingPassword(null)} />
+      <FailureAlert error={failure} />
       <QueryState query={users} what="users">
         {(list) => (
           <Table aria-label="Users" verticalSpacing="xs">
@@ -114,20 +146,34 @@ export function UsersPanel({ me }: { me: Me }) {
                   <Table.Td>{user.groups.join(', ')}</Table.Td>
                   <Table.Td>{user.lastSignInAt ? formatInstant(user.lastSignInAt) : '—'}</Table.Td>
                   <Table.Td>
-                    {user.id !== me.id && (
-                      <Group gap="xs" justify="flex-end">
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          onClick={() => update.mutate({ id: user.id, change: { disabled: !user.disabled } })}
-                        >
-                          {user.disabled ? 'Enable' : 'Disable'}
+                    <Group gap="xs" justify="flex-end">
+                      {user.kind === 'local' && (
+                        <Button size="xs" variant="subtle" onClick={() => setSettingPassword(user)}>
+                          Set password
                         </Button>
-                        <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(user.id)}>
-                          Remove
-                        </Button>
-                      </Group>
-                    )}
+                      )}
+                      {user.id !== me.id && (
+                        <>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            onClick={() =>
+                              update.mutate({ id: user.id, change: { disabled: !user.disabled } })
+                            }
+                          >
+                            {user.disabled ? 'Enable' : 'Disable'}
+                          </Button>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            color="red"
+                            onClick={() => remove.mutate(user.id)}
+                          >
+                            Remove
+                          </Button>
+                        </>
+                      )}
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}
