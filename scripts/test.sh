@@ -12,6 +12,8 @@ step "typecheck (Node.js $(node --version))"
 npm run --silent typecheck
 step lint
 npm run --silent lint
+step "API descriptions (generated from the code, linted, and the committed copies current)"
+node scripts/check-api-descriptions.mjs
 step "unit tests"
 npx jest --selectProjects unit
 npm run --silent test -w web

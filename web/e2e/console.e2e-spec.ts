@@ -475,6 +475,15 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await trail.getByText('cluster.create').first().waitFor();
     await trail.getByText('token.create').first().waitFor();
     await screenshot(page, '14-access-audit-trail');
+
+    // The HTTP API as the gateway describes it (its OpenAPI document), for whoever writes a script.
+    await page.goto(`${base}/http-api`);
+    await page
+      .getByRole('table', { name: 'API: clusters' })
+      .getByText('/api/v1/clusters/{id}')
+      .first()
+      .waitFor();
+    await page.getByText('Needs: admin on every cluster. Audited as `setting.update`.').waitFor();
   });
 
   it('leaves a removed cluster with a notice instead of reading Live forever', async () => {

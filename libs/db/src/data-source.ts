@@ -22,7 +22,10 @@ export function createDataSource({
     migrations: MIGRATIONS,
     migrationsTableName: 'studio_migration',
     synchronize: false,
-    logging: ['error'],
+    // A failed query is thrown to its caller, which decides what it means (a name taken is no
+    // error) and logs it as JSON if it is one; TypeORM's own console lines would print the query's
+    // parameters and break the JSON log.
+    logging: false,
     applicationName,
     extra: { max: poolSize, connectionTimeoutMillis: 5000 },
   });

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Express } from 'express';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import type { z } from 'zod';
 import {
   BaseEnvSchema,
@@ -11,6 +13,7 @@ import {
 } from './config/service-config';
 import { GuardedExpressAdapter, type HttpTimeouts } from './http/guarded-express-adapter';
 import { splitOperationalPort } from './http/operational-port';
+import { requestId } from './http/request-id';
 
 /** What a service's HTTP server allows a client, unless the environment says otherwise. */
 const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
@@ -24,8 +27,13 @@ export async function createServiceApp(
   { quiet = false, timeouts = DEFAULT_TIMEOUTS }: { quiet?: boolean; timeouts?: HttpTimeouts } = {},
 ): Promise<INestApplication> {
   const app = await NestFactory.create(rootModule as never, new GuardedExpressAdapter(timeouts), {
-    logger: quiet ? false : ['error', 'warn', 'log'],
+    logger: quiet ? false : undefined,
+    // Lines logged while Nest starts wait for the JSON logger, so every line is JSON.
+    bufferLogs: !quiet,
   });
+  if (!quiet) app.useLogger(app.get(PinoLogger));
+  // Before every route: each request's id, in its log lines and its answer's X-Request-Id.
+  (app.getHttpAdapter().getInstance() as Express).use(requestId);
   app.enableShutdownHooks();
   return app;
 }

@@ -9,6 +9,7 @@ import { HealthController } from './health/health.controller';
 import { READINESS_CHECKS } from './health/readiness';
 import { MetricsController } from './metrics/metrics.controller';
 import { createRegistry } from './metrics/metrics';
+import { loggingModule } from './logging/logging.module';
 import { SettingsService } from './settings/settings.service';
 
 @Injectable()
@@ -25,8 +26,8 @@ export interface PlatformOptions {
 }
 
 /**
- * What every service runs on: its validated configuration, PostgreSQL, the bus, /healthz,
- * /readyz and /metrics. Imported once by each service's root module.
+ * What every service runs on: its validated configuration, JSON logs, PostgreSQL, the bus,
+ * /healthz, /readyz and /metrics. Imported once by each service's root module.
  */
 @Global()
 @Module({})
@@ -34,6 +35,7 @@ export class PlatformModule {
   static forService({ service, defaultPort }: PlatformOptions): DynamicModule {
     return {
       module: PlatformModule,
+      imports: [loggingModule(service)],
       controllers: [HealthController, MetricsController],
       providers: [
         { provide: SERVICE_CONFIG, useFactory: () => loadServiceConfig(service, defaultPort, process.env) },

@@ -5,6 +5,7 @@ import { AccessModule } from './access/access.module';
 import { ClustersModule } from './clusters/clusters.module';
 import { GATEWAY_CONFIG, loadGatewayConfig } from './gateway.config';
 import { ErrorFilter } from './http/error.filter';
+import { OpenApiModule } from './openapi/openapi.module';
 import { SettingsModule } from './settings/settings.module';
 import { StateModule } from './state/state.module';
 import { StreamModule } from './stream/stream.module';
@@ -19,6 +20,7 @@ import { StreamModule } from './stream/stream.module';
     StateModule,
     SettingsModule,
     StreamModule,
+    OpenApiModule,
   ],
   providers: [{ provide: APP_FILTER, useClass: ErrorFilter }],
 })

@@ -5,7 +5,6 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GatewayModule } from './app.module';
 import { GATEWAY_CONFIG, GatewayEnvSchema, type GatewayConfig } from './gateway.config';
-import { requestId } from './http/request-id';
 import { securityHeaders } from './http/security-headers';
 
 /** The built console (web/dist), when there is one: served beside the API, every other path to index.html. */
@@ -23,7 +22,6 @@ void bootstrapService(GatewayModule, {
     const server = app.getHttpAdapter().getInstance() as Express;
     // Whose X-Forwarded-For to believe: the per-address stream limit counts clients, not the ingress.
     server.set('trust proxy', config.trustProxyHops);
-    server.use(requestId);
     server.use(securityHeaders());
     serveConsole(server, config.webDist);
     if (config.access.mode === 'none')

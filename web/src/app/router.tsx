@@ -2,6 +2,7 @@ import { LIVE_LIST_KINDS, QUEUE_KINDS, QUEUE_SORT_FIELDS } from '@artemis-studio
 import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { z } from 'zod';
 import { AccessPage } from '../features/access/components/access-page';
+import { ApiReferencePage } from '../features/api-reference/components/api-reference-page';
 import { ClusterSettingsPage } from '../features/clusters/components/cluster-settings-page';
 import { ClustersPage } from '../features/clusters/components/clusters-page';
 import { EventsPage } from '../features/events/components/events-page';
@@ -46,6 +47,11 @@ const accessRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/access',
   component: AccessPage,
+});
+const apiReferenceRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/http-api',
+  component: ApiReferencePage,
 });
 /** Where the identity provider's refusals land (`?error=`); signed in, it is the clusters. */
 const signInRoute = createRoute({
@@ -133,6 +139,7 @@ const routeTree = rootRoute.addChildren([
   clustersRoute,
   settingsRoute,
   accessRoute,
+  apiReferenceRoute,
   signInRoute,
   clusterRoute.addChildren([
     overviewRoute,

@@ -8,6 +8,7 @@ describe('loadServiceConfig', () => {
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/artemis_studio',
       natsUrl: 'nats://127.0.0.1:4222',
       migrateOnStart: true,
+      logLevel: 'info',
       eventsStream: { maxBytes: 1024 * 1024 * 1024, maxMsgs: -1 },
     });
   });

@@ -39,6 +39,8 @@ export const BaseEnvSchema = z.object({
    * public port behind an ingress never answers them. Unset: they are on PORT with the rest.
    */
   OPERATIONAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** How much is logged (JSON lines on stdout): fatal, error, warn, info, debug or trace. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Set to "false" to skip migrations at start (when a release job runs `npm run db:migrate`). */
   MIGRATE_ON_START: z.enum(['true', 'false']).default('true'),
 });
@@ -69,6 +71,7 @@ export interface ServiceConfig {
   databaseUrl: string;
   natsUrl: string;
   migrateOnStart: boolean;
+  logLevel: string;
   eventsStream: { maxBytes: number; maxMsgs: number };
 }
 
@@ -108,6 +111,7 @@ export function loadServiceConfig(
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
+    logLevel: parsed.LOG_LEVEL,
     eventsStream: { maxBytes: parsed.STUDIO_EVENTS_MAX_BYTES, maxMsgs: parsed.STUDIO_EVENTS_MAX_MSGS },
   };
 }

@@ -8,6 +8,7 @@ import {
   testBus,
   testDatabaseUrl,
   waitFor,
+  TEST_ADMIN_PASSWORD,
   type ApiSession,
   type ServiceProcess,
 } from '@artemis-studio/testing';
@@ -163,6 +164,7 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
       init: json('PUT', { value: 1000 }),
     }),
     'GET /api/v1/stream': async () => ({ path: `/api/v1/stream?clusterId=${clusterId}` }),
+    'GET /api/v1/openapi.json': async () => ({ path: '/api/v1/openapi.json' }),
   };
 
   /** One request, with a stream's body abandoned once its status is known. */
@@ -188,12 +190,15 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     (permission.kind === 'cluster' && RANK[role] >= RANK[permission.role]);
 
   const routes = declaredRoutes(GatewayModule).filter((r) => r.permission !== 'operational');
+  /** Credentials the tests send; none may appear in a log line. */
+  const planted: string[] = [TEST_ADMIN_PASSWORD];
 
   beforeAll(async () => {
     db = createDataSource({ url: testDatabaseUrl() });
     await bus.ready();
-    gateway = await spawnService('gateway', 18491);
-    second = await spawnService('gateway', 18492);
+    // Every request logged, so the secrets check below reads the most the logs could hold.
+    gateway = await spawnService('gateway', 18491, { LOG_LEVEL: 'debug' });
+    second = await spawnService('gateway', 18492, { LOG_LEVEL: 'debug' });
     processes.push(gateway, second, await spawnService('event-store', 18493));
     await db.initialize();
     admin = await signIn(gateway.url);
@@ -354,6 +359,7 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     );
     expect(created.status).toBe(201);
     const { token, secret } = (await created.json()) as { token: { id: string }; secret: string };
+    planted.push(secret);
     expect(secret).toMatch(/^sst_/);
     // Listed, but never again with its secret.
     expect(await (await admin.fetch(`${gateway.url}/api/v1/tokens`)).text()).not.toContain(secret);
@@ -473,6 +479,22 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     expect((await other.fetch(`${second.url}/api/v1/auth/me`)).status).toBe(401);
     await expect(signIn(gateway.url, user.username, `${user.username}-password`)).rejects.toThrow(/401/);
     await signIn(gateway.url, user.username, 'a-better-password');
+  });
+
+  it('logs JSON lines, each request with its id, and no credential in any of them', async () => {
+    for (const session of [admin, ...Object.values(sessions)])
+      planted.push(
+        session.headers.Cookie!.split('=')[1]!,
+        ...('username' in session ? [`${session.username}-password`] : []),
+      );
+    const lines = [gateway, second].flatMap((g) => g.output().split('\n').filter(Boolean));
+    const records = lines.map(
+      (line) => JSON.parse(line) as { level: string; req?: unknown; requestId?: string },
+    );
+    const requests = records.filter((r) => r.req);
+    expect(requests.length).toBeGreaterThan(100);
+    expect(requests.filter((r) => !r.requestId)).toEqual([]);
+    for (const secret of planted) expect(lines.filter((line) => line.includes(secret))).toEqual([]);
   });
 
   it('keeps secrets out of answers and the audit trail', async () => {

@@ -6,7 +6,6 @@ import type { Principal } from './principal';
 
 /** What the access guard and the audit interceptor learn about a request, for its handler. */
 export interface StudioRequest extends Request {
-  id?: string;
   principal?: Principal;
   /** The role that let a cluster-scoped request through, for the audit trail. */
   roleUsed?: Role | null;
@@ -21,5 +20,11 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: Execution
 });
 
 export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The id the platform gave the request (X-Request-Id). */
+export const requestIdOf = (req: Request): string | null => {
+  const id = (req as { id?: unknown }).id;
+  return typeof id === 'string' ? id : null;
+};
 
 export const clientAddress = (req: Request): string | null => req.ip ?? req.socket.remoteAddress ?? null;

@@ -41,8 +41,13 @@ function controllersOf(root: unknown, seen = new Set<unknown>()): Type[] {
  * permission and audit action it declares: what the access tests are generated from.
  */
 export function declaredRoutes(rootModule: unknown): DeclaredRoute[] {
+  return routesOf(controllersOf(rootModule));
+}
+
+/** The routes of these controllers (a running app's, from Nest's DiscoveryService). */
+export function routesOf(controllers: Iterable<Type>): DeclaredRoute[] {
   const routes: DeclaredRoute[] = [];
-  for (const controller of new Set(controllersOf(rootModule))) {
+  for (const controller of new Set(controllers)) {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;
     const proto = controller.prototype as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(proto)) {

@@ -1,7 +1,7 @@
 import type { AuditEvent, Role } from '@artemis-studio/contracts';
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Sql } from '../access/access-store';
-import type { StudioRequest } from '../access/request-context';
+import { requestIdOf, type StudioRequest } from '../access/request-context';
 
 /** `@Audited('cluster.update')`: the action a mutating route is recorded as. Every one declares it. */
 export const AUDIT_ACTION = 'studio:audit-action';
@@ -60,7 +60,7 @@ export function draftFor(req: StudioRequest, action: string, status: number): Au
     outcome: 'success',
     status,
     code: null,
-    requestId: req.id ?? null,
+    requestId: requestIdOf(req),
     detail: {},
   };
 }

@@ -92,6 +92,9 @@ export function UserMenu() {
           <Menu.Item component={Link} to="/settings">
             Runtime settings
           </Menu.Item>
+          <Menu.Item component={Link} to="/http-api">
+            HTTP API reference
+          </Menu.Item>
           <Menu.Item component={Link} to="/access">
             {me.administrator ? 'Access: users, grants, tokens, audit' : 'My API tokens'}
           </Menu.Item>

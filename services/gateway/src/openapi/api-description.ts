@@ -1,0 +1,258 @@
+import {
+  ApiTokenSchema,
+  AuditPageSchema,
+  AuditQuerySchema,
+  AuthConfigSchema,
+  ChangePasswordRequestSchema,
+  ClusterDetailSchema,
+  ClusterSummarySchema,
+  CreateClusterRequestSchema,
+  CreatedTokenSchema,
+  CreateGrantRequestSchema,
+  CreateTokenRequestSchema,
+  CreateUserRequestSchema,
+  EventsPageSchema,
+  EventsQuerySchema,
+  GrantSchema,
+  LiveListPageSchema,
+  LiveListQuerySchema,
+  MeSchema,
+  MetricsQuerySchema,
+  MetricsResponseSchema,
+  PutSettingRequestSchema,
+  QueueGrowthQuerySchema,
+  QueueGrowthResponseSchema,
+  QueuePageSchema,
+  QueueQuerySchema,
+  SettingSchema,
+  SignInRequestSchema,
+  StreamQuerySchema,
+  TopologySchema,
+  UpdateClusterRequestSchema,
+  UpdateUserRequestSchema,
+  UserSchema,
+} from '@artemis-studio/contracts';
+import { z } from 'zod';
+
+/** One operation of the HTTP API, described from the contracts' own schemas. */
+export interface Operation {
+  summary: string;
+  tag: 'access' | 'clusters' | 'state' | 'settings' | 'stream' | 'api';
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The success status and what it carries (none for 204, a redirect or the event stream). */
+  status: number;
+  response?: z.ZodType;
+  /** What is sent instead of JSON (the SSE stream, a redirect). */
+  produces?: 'text/event-stream' | 'redirect';
+}
+
+/**
+ * Every route the gateway serves, keyed as Nest declares it (`METHOD /path/:param`). The OpenAPI
+ * document is generated from this table; a test fails when a route is missing here or described
+ * here without being served, so the two cannot drift.
+ */
+export const OPERATIONS: Record<string, Operation> = {
+  'GET /api/v1/auth/config': {
+    summary: 'The ways to sign in',
+    tag: 'access',
+    status: 200,
+    response: AuthConfigSchema,
+  },
+  'POST /api/v1/auth/sign-in': {
+    summary: 'Sign in with a Studio account (sets the session cookie)',
+    tag: 'access',
+    body: SignInRequestSchema,
+    status: 200,
+    response: MeSchema,
+  },
+  'POST /api/v1/auth/sign-out': { summary: 'End this session, on every replica', tag: 'access', status: 204 },
+  'POST /api/v1/auth/password': {
+    summary: 'Change your own password (ends your sessions)',
+    tag: 'access',
+    body: ChangePasswordRequestSchema,
+    status: 204,
+  },
+  'GET /api/v1/auth/me': {
+    summary: 'Who is signed in, and their grants',
+    tag: 'access',
+    status: 200,
+    response: MeSchema,
+  },
+  'GET /api/v1/auth/oidc/start': {
+    summary: 'Start signing in with the identity provider',
+    tag: 'access',
+    query: z.object({ returnTo: z.string().optional() }),
+    status: 302,
+    produces: 'redirect',
+  },
+  'GET /api/v1/auth/oidc/callback': {
+    summary: "The identity provider's return (authorization code)",
+    tag: 'access',
+    query: z.object({ code: z.string().optional(), state: z.string().optional() }),
+    status: 302,
+    produces: 'redirect',
+  },
+  'GET /api/v1/users': {
+    summary: 'Users and service accounts',
+    tag: 'access',
+    status: 200,
+    response: z.array(UserSchema),
+  },
+  'POST /api/v1/users': {
+    summary: 'Add a user or a service account',
+    tag: 'access',
+    body: CreateUserRequestSchema,
+    status: 201,
+    response: UserSchema,
+  },
+  'PATCH /api/v1/users/:userId': {
+    summary: 'Disable or enable a user, or set their password',
+    tag: 'access',
+    body: UpdateUserRequestSchema,
+    status: 200,
+    response: UserSchema,
+  },
+  'DELETE /api/v1/users/:userId': { summary: 'Remove a user', tag: 'access', status: 204 },
+  'GET /api/v1/grants': {
+    summary: 'Who holds which role where',
+    tag: 'access',
+    status: 200,
+    response: z.array(GrantSchema),
+  },
+  'POST /api/v1/grants': {
+    summary: 'Grant a role to a user or group',
+    tag: 'access',
+    body: CreateGrantRequestSchema,
+    status: 201,
+    response: GrantSchema,
+  },
+  'DELETE /api/v1/grants/:grantId': { summary: 'Revoke a grant', tag: 'access', status: 204 },
+  'GET /api/v1/tokens': {
+    summary: 'API tokens (your own; an administrator sees all)',
+    tag: 'access',
+    status: 200,
+    response: z.array(ApiTokenSchema),
+  },
+  'POST /api/v1/tokens': {
+    summary: 'Create an API token (its secret is in this answer only)',
+    tag: 'access',
+    body: CreateTokenRequestSchema,
+    status: 201,
+    response: CreatedTokenSchema,
+  },
+  'DELETE /api/v1/tokens/:tokenId': { summary: 'Revoke an API token', tag: 'access', status: 204 },
+  'GET /api/v1/audit': {
+    summary: 'The audit trail, newest first',
+    tag: 'access',
+    query: AuditQuerySchema,
+    status: 200,
+    response: AuditPageSchema,
+  },
+  'POST /api/v1/clusters': {
+    summary: 'Register a cluster',
+    tag: 'clusters',
+    body: CreateClusterRequestSchema,
+    status: 201,
+    response: ClusterSummarySchema,
+  },
+  'GET /api/v1/clusters': {
+    summary: 'The clusters you hold a role on',
+    tag: 'clusters',
+    status: 200,
+    response: z.array(ClusterSummarySchema),
+  },
+  'GET /api/v1/clusters/:id': {
+    summary: 'A cluster, with its cached notification verdict',
+    tag: 'clusters',
+    status: 200,
+    response: ClusterDetailSchema,
+  },
+  'PATCH /api/v1/clusters/:id': {
+    summary: "Change a cluster's registration",
+    tag: 'clusters',
+    body: UpdateClusterRequestSchema,
+    status: 200,
+    response: ClusterSummarySchema,
+  },
+  'DELETE /api/v1/clusters/:id': {
+    summary: 'Remove a cluster (the brokers are not touched)',
+    tag: 'clusters',
+    status: 204,
+  },
+  'GET /api/v1/clusters/:id/topology': {
+    summary: 'Nodes, HA roles, health',
+    tag: 'state',
+    status: 200,
+    response: TopologySchema,
+  },
+  'GET /api/v1/clusters/:id/queues': {
+    summary: 'Queues with their depth and rates, paged and sortable',
+    tag: 'state',
+    query: QueueQuerySchema,
+    status: 200,
+    response: QueuePageSchema,
+  },
+  'GET /api/v1/clusters/:id/events': {
+    summary: 'Broker event history, newest first, with drops',
+    tag: 'state',
+    query: EventsQuerySchema,
+    status: 200,
+    response: EventsPageSchema,
+  },
+  'GET /api/v1/clusters/:id/metrics': {
+    summary: "The cluster's series over time, per node and in total",
+    tag: 'state',
+    query: MetricsQuerySchema,
+    status: 200,
+    response: MetricsResponseSchema,
+  },
+  'GET /api/v1/clusters/:id/queues/growth': {
+    summary: 'The queues filling fastest',
+    tag: 'state',
+    query: QueueGrowthQuerySchema,
+    status: 200,
+    response: QueueGrowthResponseSchema,
+  },
+  'GET /api/v1/clusters/:id/queues/:queue/metrics': {
+    summary: "One queue's series over time",
+    tag: 'state',
+    query: MetricsQuerySchema,
+    status: 200,
+    response: MetricsResponseSchema,
+  },
+  'GET /api/v1/clusters/:id/:kind': {
+    summary: 'Live consumers, sessions or connections, read from the brokers',
+    tag: 'state',
+    query: LiveListQuerySchema,
+    status: 200,
+    response: LiveListPageSchema,
+  },
+  'GET /api/v1/settings': {
+    summary: 'Runtime settings',
+    tag: 'settings',
+    status: 200,
+    response: z.array(SettingSchema),
+  },
+  'GET /api/v1/settings/:key': {
+    summary: 'One runtime setting',
+    tag: 'settings',
+    status: 200,
+    response: SettingSchema,
+  },
+  'PUT /api/v1/settings/:key': {
+    summary: 'Override a runtime setting',
+    tag: 'settings',
+    body: PutSettingRequestSchema,
+    status: 200,
+    response: SettingSchema,
+  },
+  'GET /api/v1/stream': {
+    summary: "A cluster's live signals and events (Server-Sent Events; docs/http-stream.md)",
+    tag: 'stream',
+    query: StreamQuerySchema,
+    status: 200,
+    produces: 'text/event-stream',
+  },
+  'GET /api/v1/openapi.json': { summary: 'This document', tag: 'api', status: 200 },
+};

@@ -1,0 +1,24 @@
+import { Controller, Get, type Type } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { Access } from '../access/permission';
+import { routesOf } from '../access/route-catalog';
+import { API_VERSION, openApiDocument } from './openapi-document';
+
+/** The API's machine-readable description, for client generators and the console's API page. */
+@Controller('api/v1/openapi.json')
+export class OpenApiController {
+  private document?: Record<string, unknown>;
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  @Get()
+  @Access.signedIn()
+  describe() {
+    // The running app's own controllers: what is served is what is described.
+    this.document ??= openApiDocument(
+      routesOf(this.discovery.getControllers().flatMap((c) => (c.metatype ? [c.metatype as Type] : []))),
+      API_VERSION,
+    );
+    return this.document;
+  }
+}
