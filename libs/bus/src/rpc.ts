@@ -15,6 +15,10 @@ import type { BusReporter } from './reporter';
 
 /** An RPC's subject; with a key, the subject only that key's owner serves (a cluster's scraper). */
 function rpcSubject(rpc: RpcDef, key?: string): string {
+  // The contract says which RPCs are keyed (docs/asyncapi.yaml is generated from it): a keyed one
+  // without its key would reach nobody, an unkeyed one with a key a subject nobody serves.
+  if (Boolean(rpc.keyedBy) !== (key !== undefined))
+    throw new Error(`rpc ${rpc.name} ${rpc.keyedBy ? `needs its ${rpc.keyedBy}` : 'takes no key'}`);
   return key ? `${subjects.rpc(rpc.name)}.${key}` : subjects.rpc(rpc.name);
 }
 

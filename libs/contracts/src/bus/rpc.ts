@@ -8,12 +8,18 @@ export interface RpcDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodTy
   readonly name: string;
   readonly request: Req;
   readonly reply: Reply;
+  /** Served per key on `studio.v1.rpc.<name>.<key>` (only the key's owner answers), not by a queue group. */
+  readonly keyedBy?: 'clusterId';
 }
 export type RequestOf<R extends RpcDef> = z.infer<R['request']>;
 export type ReplyOf<R extends RpcDef> = z.infer<R['reply']>;
 
-const rpc = <Req extends z.ZodType, Reply extends z.ZodType>(name: string, request: Req, reply: Reply) =>
-  ({ name, request, reply }) as RpcDef<Req, Reply>;
+const rpc = <Req extends z.ZodType, Reply extends z.ZodType>(
+  name: string,
+  request: Req,
+  reply: Reply,
+  keyedBy?: 'clusterId',
+) => ({ name, request, reply, ...(keyedBy ? { keyedBy } : {}) }) as RpcDef<Req, Reply>;
 
 export const REPLAY_LIMIT_MAX = 500;
 
@@ -55,5 +61,6 @@ export const rpcs = {
       pageSize: z.number().int().min(1).max(500),
     }),
     LiveListPageSchema,
+    'clusterId',
   ),
 } as const;
