@@ -1,6 +1,6 @@
 import { RawBrokerEvent, buckets, channels, rpcs, subjects } from '@artemis-studio/contracts';
 import { cleanStream, testConfig, waitFor } from '@artemis-studio/testing';
-import { connect } from 'nats';
+import { RequestStrategy, connect } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { BusMetrics, RpcError, Stoppable } from './bus';
 import { NatsBus } from './nats-bus';
@@ -162,6 +162,37 @@ describe('NatsBus against real NATS', () => {
     ).rejects.toMatchObject({
       code: 503,
     });
+  });
+
+  it('announces what it serves to NATS service discovery, as `nats micro ls` reads it', async () => {
+    const clusterId = randomUUID();
+    const discovered = async () => {
+      const endpoints: string[] = [];
+      for await (const info of await raw.services
+        .client({ strategy: RequestStrategy.Timer, maxWait: 500 })
+        .info('bus-test'))
+        endpoints.push(...info.endpoints.map((e) => `${info.version} ${e.name} ${e.subject}`));
+      return endpoints.sort();
+    };
+    const stopReap = sut.serve(rpcs.reapEvents, async () => ({ removed: 0 }));
+    const stopList = sut.serve(
+      rpcs.liveList,
+      async () => ({ items: [], total: 0, page: 1, pageSize: 1, partial: false, nodeErrors: [] }),
+      { key: clusterId },
+    );
+    await waitFor('both endpoints discovered', async () => (await discovered()).length >= 2);
+    expect(await discovered()).toEqual(
+      expect.arrayContaining([
+        '0.1.0 event-store-reap studio.v1.rpc.event-store.reap',
+        `0.1.0 scraper-live-list studio.v1.rpc.scraper.live-list.${clusterId}`,
+      ]),
+    );
+    // A cluster let go is no longer announced (its service instance stops with it).
+    stopList();
+    await waitFor('the keyed endpoint gone', async () =>
+      (await discovered()).every((e) => !e.includes(clusterId)),
+    );
+    stopReap();
   });
 
   it('stores, compares-and-sets and watches typed KV values', async () => {

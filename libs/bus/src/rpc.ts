@@ -2,12 +2,11 @@ import { subjects, type ReplyOf, type RequestOf, type RpcDef } from '@artemis-st
 import {
   ErrorCode,
   ServiceError,
-  ServiceErrorCodeHeader,
-  ServiceErrorHeader,
-  headers,
   type Msg,
   type NatsConnection,
   type NatsError,
+  type Service,
+  type ServiceMsg,
 } from 'nats';
 import { RpcError, type Unsubscribe } from './bus';
 import { decode, encode } from './codec';
@@ -50,12 +49,35 @@ export async function request<R extends RpcDef>(
   return decoded.value as ReplyOf<R>;
 }
 
-/** Answers with the NATS service-error headers, which `request` (and any NATS service client) reads. */
-function respondWithError(msg: Msg, code: number, message: string): void {
-  const h = headers();
-  h.set(ServiceErrorHeader, message);
-  h.set(ServiceErrorCodeHeader, String(code));
-  msg.respond(new Uint8Array(0), { headers: h });
+/** The version every Studio service announces in NATS service discovery (`$SRV.INFO`). */
+const SERVICE_VERSION = '0.1.0';
+
+/** A served endpoint's name in discovery: the RPC's name (`event-store.since`) with `-` for dots. */
+const endpointName = (rpc: RpcDef) => rpc.name.replace(/[^\w-]/g, '-');
+
+/**
+ * The NATS micro services (`$SRV` discovery, stats, error headers) a connection serves RPCs
+ * through, so `nats micro ls` lists each service and its endpoints. Unkeyed RPCs share one
+ * service per name on the connection; a keyed one (a cluster's live lists) is a service instance
+ * of its own, stopped when its owner lets the key go, since the framework cannot remove a single
+ * endpoint.
+ */
+const sharedServices = new WeakMap<NatsConnection, Map<string, Promise<Service>>>();
+
+function sharedService(nc: NatsConnection, name: string): Promise<Service> {
+  const byName = sharedServices.get(nc) ?? new Map<string, Promise<Service>>();
+  sharedServices.set(nc, byName);
+  let service = byName.get(name);
+  if (!service) {
+    service = nc.services.add({
+      name,
+      version: SERVICE_VERSION,
+      queue: name,
+      description: `Artemis Studio ${name}`,
+    });
+    byName.set(name, service);
+  }
+  return service;
 }
 
 /**
@@ -69,30 +91,49 @@ export function serve<R extends RpcDef>(
   options: { queue: string; key?: string },
   reporter: BusReporter,
 ): Unsubscribe {
-  let cancelled = false;
-  let unsubscribe: Unsubscribe = () => (cancelled = true);
-  void connected.then((nc) => {
-    if (cancelled) return;
-    const sub = nc.subscribe(rpcSubject(rpc, options.key), {
-      queue: options.queue,
-      callback: (err, msg) => {
-        if (err) return reporter.log.warn(`bus: rpc ${rpc.name}: ${err.message}`);
-        const decoded = decode(rpc.request, msg.data);
-        if (!decoded.ok) {
-          reporter.malformed(`${rpc.name} request`, msg.subject, decoded.reason);
-          return respondWithError(msg, 400, `malformed ${rpc.name} request: ${decoded.reason}`);
-        }
-        handler(decoded.value as RequestOf<R>)
-          .then((result) => msg.respond(encode(rpc.reply, result, `${rpc.name} reply`)))
-          .catch((error: unknown) => {
-            if (error instanceof RpcError) return respondWithError(msg, error.code, error.message);
-            reporter.metrics.handlerFailed(rpc.name);
-            reporter.log.error(`bus: rpc ${rpc.name} failed: ${(error as Error).stack ?? error}`);
-            respondWithError(msg, 500, `${rpc.name} failed: ${(error as Error).message}`);
-          });
-      },
-    });
-    unsubscribe = () => sub.unsubscribe();
-  });
-  return () => unsubscribe();
+  const subject = rpcSubject(rpc, options.key);
+  let released = false;
+  let stop: () => void = () => undefined;
+  const answer = (msg: ServiceMsg) => {
+    // A shared service keeps its endpoints until the last is released: one let go answers so.
+    if (released) return msg.respondError(503, `${rpc.name} is no longer served here`);
+    const decoded = decode(rpc.request, msg.data);
+    if (!decoded.ok) {
+      reporter.malformed(`${rpc.name} request`, msg.subject, decoded.reason);
+      return msg.respondError(400, `malformed ${rpc.name} request: ${decoded.reason}`);
+    }
+    handler(decoded.value as RequestOf<R>)
+      .then((result) => msg.respond(encode(rpc.reply, result, `${rpc.name} reply`)))
+      .catch((error: unknown) => {
+        if (error instanceof RpcError) return msg.respondError(error.code, error.message);
+        reporter.metrics.handlerFailed(rpc.name);
+        reporter.log.error(`bus: rpc ${rpc.name} failed: ${(error as Error).stack ?? error}`);
+        msg.respondError(500, `${rpc.name} failed: ${(error as Error).message}`);
+      });
+  };
+  void connected
+    .then(async (nc) => {
+      if (released) return;
+      const service = options.key
+        ? await nc.services.add({
+            name: options.queue,
+            version: SERVICE_VERSION,
+            queue: options.queue,
+            description: `Artemis Studio ${options.queue}`,
+            metadata: { key: options.key },
+          })
+        : await sharedService(nc, options.queue);
+      service.addEndpoint(endpointName(rpc), {
+        subject,
+        handler: (err, msg) =>
+          err ? reporter.log.warn(`bus: rpc ${rpc.name}: ${err.message}`) : answer(msg),
+      });
+      if (options.key) stop = () => void service.stop().catch(() => undefined);
+      if (released) stop();
+    })
+    .catch((err: unknown) => reporter.log.error(`bus: cannot serve ${rpc.name}: ${(err as Error).message}`));
+  return () => {
+    released = true;
+    stop();
+  };
 }
