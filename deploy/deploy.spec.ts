@@ -141,6 +141,23 @@ describe('docker-compose.yml', () => {
     expect(nginx).toContain('proxy_buffering off;');
   });
 
+  it('runs an Artemis live/backup pair, each pointing at the other, with notifications on', () => {
+    for (const [node, other] of [
+      ['primary', 'backup'],
+      ['backup', 'primary'],
+    ]) {
+      expect(compose.services[`artemis-${node}`].volumes).toEqual([
+        `./deploy/compose/artemis/${node}:/var/lib/artemis-instance/etc-override:ro`,
+      ]);
+      const xml = readFileSync(join(root, 'deploy', 'compose', 'artemis', node, 'broker.xml'), 'utf8');
+      expect(xml).toContain(`<connector name="artemis">tcp://artemis-${node}:61616</connector>`);
+      expect(xml).toContain(`tcp://artemis-${other}:61616</connector>`);
+      expect(xml).toContain('NotificationActiveMQServerPlugin');
+      expect(xml).toContain('<security-setting match="activemq.notifications">');
+      expect(xml).toMatch(node === 'primary' ? /<primary><check-for-active-server>true/ : /<backup\s*\/?>/);
+    }
+  });
+
   it('starts NATS with JetStream', () => {
     expect(compose.services.nats.command).toContain('-js');
   });
@@ -148,6 +165,24 @@ describe('docker-compose.yml', () => {
 
 describe('Dockerfile', () => {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+
+  it('runs as the unprivileged node user', () => {
+    expect(
+      dockerfile
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('USER ')),
+    ).toEqual(['USER node']);
+  });
+
+  it('builds with the steps CI runs (npm ci, then the build: tsc -b and the console)', () => {
+    expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.scripts.build).toBe('tsc -b && npm run build -w web');
+    const test = readFileSync(join(root, 'scripts', 'test.sh'), 'utf8');
+    expect(test).toContain('npm run --silent typecheck');
+    expect(test).toContain('npm run --silent build -w web');
+  });
 
   it('starts whichever service SERVICE names', () => {
     expect(dockerfile).toMatch(/exec node services\/\$\{SERVICE:\?[^}]*\}\/dist\/main\.js/);
