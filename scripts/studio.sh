@@ -50,7 +50,7 @@ for service in event-store scraper notifier gateway; do
   pids+=($!)
 done
 echo "Artemis Studio: the console and API on http://127.0.0.1:8080 (health: /readyz)"
-echo "  sign in as: admin / $STUDIO_ADMIN_PASSWORD (the first admin's password; change it once in, under Access)"
+echo "  sign in as: admin / $STUDIO_ADMIN_PASSWORD (the first admin's password: change it once signed in, user menu → Change password)"
 bash scripts/artemis.sh env dev | sed 's/^/  dev broker: /'
 if [ "${STUDIO_DEMO_CLUSTER:-1}" != 0 ]; then
   bash scripts/artemis.sh env dev | node scripts/register-demo-cluster.mjs http://127.0.0.1:8080
