@@ -283,6 +283,16 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         // A node silent for a while is retried on a growing interval, capped at 60 s (MAX_BACKOFF_MS).
         { timeoutMs: 75_000, intervalMs: 200 },
       );
+      // The scraper writes the state, then signals: the signal reaches this subscriber a moment
+      // after the row is visible (reading the count at once failed a CI run).
+      await waitFor(
+        'the recovery health signal',
+        () => signalsOf(cluster.id, 'health').length >= healthBefore + 2,
+        {
+          timeoutMs: 10_000,
+        },
+      );
+      await new Promise((r) => setTimeout(r, 500));
       expect(signalsOf(cluster.id, 'health').length).toBe(healthBefore + 2);
     }, 150_000);
   });

@@ -70,6 +70,17 @@ export function describeFailure(error: unknown): {
     const code = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : `HTTP_${status}`;
     return { status, code, message: String(message) };
   }
+  // PostgreSQL refusing text it cannot store (a NUL, an invalid byte sequence) that reached it
+  // through a path parameter: bad input, not a fault of ours.
+  const pgCode =
+    (error as { driverError?: { code?: string }; code?: string })?.driverError?.code ??
+    (error as { code?: string })?.code;
+  if (pgCode === '22021' || pgCode === '22P05')
+    return {
+      status: 400,
+      code: 'INVALID_TEXT',
+      message: 'the request holds text that cannot be stored (a NUL character?)',
+    };
   if (isDatabaseDown(error))
     return { status: 503, code: 'DATABASE_UNAVAILABLE', message: 'PostgreSQL is not available' };
   return { status: 500, code: 'INTERNAL', message: 'internal error' };

@@ -2,8 +2,27 @@ import { PipeTransform } from '@nestjs/common';
 import { z } from 'zod';
 import { DomainError } from '../domain-error';
 
+/** Where in `value` a string holds a NUL character, which PostgreSQL text cannot store. */
+function nulAt(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || '(value)' : null;
+  if (value && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value)) {
+      const found = nulAt(inner, [...path, key]);
+      if (found) return found;
+    }
+  return null;
+}
+
 /** Validates input against its contract schema; anything else is invalid, naming each problem. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const nul = nulAt(value);
+  if (nul !== null)
+    throw new DomainError(
+      'invalid',
+      'VALIDATION_FAILED',
+      `invalid ${what}: ${nul}: text may not contain NUL characters`,
+      [{ path: nul, message: 'text may not contain NUL characters' }],
+    );
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = result.error.issues.map((i) => ({
