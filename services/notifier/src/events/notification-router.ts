@@ -24,7 +24,11 @@ export class NotificationRouter {
     const result = normaliseNotification(properties, clusterId, node, new Date());
     this.metrics.notifications.inc({ outcome: result.kind });
     if (result.kind === 'malformed') {
-      this.logger.warn(`skipped a malformed notification from ${node}: ${result.reason}`);
+      this.logger.warn({
+        clusterId,
+        node,
+        msg: `skipped a malformed notification from ${node}: ${result.reason}`,
+      });
       return;
     }
     if (result.kind !== 'event') return;

@@ -72,7 +72,8 @@ export class OwnershipService extends ClusterOwnership<OwnedCluster> {
         tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
         tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),
       }),
-      log: { warn: (m: string) => this.logger.warn(m) },
+      // An object logs its fields beside `msg` (nestjs-pino): a line can be found by cluster and node.
+      log: { warn: (msg, fields) => this.logger.warn(fields ? { ...fields, msg } : msg) },
     };
     return ownedClustersFor({
       bus: this.bus,

@@ -24,7 +24,8 @@ export interface PollerDeps {
   pollFailed(cluster: string, node: string, kind: string): void;
   /** Read at every tick, so a changed setting applies without a restart. */
   intervals(): { tierAMs: number; tierBMs: number };
-  log: { warn(message: string): void };
+  /** `fields` (clusterId, node) become fields of the JSON log line, for filtering by them. */
+  log: { warn(message: string, fields?: { clusterId: string; node?: string }): void };
   now?: () => Date;
 }
 
@@ -124,6 +125,7 @@ export class ClusterPoller {
       } catch (err) {
         this.deps.log.warn(
           `cluster ${this.target.name}, node ${node.name}: queue poll failed: ${(err as Error).message}`,
+          { clusterId: this.target.id, node: node.name },
         );
       }
     }
@@ -175,7 +177,10 @@ export class ClusterPoller {
   ): void {
     this.deps.pollFailed(this.target.name, node.name, kind);
     if (!this.failures.has(node.id))
-      this.deps.log.warn(`cluster ${this.target.name}, node ${node.name}: poll failed (${kind}): ${reason}`);
+      this.deps.log.warn(`cluster ${this.target.name}, node ${node.name}: poll failed (${kind}): ${reason}`, {
+        clusterId: this.target.id,
+        node: node.name,
+      });
     this.backOff(node.id, now, failure);
   }
 
@@ -196,7 +201,9 @@ export class ClusterPoller {
       try {
         await run();
       } catch (err) {
-        this.deps.log.warn(`cluster ${this.target.name}: poll failed: ${(err as Error).message}`);
+        this.deps.log.warn(`cluster ${this.target.name}: poll failed: ${(err as Error).message}`, {
+          clusterId: this.target.id,
+        });
       }
       if (first) afterFirst?.();
       if (this.stopped) return;
