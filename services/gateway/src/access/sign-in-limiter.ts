@@ -6,7 +6,10 @@ import { AccessStore } from './access-store';
 const SIGN_IN_LIMITS = { perUser: 10, perAddress: 50, windowSeconds: 60 } as const;
 
 /**
- * Refuses a sign-in (or a password change, which also tries a password) once too many recent ones failed, counted from the audit trail itself: the
+ * Refuses a sign-in (or a password change, which also tries a password) once too many recent
+ * password guesses failed. Only wrong passwords count: a malformed request guesses nothing, and
+ * counting the refusals themselves would let anyone keep a name or an office's address locked out
+ * for as long as they keep trying. Counted from the audit trail itself: the
  * count is the same on every replica, and survives a restart.
  */
 @Injectable()
@@ -20,7 +23,8 @@ export class SignInLimiter {
       `SELECT count(*) FILTER (WHERE target = $1)::int AS by_user,
               count(*) FILTER (WHERE address = $2)::int AS by_address
        FROM audit_event
-       WHERE action IN ('auth.sign-in', 'auth.password') AND outcome <> 'success' AND at > now() - $3 * interval '1 second'`,
+       WHERE action IN ('auth.sign-in', 'auth.password') AND code IN ('INVALID_CREDENTIALS', 'WRONG_PASSWORD')
+         AND at > now() - $3 * interval '1 second'`,
       [username, address, SIGN_IN_LIMITS.windowSeconds],
     );
     if (by_user >= SIGN_IN_LIMITS.perUser || by_address >= SIGN_IN_LIMITS.perAddress)
