@@ -10,28 +10,21 @@ source scripts/node-runtime.sh
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/artemis_studio}"
 export NATS_URL="${NATS_URL:-nats://127.0.0.1:4222}"
 
-# The vault key seals broker credentials; a generated one is kept so restarts can open them.
-if [ -z "${STUDIO_SECRET_KEY:-}" ]; then
-  key_file="${XDG_CONFIG_HOME:-$HOME/.config}/artemis-studio/secret-key"
-  if [ ! -f "$key_file" ]; then
-    mkdir -p "$(dirname "$key_file")"
-    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64'))" >"$key_file")
+# A secret generated once and kept (mode 600) under the user's config, so restarts reuse it.
+kept_secret() { # file bytes encoding -> the secret
+  local file="${XDG_CONFIG_HOME:-$HOME/.config}/artemis-studio/$1"
+  if [ ! -f "$file" ]; then
+    mkdir -p "$(dirname "$file")"
+    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes($2).toString('$3'))" >"$file")
   fi
-  STUDIO_SECRET_KEY="$(cat "$key_file")"
-  export STUDIO_SECRET_KEY
-fi
+  cat "$file"
+}
 
-# The first admin's password (used only while no user exists): generated once and kept beside the
-# key, so the quick start can print it and sign the demo registration in.
-if [ -z "${STUDIO_ADMIN_PASSWORD:-}" ]; then
-  password_file="${XDG_CONFIG_HOME:-$HOME/.config}/artemis-studio/admin-password"
-  if [ ! -f "$password_file" ]; then
-    mkdir -p "$(dirname "$password_file")"
-    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(15).toString('base64url'))" >"$password_file")
-  fi
-  STUDIO_ADMIN_PASSWORD="$(cat "$password_file")"
-  export STUDIO_ADMIN_PASSWORD
-fi
+# The vault key seals broker credentials: the same key on every start, or they cannot be opened.
+export STUDIO_SECRET_KEY="${STUDIO_SECRET_KEY:-$(kept_secret secret-key 32 base64)}"
+# The first admin's password (used only while no user exists): kept so the quick start can print
+# it and sign the demo registration in.
+export STUDIO_ADMIN_PASSWORD="${STUDIO_ADMIN_PASSWORD:-$(kept_secret admin-password 15 base64url)}"
 
 db_name="$(node -e "console.log(new URL(process.argv[1]).pathname.slice(1))" "$DATABASE_URL")"
 admin_url="$(node -e "const u=new URL(process.argv[1]); u.pathname='/postgres'; console.log(u.toString())" "$DATABASE_URL")"
