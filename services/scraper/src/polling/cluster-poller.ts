@@ -15,10 +15,10 @@ import {
 import { LOGIN_REFUSED_RETRY_MS, retryDelayMs } from './retry-policy';
 
 export interface PollerDeps {
-  jolokia: JolokiaClient;
-  nodeStates: NodeStateRepository;
-  queues: QueueSnapshotRepository;
-  liveNodes: TypedKv<LiveNodeSet>;
+  jolokia: Pick<JolokiaClient, 'bulk'>;
+  nodeStates: Pick<NodeStateRepository, 'load' | 'save'>;
+  queues: Pick<QueueSnapshotRepository, 'sync' | 'clearNode'>;
+  liveNodes: Pick<TypedKv<LiveNodeSet>, 'put'>;
   signal(clusterId: string, topic: SignalTopic): void;
   /** A tier-A poll of a node failed (counted per cluster, node and kind). */
   pollFailed(cluster: string, node: string, kind: string): void;
@@ -151,40 +151,61 @@ export class ClusterPoller {
         await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_A_REQUESTS),
         now,
       );
-      if (observation.reachable) this.failures.delete(node.id);
-      else this.failed(node, now, 'no-broker', observation.reason);
-      return observation;
+      if (observation.reachable) {
+        this.failures.delete(node.id);
+        return observation;
+      }
+      const count = this.failed(node, now, 'no-broker', observation.reason);
+      return this.isBlip(count, previous) ? 'skipped' : observation;
     } catch (err) {
       // Over budget is our own limit, not the node's fault: keep what we knew and try next tick.
       if (err instanceof JolokiaError && err.kind === 'limited' && previous) return 'skipped';
       const failure = err instanceof JolokiaError ? err : undefined;
-      this.failed(node, now, failure?.kind ?? 'error', (err as Error).message, failure);
-      const reason =
-        failure?.kind === 'unauthorized'
-          ? `${failure.message}; tried again in ${LOGIN_REFUSED_RETRY_MS / 60_000} min, or at once when the cluster's credentials change`
-          : (err as Error).message;
-      return unreachableNode(identity, reason, now, previous?.lastOkAt ?? null);
+      const count = this.failed(node, now, failure?.kind ?? 'error', (err as Error).message, failure);
+      if (failure?.kind === 'unauthorized')
+        return unreachableNode(
+          identity,
+          `${failure.message}; tried again in ${LOGIN_REFUSED_RETRY_MS / 60_000} min, or at once when the cluster's credentials change`,
+          now,
+          previous?.lastOkAt ?? null,
+        );
+      if (this.isBlip(count, previous)) return 'skipped';
+      return unreachableNode(identity, (err as Error).message, now, previous?.lastOkAt ?? null);
     }
   }
 
-  /** Counts the failure, says so when a node starts failing, and backs off from it. */
+  /**
+   * One failed poll of a node that answered the poll before is not yet "unreachable": a single
+   * lost request (a GC pause, a dropped connection) would otherwise flip the topology and the
+   * health for one tick, and an operator would see a node die and come back. The node keeps its
+   * last state until a second poll in a row, one tick later, fails too; the blip is still counted
+   * (`studio_scraper_poll_failures_total`) and logged. A refused login is not a blip.
+   */
+  private isBlip(failuresInARow: number, previous: NodeObservation | undefined): boolean {
+    return failuresInARow === 1 && previous?.reachable === true;
+  }
+
+  /**
+   * Counts the failure, says so when a node starts failing, and backs off from it.
+   * Returns the failures in a row, this one included.
+   */
   private failed(
     node: ClusterTargetNode,
     now: Date,
     kind: string,
     reason: string | null,
     failure?: JolokiaError,
-  ): void {
+  ): number {
     this.deps.pollFailed(this.target.name, node.name, kind);
     if (!this.failures.has(node.id))
       this.deps.log.warn(`cluster ${this.target.name}, node ${node.name}: poll failed (${kind}): ${reason}`, {
         clusterId: this.target.id,
         node: node.name,
       });
-    this.backOff(node.id, now, failure);
+    return this.backOff(node.id, now, failure);
   }
 
-  private backOff(nodeId: string, now: Date, failure?: JolokiaError): void {
+  private backOff(nodeId: string, now: Date, failure?: JolokiaError): number {
     const count = (this.failures.get(nodeId)?.count ?? 0) + 1;
     const delay = retryDelayMs(
       { count, kind: failure?.kind, retryAfterMs: failure?.retryAfterMs },
@@ -192,6 +213,7 @@ export class ClusterPoller {
       Math.random(),
     );
     this.failures.set(nodeId, { count, retryAt: now.getTime() + delay - 1 });
+    return count;
   }
 
   private loop(run: () => Promise<void>, interval: () => number, afterFirst?: () => void): void {

@@ -1,0 +1,112 @@
+import type { SignalTopic } from '@artemis-studio/contracts';
+import type { ClusterTarget } from '@artemis-studio/db';
+import { JolokiaError, type JolokiaResponse } from '../jolokia/jolokia-client';
+import type { NodeObservation } from '../topology/node-observation';
+import { ClusterPoller } from './cluster-poller';
+
+const TICK_MS = 1000;
+
+const target: ClusterTarget = {
+  id: 'c1',
+  name: 'prod',
+  revision: '1',
+  jolokiaOrigin: null,
+  nodes: [{ id: 'n1', name: 'primary', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia', amqpUrl: null }],
+  credentials: {},
+  credentialError: null,
+} as unknown as ClusterTarget;
+
+const liveBroker: JolokiaResponse[] = [
+  {
+    status: 200,
+    value: { 'org.apache.activemq.artemis:broker="primary"': { Name: 'primary', Active: true, NodeID: 'b1' } },
+  } as unknown as JolokiaResponse,
+];
+
+/** A poller over one node whose answers the test scripts, with the node-state table in memory. */
+function pollerWith(answers: (() => JolokiaResponse[])[]) {
+  let clock = Date.parse('2026-11-30T12:00:00Z');
+  let saved: NodeObservation[] = [];
+  const signals: SignalTopic[] = [];
+  const failures: string[] = [];
+  const poller = new ClusterPoller(target, {
+    jolokia: {
+      bulk: async () => {
+        const answer = answers.shift();
+        if (!answer) throw new Error('no answer scripted');
+        return answer();
+      },
+    },
+    nodeStates: {
+      load: async () => saved,
+      // Upserts by node, as the table does: a node the tick skipped keeps its row.
+      save: async (_cluster, observations) =>
+        void (saved = [...saved.filter((o) => !observations.some((n) => n.nodeId === o.nodeId)), ...observations]),
+    },
+    queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
+    liveNodes: { put: async () => 1 },
+    signal: (_cluster, topic) => signals.push(topic),
+    pollFailed: (_cluster, _node, kind) => failures.push(kind),
+    intervals: () => ({ tierAMs: TICK_MS, tierBMs: 5000 }),
+    log: { warn: () => undefined },
+    now: () => new Date(clock),
+  });
+  return {
+    signals,
+    failures,
+    state: () => saved[0],
+    /** One tier-A tick, a tick after the last. */
+    tick: async () => {
+      await poller.tierA();
+      clock += TICK_MS;
+    },
+  };
+}
+
+const refused = () => {
+  throw new JolokiaError('unreachable', 'http://127.0.0.1:1 unreachable: ECONNREFUSED');
+};
+
+describe('ClusterPoller: a node is unreachable only after two failed polls in a row', () => {
+  it('keeps a live node live through one failed poll, counting it', async () => {
+    const sut = pollerWith([() => liveBroker, refused, () => liveBroker]);
+    await sut.tick();
+    const signalsWhenLive = sut.signals.length;
+
+    await sut.tick();
+    expect(sut.state()).toMatchObject({ reachable: true, role: 'live' });
+    expect(sut.failures).toEqual(['unreachable']);
+
+    await sut.tick();
+    expect(sut.state()).toMatchObject({ reachable: true, role: 'live' });
+    expect(sut.signals.length).toBe(signalsWhenLive);
+  });
+
+  it('calls the node unreachable, with the reason, when the next poll fails too', async () => {
+    const sut = pollerWith([() => liveBroker, refused, refused]);
+    await sut.tick();
+    await sut.tick();
+    await sut.tick();
+    expect(sut.state()).toMatchObject({ reachable: false, reason: expect.stringMatching(/ECONNREFUSED/) });
+    expect(sut.failures).toEqual(['unreachable', 'unreachable']);
+    expect(sut.signals).toContain('health');
+  });
+
+  it('states a node that has never answered as unreachable at its first failure', async () => {
+    const sut = pollerWith([refused]);
+    await sut.tick();
+    expect(sut.state()).toMatchObject({ reachable: false });
+  });
+
+  it('states a refused login at once: it is an answer, not a blip', async () => {
+    const sut = pollerWith([
+      () => liveBroker,
+      () => {
+        throw new JolokiaError('unauthorized', 'login refused');
+      },
+    ]);
+    await sut.tick();
+    await sut.tick();
+    expect(sut.state()).toMatchObject({ reachable: false, reason: expect.stringMatching(/login refused/) });
+  });
+});
