@@ -8,12 +8,13 @@ set -uo pipefail
 count="${1:-3}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="${TMPDIR:-/tmp}/studio-ci-clones"
+# One commit for every run, even if the repository moves on meanwhile.
 commit="$(git -C "$repo" rev-parse --short HEAD)"
 mkdir -p "$work"
 green=0
 for n in $(seq 1 "$count"); do
   rm -rf "$work/clone"
-  git clone -q "$repo" "$work/clone"
+  git clone -q "$repo" "$work/clone" && git -C "$work/clone" checkout -q "$commit"
   started=$(date +%s)
   if (cd "$work/clone" && CI=true bash .ci/run >"$work/$n.log" 2>&1); then
     result=green
