@@ -15,6 +15,8 @@
 #   test  one broker  "test": acceptor 61716, Jolokia http://127.0.0.1:8261/console/jolokia
 #   pair  replication pair "primary" (61816 / 8361) and "backup" (61817 / 8362)
 #   bench one broker "bench": acceptor 61916, Jolokia http://127.0.0.1:8461 (benchmarks fill it)
+#   faults replication pair "primary" (62016 / 8561) and "backup" (62017 / 8562) for the fault
+#         suite, apart from "pair" so that it never kills a broker a test is using
 #
 # The distribution and the instances live outside the repository, in $ARTEMIS_STUDIO_HOME
 # (default ~/.cache/artemis-studio). Every instance is bound to loopback.
@@ -48,7 +50,8 @@ nodes_of() {
     test) echo "test:100" ;;
     pair) echo "primary:200:primary backup:201:backup" ;;
     bench) echo "bench:300" ;;
-    *) die "unknown profile '$1' (dev, test, pair, bench)" ;;
+    faults) echo "primary:400:primary backup:401:backup" ;;
+    *) die "unknown profile '$1' (dev, test, pair, bench, faults)" ;;
   esac
 }
 

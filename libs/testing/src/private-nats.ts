@@ -9,6 +9,8 @@ import { waitFor } from './wait';
 export interface PrivateNats {
   url: string;
   pid: number;
+  /** SIGKILL, then the same server again on the same port and store: what a crashed pod's restart is. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -21,6 +23,24 @@ const NATS_SERVER = process.env.STUDIO_TEST_NATS_SERVER ?? '/usr/sbin/nats-serve
 export async function startPrivateNats(): Promise<PrivateNats> {
   const port = await freePort();
   const store = mkdtempSync(join(tmpdir(), 'studio-nats-'));
+  let server = await runNats(port, store);
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    get pid() {
+      return server.pid;
+    },
+    restart: async () => {
+      await server.stop('SIGKILL');
+      server = await runNats(port, store);
+    },
+    stop: async () => {
+      await server.stop('SIGTERM');
+      rmSync(store, { recursive: true, force: true });
+    },
+  };
+}
+
+async function runNats(port: number, store: string) {
   const child = killOnExit(
     spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' }),
   );
@@ -30,12 +50,10 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     return canConnect(port);
   });
   return {
-    url: `nats://127.0.0.1:${port}`,
     pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
+    stop: async (signal: NodeJS.Signals) => {
+      child.kill(signal);
       await exited;
-      rmSync(store, { recursive: true, force: true });
     },
   };
 }

@@ -26,13 +26,15 @@ function repoRoot(): string {
 
 /**
  * Runs a built service (`services/<name>/dist/main.js`, built by the integration setup) as a
- * real process against the test database and NATS, and waits until it is ready.
+ * real process against the test database and NATS, and waits until it is ready (at most
+ * `readyTimeoutMs`: a service restarted while a dependency is away becomes ready only after it).
  */
 export async function spawnService(
   name: string,
   port: number,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  { readyTimeoutMs = 30_000 }: { readyTimeoutMs?: number } = {},
 ): Promise<ServiceProcess> {
   if (await canConnect(port)) {
     throw new Error(`cannot start ${name}: port ${port} is taken (a process left from an earlier run?)`);
@@ -69,7 +71,7 @@ export async function spawnService(
         if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
         return (await fetch(`${readyUrl}/readyz`).catch(() => undefined))?.status === 200;
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: readyTimeoutMs, intervalMs: 100 },
     );
   } catch (err) {
     child.kill('SIGKILL');

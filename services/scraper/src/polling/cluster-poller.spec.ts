@@ -19,7 +19,9 @@ const target: ClusterTarget = {
 const liveBroker: JolokiaResponse[] = [
   {
     status: 200,
-    value: { 'org.apache.activemq.artemis:broker="primary"': { Name: 'primary', Active: true, NodeID: 'b1' } },
+    value: {
+      'org.apache.activemq.artemis:broker="primary"': { Name: 'primary', Active: true, NodeID: 'b1' },
+    },
   } as unknown as JolokiaResponse,
 ];
 
@@ -41,7 +43,10 @@ function pollerWith(answers: (() => JolokiaResponse[])[]) {
       load: async () => saved,
       // Upserts by node, as the table does: a node the tick skipped keeps its row.
       save: async (_cluster, observations) =>
-        void (saved = [...saved.filter((o) => !observations.some((n) => n.nodeId === o.nodeId)), ...observations]),
+        void (saved = [
+          ...saved.filter((o) => !observations.some((n) => n.nodeId === o.nodeId)),
+          ...observations,
+        ]),
     },
     queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
     liveNodes: { put: async () => 1 },

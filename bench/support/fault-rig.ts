@@ -1,0 +1,160 @@
+import { buckets } from '@artemis-studio/contracts';
+import { NatsBus } from '@artemis-studio/bus';
+import { StudioSettingEntity, createDataSource } from '@artemis-studio/db';
+import {
+  TcpProxy,
+  artemis,
+  brokerCluster,
+  createTestDatabase,
+  insertCluster,
+  signIn,
+  spawnService,
+  startBroker,
+  startPrivateNats,
+  type BrokerProfile,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@artemis-studio/testing';
+import { TcpBalancer } from './tcp-balancer';
+
+/** The broker profile of the fault suite: a live/backup pair of its own (scripts/artemis.sh). */
+export const FAULTS_PROFILE = 'faults';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface RigService {
+  key: string;
+  /** The built service it runs (`services/<binary>`). */
+  binary: string;
+  port: number;
+  process?: ServiceProcess;
+  /** Set while it is down or starting again after a kill. */
+  restarting?: Promise<void>;
+}
+
+/**
+ * Everything the fault suite runs, as real processes: the broker pair, a private NATS, a TCP
+ * proxy in front of the machine's PostgreSQL (to cut it off without stopping it), every service
+ * with two gateway replicas, and a TCP balancer in front of those.
+ */
+export class FaultRig {
+  readonly services: RigService[] = [
+    { key: 'event-store', binary: 'event-store', port: 18601 },
+    { key: 'notifier', binary: 'notifier', port: 18602 },
+    { key: 'scraper', binary: 'scraper', port: 18603 },
+    { key: 'gateway-a', binary: 'gateway', port: 18604 },
+    { key: 'gateway-b', binary: 'gateway', port: 18605 },
+  ];
+  clusterId = '';
+  streamHeaders: Record<string, string> = {};
+
+  private constructor(
+    readonly broker: BrokerProfile,
+    readonly nats: Awaited<ReturnType<typeof startPrivateNats>>,
+    readonly database: TestDatabase,
+    readonly postgres: TcpProxy,
+    /** Straight to PostgreSQL, not through the proxy: the suite's own reads. */
+    readonly db: Awaited<ReturnType<ReturnType<typeof createDataSource>['initialize']>>,
+    readonly bus: NatsBus,
+    readonly balancer: TcpBalancer,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async start(progress: (step: string) => void): Promise<FaultRig> {
+    progress('starting a fresh broker pair (primary, backup)');
+    // A pair with a killed primary in its past has journals apart: start from fresh instances.
+    await artemis('reset', FAULTS_PROFILE);
+    const broker = await startBroker(FAULTS_PROFILE);
+    progress('starting NATS, the database behind a proxy, and the services');
+    const nats = await startPrivateNats();
+    const database = await createTestDatabase({ migrated: true });
+    const postgres = await TcpProxy.start('127.0.0.1', Number(new URL(database.url).port || 5432));
+    const proxied = new URL(database.url);
+    proxied.port = String(postgres.port);
+    const db = await createDataSource({ url: database.url, poolSize: 4 }).initialize();
+    // Tier A every second, as in the failover test: a failover is seen within two polls.
+    await db
+      .getRepository(StudioSettingEntity)
+      .insert({ key: 'artemis-studio.scrape.tier-a-millis', value: 1000, updatedAt: new Date() });
+    const bus = new NatsBus({ servers: nats.url, name: 'fault-suite', log: { warn() {}, error() {} } });
+    const env = {
+      NATS_URL: nats.url,
+      DATABASE_URL: proxied.toString(),
+      LEASE_TTL_MS: '3000',
+      LOG_LEVEL: 'warn',
+      // Every follower comes through the balancer, so from one address.
+      SSE_MAX_STREAMS_PER_ADDRESS: '5000',
+    };
+    const balancer = await TcpBalancer.start([18604, 18605]);
+    const rig = new FaultRig(broker, nats, database, postgres, db, bus, balancer, env);
+    for (const service of rig.services) service.process = await rig.spawn(service);
+
+    const cluster = await insertCluster(db, brokerCluster(broker, 'faults'));
+    rig.clusterId = cluster.id;
+    rig.streamHeaders = (await signIn(balancer.url)).headers;
+    progress('waiting for the notifier to subscribe to the live node');
+    const capabilities = await bus.kv(buckets.capabilities);
+    while ((await capabilities.get(cluster.id))?.value.status !== 'AVAILABLE') await sleep(200);
+    return rig;
+  }
+
+  get streamUrl(): string {
+    return `${this.balancer.url}/api/v1/stream?clusterId=${this.clusterId}&topics=events`;
+  }
+
+  service(key: string): RigService {
+    const service = this.services.find((s) => s.key === key);
+    if (!service) throw new Error(`no service ${key}`);
+    return service;
+  }
+
+  /** SIGKILL, then a restart a second later, as an orchestrator would; resolves once it is ready again. */
+  kill(key: string): Promise<void> {
+    const service = this.service(key);
+    if (service.restarting) return service.restarting;
+    service.restarting = (async () => {
+      await service.process?.kill();
+      service.process = undefined;
+      await sleep(1000);
+      service.process = await this.spawn(service);
+    })().finally(() => (service.restarting = undefined));
+    return service.restarting;
+  }
+
+  /** Every service's /readyz: the ones not ready, with what they say is down. */
+  async unready(): Promise<string[]> {
+    const reports = await Promise.all(
+      this.services.map(async (s) => {
+        if (!s.process) return `${s.key}: not running`;
+        const response = await fetch(`${s.process.url}/readyz`, { signal: AbortSignal.timeout(3000) }).catch(
+          () => undefined,
+        );
+        if (!response) return `${s.key}: no answer`;
+        if (response.status === 200) return null;
+        const body = (await response.json()) as { checks: Record<string, { ok: boolean; detail: string }> };
+        const down = Object.entries(body.checks).filter(([, c]) => !c.ok);
+        return `${s.key}: ${down.map(([name, c]) => `${name} (${c.detail.slice(0, 60)})`).join(', ')}`;
+      }),
+    );
+    return reports.filter((r): r is string => r !== null);
+  }
+
+  async stop(): Promise<void> {
+    await this.balancer.stop();
+    for (const service of this.services) {
+      await service.restarting?.catch(() => undefined);
+      await service.process?.stop();
+    }
+    await this.bus.close();
+    await this.db.destroy();
+    await this.postgres.stop();
+    await this.database.drop();
+    await this.nats.stop();
+    await artemis('stop', FAULTS_PROFILE);
+  }
+
+  private spawn(service: RigService): Promise<ServiceProcess> {
+    // Long enough for a service restarted while PostgreSQL is away to wait it out.
+    return spawnService(service.binary, service.port, this.env, [], { readyTimeoutMs: 120_000 });
+  }
+}

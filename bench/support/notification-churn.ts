@@ -1,0 +1,205 @@
+import { Connection, ConnectionEvents, ReceiverEvents, type EventContext } from 'rhea-promise';
+
+interface BrokerNode {
+  name: string;
+  amqpUrl: string;
+}
+
+/** The notifications a phase caused, as the broker acknowledged them to the churn's own clients. */
+export interface Caused {
+  /** Receivers the broker attached: each made a CONSUMER_CREATED. */
+  created: number;
+  /** Receivers the broker detached: each made a CONSUMER_CLOSED. */
+  closed: number;
+  /** Cycles that failed part-way (the broker went away): what they caused is uncertain. */
+  interrupted: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An AMQP connection to whichever node of a live/backup pair accepts clients now (a passive backup does not). */
+async function connectToLive(nodes: BrokerNode[], user: string, password: string): Promise<Connection> {
+  let last: unknown;
+  for (const node of nodes) {
+    const { hostname, port } = new URL(node.amqpUrl);
+    const connection = new Connection({
+      host: hostname,
+      port: Number(port),
+      username: user,
+      password,
+      reconnect: false,
+    });
+    try {
+      return await connection.open();
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
+}
+
+/**
+ * Churn on the broker: receivers attach to and detach from queues named `faults.<phase>.<slot>`,
+ * each attach and detach a consumer notification, at a steady pace. Follows a failover: a slot
+ * whose connection died reconnects to the node that is live now. What the broker acknowledged is
+ * counted per phase, which is what the fault suite compares with what was stored.
+ */
+export class NotificationChurn {
+  private readonly slots: (Promise<Connection> | undefined)[];
+  private phase = 'start';
+  private running = false;
+  private readonly cycles = new Set<Promise<void>>();
+  readonly caused = new Map<string, Caused>();
+
+  constructor(
+    private readonly nodes: BrokerNode[],
+    private readonly user: string,
+    private readonly password: string,
+    connections = 10,
+    private readonly holdMs = 500,
+  ) {
+    this.slots = Array.from({ length: connections }, () => undefined);
+  }
+
+  setPhase(phase: string): void {
+    this.phase = phase;
+  }
+
+  /** Runs `cyclesPerSecond` attach/detach cycles per second until stop(). */
+  start(cyclesPerSecond: number): void {
+    this.running = true;
+    void this.pace(cyclesPerSecond);
+  }
+
+  /** Runs `count` cycles at once and waits for them: calibration. */
+  async burst(count: number): Promise<void> {
+    await Promise.all(Array.from({ length: count }, (_, i) => this.cycle(i % this.slots.length)));
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.cycles);
+    await Promise.all(
+      this.slots.map(async (s) => (await s?.catch(() => undefined))?.close().catch(() => undefined)),
+    );
+  }
+
+  private async pace(cyclesPerSecond: number): Promise<void> {
+    const tickMs = 20;
+    const started = performance.now();
+    let due = 0;
+    let n = 0;
+    for (let tick = 0; this.running; tick++) {
+      due += (cyclesPerSecond * tickMs) / 1000;
+      for (; due >= 1; due--) {
+        const cycle = this.cycle(n++ % this.slots.length);
+        this.cycles.add(cycle);
+        void cycle.finally(() => this.cycles.delete(cycle));
+      }
+      const next = started + (tick + 1) * tickMs;
+      if (next > performance.now()) await sleep(next - performance.now());
+    }
+  }
+
+  private counts(phase: string): Caused {
+    let c = this.caused.get(phase);
+    if (!c) this.caused.set(phase, (c = { created: 0, closed: 0, interrupted: 0 }));
+    return c;
+  }
+
+  private connection(slot: number): Promise<Connection> {
+    let connection = this.slots[slot];
+    if (!connection) {
+      connection = connectToLive(this.nodes, this.user, this.password).then((c) => {
+        c.on(ConnectionEvents.disconnected, () => {
+          if (this.slots[slot] === connection) this.slots[slot] = undefined;
+        });
+        return c;
+      });
+      // A failed connect is retried by the next cycle of the slot, not in a loop of its own.
+      connection.catch(() => {
+        if (this.slots[slot] === connection) this.slots[slot] = undefined;
+      });
+      this.slots[slot] = connection;
+    }
+    return connection;
+  }
+
+  private async cycle(slot: number): Promise<void> {
+    const counts = this.counts(this.phase);
+    const queue = `faults.${this.phase}.${slot}`;
+    let attached = false;
+    try {
+      const connection = await this.connection(slot);
+      const receiver = await connection.createReceiver({
+        source: { address: queue, capabilities: ['queue'] },
+      });
+      attached = true;
+      counts.created++;
+      await sleep(this.holdMs);
+      await receiver.close();
+      counts.closed++;
+    } catch {
+      if (attached) counts.interrupted++;
+      const connection = this.slots[slot];
+      this.slots[slot] = undefined;
+      void connection?.then((c) => c.close()).catch(() => undefined);
+    }
+  }
+}
+
+/**
+ * An independent subscriber to `activemq.notifications` on the live node, reconnecting to
+ * whichever node is live: the broker's own count of the consumer notifications per phase,
+ * beside the churn's count of what it caused.
+ */
+export class BrokerWatcher {
+  readonly seen = new Map<string, number>();
+  total = 0;
+  private connection?: Connection;
+  private running = true;
+
+  constructor(
+    private readonly nodes: BrokerNode[],
+    private readonly user: string,
+    private readonly password: string,
+  ) {
+    void this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.connection?.close().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        this.connection = await connectToLive(this.nodes, this.user, this.password);
+        const lost = new Promise<void>((resolve) =>
+          this.connection!.on(ConnectionEvents.disconnected, () => resolve()),
+        );
+        const receiver = await this.connection.createReceiver({
+          source: { address: 'activemq.notifications' },
+          credit_window: 1000,
+        });
+        receiver.on(ReceiverEvents.message, (ctx: EventContext) => this.count(ctx));
+        await lost;
+      } catch {
+        // The live node is changing over: try again shortly.
+      }
+      await this.connection?.close().catch(() => undefined);
+      if (this.running) await sleep(250);
+    }
+  }
+
+  private count(ctx: EventContext): void {
+    this.total++;
+    const props = ctx.message?.application_properties ?? {};
+    const queue = String(props._AMQ_RoutingName ?? '');
+    const type = String(props._AMQ_NotifType ?? '');
+    if (!queue.startsWith('faults.') || !type.startsWith('CONSUMER_')) return;
+    const phase = queue.split('.')[1];
+    this.seen.set(phase, (this.seen.get(phase) ?? 0) + 1);
+  }
+}
