@@ -1,6 +1,6 @@
 /**
  * The fault suite (issue 17): npm run bench -- faults
- *   FAULTS_CLIENTS=200  FAULTS_RATE=500 (notifications/s)  FAULTS_SEED=17  FAULTS_RANDOM_SECONDS=120
+ *   FAULTS_CLIENTS=200  FAULTS_RATE=500 (notifications/s)  FAULTS_SEED=23  FAULTS_RANDOM_SECONDS=120
  *
  * Real processes throughout (bench/support/fault-rig.ts): an Artemis live/backup pair, a private
  * NATS, PostgreSQL behind a TCP proxy, the scraper, the notifier, the event store and two gateway
@@ -23,7 +23,7 @@ import { once } from './support/sse-load-process';
 
 const CLIENTS = Number(process.env.FAULTS_CLIENTS ?? 200);
 const RATE = Number(process.env.FAULTS_RATE ?? 500);
-const SEED = Number(process.env.FAULTS_SEED ?? 17);
+const SEED = Number(process.env.FAULTS_SEED ?? 23);
 const RANDOM_SECONDS = Number(process.env.FAULTS_RANDOM_SECONDS ?? 120);
 /** How long a phase waits, at most, for every follower to hear an event caused after its fault. */
 const RECOVERY_LIMIT_MS = 90_000;
@@ -55,6 +55,7 @@ interface PhaseRecord {
   key: string;
   title: string;
   unready: Set<string>;
+  /** From the fault's mark until every service was ready again (and stayed so). */
   readyAfterMs: number | null;
   recoveryMs: number | null;
   recovered: number;
@@ -74,6 +75,8 @@ function seeded(seed: number): () => number {
 }
 
 async function main(): Promise<void> {
+  // Interrupted, the suite still takes its processes down (killOnExit runs on exit).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   const rig = await FaultRig.start(progress);
   const { broker } = rig;
   const churn = new NotificationChurn(broker.nodes, broker.user, broker.password);
@@ -118,11 +121,12 @@ async function main(): Promise<void> {
     );
 
   /**
-   * One phase: a quiet lead-in, the fault (`inject` resolves when the fault is over: the moment
-   * recovery is timed from), then watching until every service is ready and every follower has an
-   * event caused after it, and a tail, so late effects land in this phase.
+   * One phase: a quiet lead-in, the fault, then watching until every service is ready and every
+   * follower has an event caused after it, and a tail, so late effects land in this phase.
+   * `inject` resolves with the moment recovery is timed from: the kill for a crash (the restart is
+   * part of the recovery), the end of an outage.
    */
-  async function phase(key: string, title: string, inject: () => Promise<void>): Promise<void> {
+  async function phase(key: string, title: string, inject: () => Promise<number>): Promise<void> {
     progress(`phase ${key}: ${title}`);
     const record: PhaseRecord = {
       key,
@@ -140,31 +144,32 @@ async function main(): Promise<void> {
     await sleep(5000);
 
     let watching = true;
-    const injected = Date.now();
+    /** Since when every service has answered ready, without a break. */
+    let readySince: number | null = Date.now();
     const readiness = (async () => {
       while (watching) {
+        const asked = Date.now();
         const unready = await rig.unready();
         for (const u of unready) record.unready.add(u);
-        if (unready.length === 0 && record.readyAfterMs === null && Date.now() - injected > 1500) {
-          record.readyAfterMs = Date.now() - injected;
-        } else if (unready.length > 0) record.readyAfterMs = null;
+        if (unready.length > 0) readySince = null;
+        else readySince ??= asked;
         await sleep(500);
       }
     })();
-    await inject();
-    const over = Date.now();
-    followers.send({ type: 'mark', at: over });
-    const deadline = over + RECOVERY_LIMIT_MS;
+    const mark = await inject();
+    followers.send({ type: 'mark', at: mark });
+    const deadline = Date.now() + RECOVERY_LIMIT_MS;
     let s = await status();
-    while ((s.recovered < CLIENTS || record.readyAfterMs === null) && Date.now() < deadline) {
+    while ((s.recovered < CLIENTS || readySince === null) && Date.now() < deadline) {
       await sleep(500);
       s = await status();
     }
     record.recoveryMs = s.recoveryMs;
     record.recovered = s.recovered;
-    await sleep(Math.max(0, over + 15_000 - Date.now()));
+    await sleep(Math.max(0, mark + 15_000 - Date.now()));
     watching = false;
     await readiness;
+    record.readyAfterMs = readySince === null ? null : Math.max(0, readySince - mark);
     record.dropsReported = (await drops()) - dropsBefore;
     progress(
       `  followers live again after ${s.recoveryMs} ms (${s.recovered}/${CLIENTS}); services ready after ${record.readyAfterMs} ms; ` +
@@ -172,34 +177,48 @@ async function main(): Promise<void> {
     );
   }
 
-  const killPhase = (key: string) => async () => {
+  /** Each fault resolves with its mark (see phase()) once it has run its course. */
+  const crash = (key: string) => async () => {
+    const at = Date.now();
     await rig.kill(key);
+    return at;
+  };
+  const natsRestart = async () => {
+    const at = Date.now();
+    await rig.nats.restart();
+    return at;
   };
   const pgAway = async () => {
-    rig.postgres.block();
+    await rig.postgres.block();
     await sleep(PG_OUTAGE_MS);
-    rig.postgres.unblock();
+    await rig.postgres.unblock();
+    return Date.now();
   };
   const failover = async () => {
+    const at = Date.now();
     await artemis('kill', FAULTS_PROFILE, 'primary');
+    return at;
   };
+  /** Resolves once the primary is active again (scripts/artemis.sh waits for it). */
   const failback = async () => {
+    const at = Date.now();
     await artemis('start', FAULTS_PROFILE);
+    return at;
   };
 
-  await phase('p0', 'no fault (baseline)', async () => undefined);
-  await phase('p1', 'event store SIGKILLed', killPhase('event-store'));
-  await phase('p2', 'notifier SIGKILLed', killPhase('notifier'));
-  await phase('p3', 'scraper SIGKILLed', killPhase('scraper'));
-  await phase('p4', 'one gateway replica SIGKILLed', killPhase('gateway-a'));
-  await phase('p5', 'NATS SIGKILLed and restarted', () => rig.nats.restart());
+  await phase('p0', 'no fault (baseline)', async () => Date.now());
+  await phase('p1', 'event store SIGKILLed', crash('event-store'));
+  await phase('p2', 'notifier SIGKILLed', crash('notifier'));
+  await phase('p3', 'scraper SIGKILLed', crash('scraper'));
+  await phase('p4', 'one gateway replica SIGKILLed', crash('gateway-a'));
+  await phase('p5', 'NATS SIGKILLed and restarted', natsRestart);
   await phase('p6', `PostgreSQL unreachable ${PG_OUTAGE_MS / 1000} s`, pgAway);
   await phase('p7', 'broker primary SIGKILLed (failover)', failover);
   await phase('p8', 'broker primary back (failback)', failback);
 
   const random = seeded(SEED);
   await phase('p9', `all together at random for ${RANDOM_SECONDS} s (seed ${SEED})`, async () => {
-    const pending: Promise<void>[] = [];
+    const pending: Promise<number>[] = [];
     const log: string[] = [];
     let primaryUp = true;
     let brokerBusy = false;
@@ -218,7 +237,7 @@ async function main(): Promise<void> {
       ];
       const choice = choices[Math.floor(random() * choices.length)];
       log.push(`${Math.round((Date.now() - end) / 1000 + RANDOM_SECONDS)} s ${choice}`);
-      if (choice === 'nats') pending.push(rig.nats.restart());
+      if (choice === 'nats') pending.push(natsRestart());
       else if (choice === 'postgres') {
         pgBusy = true;
         pending.push(pgAway().finally(() => (pgBusy = false)));
@@ -227,21 +246,23 @@ async function main(): Promise<void> {
         const step = primaryUp ? failover() : failback();
         primaryUp = !primaryUp;
         pending.push(step.finally(() => (brokerBusy = false)));
-      } else pending.push(rig.kill(choice));
+      } else pending.push(crash(choice)());
       await sleep(5000 + random() * 10_000);
     }
-    await Promise.all(pending);
+    const marks = await Promise.all(pending);
     // End with the primary live, as the round began.
     if (!primaryUp) {
       log.push('end: failback');
-      await failback();
+      marks.push(await failback());
     }
     progress(`  faults: ${log.join(', ')}`);
+    return Math.max(...marks);
   });
 
-  progress('stopping the churn; waiting for storage and followers to settle');
+  progress('stopping the churn');
   await churn.stop();
   await watcher.stop();
+  progress('waiting for storage and followers to settle');
   let stored = -1;
   const settleDeadline = Date.now() + 120_000;
   for (;;) {

@@ -2,7 +2,6 @@ import { buckets } from '@artemis-studio/contracts';
 import { NatsBus } from '@artemis-studio/bus';
 import { StudioSettingEntity, createDataSource } from '@artemis-studio/db';
 import {
-  TcpProxy,
   artemis,
   brokerCluster,
   createTestDatabase,
@@ -15,7 +14,12 @@ import {
   type ServiceProcess,
   type TestDatabase,
 } from '@artemis-studio/testing';
-import { TcpBalancer } from './tcp-balancer';
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { TcpRelay } from './tcp-relay';
+
+/** Where each service's output is kept (appended across its restarts), to read after a run. */
+const FAULTS_LOG_DIR = process.env.FAULTS_LOG_DIR ?? '/tmp/studio-faults';
 
 /** The broker profile of the fault suite: a live/backup pair of its own (scripts/artemis.sh). */
 export const FAULTS_PROFILE = 'faults';
@@ -33,9 +37,9 @@ interface RigService {
 }
 
 /**
- * Everything the fault suite runs, as real processes: the broker pair, a private NATS, a TCP
- * proxy in front of the machine's PostgreSQL (to cut it off without stopping it), every service
- * with two gateway replicas, and a TCP balancer in front of those.
+ * Everything the fault suite and the soak run, as real processes: the broker pair, a private
+ * NATS, a TCP proxy in front of the machine's PostgreSQL (to cut it off without stopping it),
+ * every service with two gateway replicas, and a TCP balancer in front of those.
  */
 export class FaultRig {
   readonly services: RigService[] = [
@@ -52,11 +56,11 @@ export class FaultRig {
     readonly broker: BrokerProfile,
     readonly nats: Awaited<ReturnType<typeof startPrivateNats>>,
     readonly database: TestDatabase,
-    readonly postgres: TcpProxy,
+    readonly postgres: TcpRelay,
     /** Straight to PostgreSQL, not through the proxy: the suite's own reads. */
     readonly db: Awaited<ReturnType<ReturnType<typeof createDataSource>['initialize']>>,
     readonly bus: NatsBus,
-    readonly balancer: TcpBalancer,
+    readonly balancer: TcpRelay,
     private readonly env: Record<string, string>,
   ) {}
 
@@ -65,10 +69,14 @@ export class FaultRig {
     // A pair with a killed primary in its past has journals apart: start from fresh instances.
     await artemis('reset', FAULTS_PROFILE);
     const broker = await startBroker(FAULTS_PROFILE);
-    progress('starting NATS, the database behind a proxy, and the services');
+    progress(
+      `starting NATS, the database behind a proxy, and the services (their output: ${FAULTS_LOG_DIR})`,
+    );
+    rmSync(FAULTS_LOG_DIR, { recursive: true, force: true });
     const nats = await startPrivateNats();
     const database = await createTestDatabase({ migrated: true });
-    const postgres = await TcpProxy.start('127.0.0.1', Number(new URL(database.url).port || 5432));
+    process.env.STUDIO_TEST_DATABASE_URL = database.url;
+    const postgres = await TcpRelay.proxy(Number(new URL(database.url).port || 5432));
     const proxied = new URL(database.url);
     proxied.port = String(postgres.port);
     const db = await createDataSource({ url: database.url, poolSize: 4 }).initialize();
@@ -85,7 +93,7 @@ export class FaultRig {
       // Every follower comes through the balancer, so from one address.
       SSE_MAX_STREAMS_PER_ADDRESS: '5000',
     };
-    const balancer = await TcpBalancer.start([18604, 18605]);
+    const balancer = await TcpRelay.balance([18604, 18605]);
     const rig = new FaultRig(broker, nats, database, postgres, db, bus, balancer, env);
     for (const service of rig.services) service.process = await rig.spawn(service);
 
@@ -98,8 +106,14 @@ export class FaultRig {
     return rig;
   }
 
+  /** The cluster's broker events, as the console's events view follows them. */
   get streamUrl(): string {
     return `${this.balancer.url}/api/v1/stream?clusterId=${this.clusterId}&topics=events`;
+  }
+
+  /** The console's default topics (topology, health, queues): what its other views follow. */
+  get signalStreamUrl(): string {
+    return `${this.balancer.url}/api/v1/stream?clusterId=${this.clusterId}`;
   }
 
   service(key: string): RigService {
@@ -114,6 +128,7 @@ export class FaultRig {
     if (service.restarting) return service.restarting;
     service.restarting = (async () => {
       await service.process?.kill();
+      this.keepOutput(service);
       service.process = undefined;
       await sleep(1000);
       service.process = await this.spawn(service);
@@ -144,6 +159,7 @@ export class FaultRig {
     for (const service of this.services) {
       await service.restarting?.catch(() => undefined);
       await service.process?.stop();
+      this.keepOutput(service);
     }
     await this.bus.close();
     await this.db.destroy();
@@ -151,6 +167,12 @@ export class FaultRig {
     await this.database.drop();
     await this.nats.stop();
     await artemis('stop', FAULTS_PROFILE);
+  }
+
+  private keepOutput(service: RigService): void {
+    if (!service.process) return;
+    mkdirSync(FAULTS_LOG_DIR, { recursive: true });
+    appendFileSync(join(FAULTS_LOG_DIR, `${service.key}.log`), service.process.output());
   }
 
   private spawn(service: RigService): Promise<ServiceProcess> {

@@ -16,6 +16,8 @@ export interface Caused {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits for `work` at most `ms`: an AMQP close towards a node that went away may never be answered. */
+const atMost = (work: Promise<unknown>, ms: number) => Promise.race([work.catch(() => undefined), sleep(ms)]);
 
 /** An AMQP connection to whichever node of a live/backup pair accepts clients now (a passive backup does not). */
 async function connectToLive(nodes: BrokerNode[], user: string, password: string): Promise<Connection> {
@@ -28,6 +30,8 @@ async function connectToLive(nodes: BrokerNode[], user: string, password: string
       username: user,
       password,
       reconnect: false,
+      // A node going away mid-call must fail the call, not leave it waiting for ever.
+      operationTimeoutInSeconds: 5,
     });
     try {
       return await connection.open();
@@ -78,10 +82,8 @@ export class NotificationChurn {
 
   async stop(): Promise<void> {
     this.running = false;
-    await Promise.all(this.cycles);
-    await Promise.all(
-      this.slots.map(async (s) => (await s?.catch(() => undefined))?.close().catch(() => undefined)),
-    );
+    await atMost(Promise.all(this.cycles), 15_000);
+    await atMost(Promise.all(this.slots.map(async (s) => (await s)?.close())), 5000);
   }
 
   private async pace(cyclesPerSecond: number): Promise<void> {
@@ -169,7 +171,7 @@ export class BrokerWatcher {
 
   async stop(): Promise<void> {
     this.running = false;
-    await this.connection?.close().catch(() => undefined);
+    await atMost(this.connection?.close() ?? Promise.resolve(), 5000);
   }
 
   private async run(): Promise<void> {

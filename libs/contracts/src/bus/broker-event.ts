@@ -41,6 +41,17 @@ export const BrokerEventSchema = RawBrokerEventSchema.extend({
 });
 export type BrokerEvent = z.infer<typeof BrokerEventSchema>;
 
+/**
+ * A broker event as the event store publishes it on `event.stored`: with `prevSeq`, the seq of the
+ * cluster's stored event before it (0 for its first). `event.stored` is a plain NATS publish, so a
+ * receiver that sees a `prevSeq` above the last seq it got knows it missed some (the writer died
+ * between commit and publish, NATS restarted) and can read them from the store.
+ */
+export const StoredBrokerEventSchema = BrokerEventSchema.extend({
+  prevSeq: z.number().int().nonnegative().optional(),
+});
+export type StoredBrokerEvent = z.infer<typeof StoredBrokerEventSchema>;
+
 /** Where a broker event can be lost; each is counted per cluster (non-negotiable 2). */
 export const DROP_SOURCES = ['notifier', 'event-store', 'stream'] as const;
 

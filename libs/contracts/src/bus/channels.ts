@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AuditEventSchema } from '../http/access';
 import { BUCKETS, subjectPatterns } from '../subjects';
-import { BrokerEventSchema, RawBrokerEventSchema } from './broker-event';
+import { RawBrokerEventSchema, StoredBrokerEventSchema } from './broker-event';
 import { CapabilityVerdictSchema } from './capability';
 import { ClusterChangeSchema } from './cluster-change';
 import { LeaseSchema } from './lease';
@@ -33,7 +33,7 @@ export const channels = {
   },
   eventStored: {
     name: 'event.stored',
-    schema: BrokerEventSchema,
+    schema: StoredBrokerEventSchema,
     pattern: subjectPatterns.eventStored(),
   },
   clusterChange: {

@@ -29,6 +29,8 @@ export interface OwnedClustersOptions<W extends ClusterWork> {
  */
 export class OwnedClusters<W extends ClusterWork> {
   private readonly work = new Map<string, W>();
+  /** The registrations last read: leases are renewed from them while PostgreSQL cannot be read. */
+  private known?: ClusterTarget[];
   private timer?: NodeJS.Timeout;
   private stopped = false;
 
@@ -60,8 +62,25 @@ export class OwnedClusters<W extends ClusterWork> {
     await this.options.leases.releaseAll();
   }
 
+  /**
+   * The registered clusters, or, while they cannot be read (PostgreSQL away), the ones read last.
+   * Without this the leases, which live in NATS, lapsed during a database outage, and another
+   * replica could take a cluster over while this one still served it.
+   */
+  private async registrations(): Promise<ClusterTarget[]> {
+    try {
+      this.known = await this.options.clusters();
+    } catch (err) {
+      if (!this.known) throw err;
+      this.options.log.warn(
+        `cannot read the registered clusters (${(err as Error).message}); renewing the leases held`,
+      );
+    }
+    return this.known;
+  }
+
   private async reconcile(): Promise<void> {
-    const targets = new Map((await this.options.clusters()).map((t) => [t.id, t]));
+    const targets = new Map((await this.registrations()).map((t) => [t.id, t]));
     const owned = await this.options.leases.reconcile(targets.keys());
     for (const [clusterId, work] of this.work) {
       const target = targets.get(clusterId);

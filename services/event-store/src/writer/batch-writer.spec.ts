@@ -25,7 +25,7 @@ describe('BatchWriter', () => {
   let seq = 0;
   // As PostgreSQL answers: ids in lower case.
   const store = async (rawJson: readonly string[]) =>
-    idsOf(rawJson).map((eventId) => ({ eventId: eventId.toLowerCase(), seq: ++seq }));
+    idsOf(rawJson).map((eventId) => ({ eventId: eventId.toLowerCase(), seq: ++seq, prevSeq: seq - 1 }));
 
   it('batches what accumulated, acknowledges after the commit and publishes in seq order', async () => {
     const buffer = new IntakeBuffer(() => 100);

@@ -1,10 +1,11 @@
 import type { IntakeBuffer, Pending } from '../intake/intake-buffer';
 import type { EventWriter, StoredRow } from './event-writer';
 
-/** An event committed in a batch, with the seq PostgreSQL gave it. */
+/** An event committed in a batch, with the seq PostgreSQL gave it and its cluster's seq before it. */
 export interface StoredEvent {
   pending: Pending;
   seq: number;
+  prevSeq: number;
 }
 
 interface InFlight {
@@ -103,5 +104,5 @@ function withPending(batch: Pending[], rows: StoredRow[]): StoredEvent[] {
     const id = pending.event.eventId.toLowerCase();
     if (!byId.has(id)) byId.set(id, pending);
   }
-  return rows.map((row) => ({ pending: byId.get(row.eventId)!, seq: row.seq }));
+  return rows.map((row) => ({ pending: byId.get(row.eventId)!, seq: row.seq, prevSeq: row.prevSeq }));
 }

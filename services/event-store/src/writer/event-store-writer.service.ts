@@ -99,11 +99,11 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
       flushMs: () => this.settings.get('artemis-studio.events.flush'),
       stored: (events) => {
         this.metrics.stored.inc(events.length);
-        for (const { pending, seq } of events)
+        for (const { pending, seq, prevSeq } of events)
           this.bus.publishJson(
             channels.eventStored,
             subjects.eventStored(pending.event.clusterId),
-            storedEventJson(pending, seq),
+            storedEventJson(pending, seq, prevSeq),
           );
       },
       poisoned: (pending, reason) => {

@@ -125,6 +125,17 @@ describe('EventWriter against real PostgreSQL', () => {
     expect((await writer.insert(json([good])))[0].eventId).toBe(good.eventId);
   });
 
+  it("gives each stored event its cluster's previous seq, within a batch and across batches", async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const first = await writer.insert(json([rawEvent({ clusterId: a }), rawEvent({ clusterId: b })]));
+    expect(first.map((e) => e.prevSeq)).toEqual([0, 0]);
+    const second = await writer.insert(
+      json([rawEvent({ clusterId: a }), rawEvent({ clusterId: b }), rawEvent({ clusterId: a })]),
+    );
+    // A receiver that got `first` and then sees a prevSeq above what it got knows it missed one.
+    expect(second.map((e) => e.prevSeq)).toEqual([first[0].seq, first[1].seq, second[0].seq]);
+  });
+
   it('gives later batches higher seqs, which is what makes seq a replay cursor', async () => {
     const first = await writer.insert(json([rawEvent(), rawEvent()]));
     const second = await writer.insert(json([rawEvent()]));

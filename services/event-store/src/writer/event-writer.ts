@@ -1,9 +1,10 @@
 import { Client } from 'pg';
 
-/** An event the writer committed, and the seq PostgreSQL gave it. */
+/** An event the writer committed, the seq PostgreSQL gave it, and its cluster's seq before it. */
 export interface StoredRow {
   eventId: string;
   seq: number;
+  prevSeq: number;
 }
 
 /** One writer at a time, across every replica. */
@@ -25,17 +26,32 @@ const INSERT = `
     FROM json_to_recordset($1::json) AS e("brokerTs" timestamptz, "receivedAt" timestamptz,
          "clusterId" uuid, "eventId" uuid, type text, node text, address text, queue text,
          consumer text, session text, connection text, "remoteAddress" text, "user" text, props jsonb)`;
-const RETURNING = `RETURNING seq, event_id`;
-const INSERT_SKIPPING_STORED = `${INSERT} ON CONFLICT (event_id) DO NOTHING ${RETURNING}`;
-const INSERT_ALL = `${INSERT} ${RETURNING}`;
+/**
+ * Each stored row with its cluster's previous seq: the one before it in the batch, or else the
+ * cluster's newest stored row. The scalar subquery sees the table as it was before this statement
+ * (one snapshot for the whole WITH), so it never finds the rows being inserted; COALESCE runs it
+ * only for a cluster's first row in the batch.
+ */
+const withPrevSeq = (insert: string) => `
+  WITH stored AS (${insert} RETURNING seq, event_id, cluster_id)
+  SELECT seq, event_id,
+         COALESCE(lag(seq) OVER (PARTITION BY cluster_id ORDER BY seq),
+                  (SELECT max(b.seq) FROM broker_event b WHERE b.cluster_id = stored.cluster_id),
+                  0) AS prev_seq
+    FROM stored`;
+const INSERT_SKIPPING_STORED = withPrevSeq(`${INSERT} ON CONFLICT (event_id) DO NOTHING`);
+const INSERT_ALL = withPrevSeq(INSERT);
 
 interface InsertedRow {
   seq: string;
   event_id: string;
+  prev_seq: string;
 }
 
 function storedRows({ rows }: { rows: InsertedRow[] }): StoredRow[] {
-  return rows.map((r) => ({ eventId: r.event_id, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
+  return rows
+    .map((r) => ({ eventId: r.event_id, seq: Number(r.seq), prevSeq: Number(r.prev_seq) }))
+    .sort((a, b) => a.seq - b.seq);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Delivery } from '@artemis-studio/bus';
-import { BrokerEventSchema, RawBrokerEventSchema } from '@artemis-studio/contracts';
+import { RawBrokerEventSchema, StoredBrokerEventSchema } from '@artemis-studio/contracts';
 import { rawBrokerEvent } from '@artemis-studio/testing';
 import type { Pending } from '../intake/intake-buffer';
 import { storedEventJson } from './stored-event';
@@ -13,18 +13,23 @@ const pending = (body: string): Pending => ({
 });
 
 describe('storedEventJson', () => {
-  it('is the raw event with its seq, valid as a stored event', () => {
+  it('is the raw event with its seq and previous seq, valid as a stored event', () => {
     const { user: _user, ...plain } = raw;
     const body = JSON.stringify({ ...plain, user: 'app' });
-    const json = storedEventJson(pending(body), 42);
+    const json = storedEventJson(pending(body), 42, 40);
     expect(json.startsWith(body.slice(0, -1))).toBe(true);
-    expect(BrokerEventSchema.parse(JSON.parse(json))).toEqual({ ...plain, user: 'app', seq: 42 });
+    expect(StoredBrokerEventSchema.parse(JSON.parse(json))).toEqual({
+      ...plain,
+      user: 'app',
+      seq: 42,
+      prevSeq: 40,
+    });
   });
 
   it('never carries two seqs when the raw body already names one', () => {
     const body = JSON.stringify({ ...raw, seq: 7 });
-    const json = storedEventJson(pending(body), 42);
+    const json = storedEventJson(pending(body), 42, 40);
     expect(json.match(/"seq":/g)).toHaveLength(1);
-    expect(BrokerEventSchema.parse(JSON.parse(json))).toEqual({ ...raw, seq: 42 });
+    expect(StoredBrokerEventSchema.parse(JSON.parse(json))).toEqual({ ...raw, seq: 42, prevSeq: 40 });
   });
 });

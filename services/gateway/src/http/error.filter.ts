@@ -86,9 +86,14 @@ export function describeFailure(error: unknown): {
   return { status: 500, code: 'INTERNAL', message: 'internal error' };
 }
 
+/**
+ * PostgreSQL refused, dropped or is too slow to give a connection: a 503 the client may retry,
+ * not a 500. The fault suite saw the last two as 500s: a reset connection, and node-postgres's
+ * pool timing out ("timeout exceeded when trying to connect") while the database was overloaded.
+ */
 function isDatabaseDown(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
-  return /ECONNREFUSED|ETIMEDOUT|Connection terminated|DataSource is not initialized|57P01/.test(
+  return /ECONNREFUSED|ETIMEDOUT|ECONNRESET|Connection terminated|timeout exceeded when trying to connect|DataSource is not initialized|57P01/.test(
     `${e?.code} ${e?.message}`,
   );
 }

@@ -104,6 +104,12 @@ export class SseClient {
     this.replaying = false;
   }
 
+  /** Tells the client that live events it should have had could not be sent (a hole in the feed). */
+  gap(gap: Omit<ReplayGapFrame, 'clusterId' | 'lastEventId'>): void {
+    if (this.wantsEvents)
+      this.write(replayGapFrame({ clusterId: this.clusterId, lastEventId: this.lastSeq, ...gap }));
+  }
+
   /** Judges the backlog even when nothing new is written (a stalled client with a full buffer). */
   checkLag(): void {
     if (!this.closed && this.tooSlow()) this.cutOff();

@@ -6,7 +6,13 @@ import { SseHub, type Replay } from './sse-hub';
 /** The hub's bus: subscriptions are taken and released, nothing arrives. */
 const quietBus = () =>
   ({ subscribe: () => () => undefined, flush: () => Promise.resolve() }) as unknown as Bus;
-const metrics = () => ({ clients: jest.fn(), replayed: jest.fn(), replayFailed: jest.fn() });
+const metrics = () => ({
+  clients: jest.fn(),
+  replayed: jest.fn(),
+  replayFailed: jest.fn(),
+  repaired: jest.fn(),
+  repairFailed: jest.fn(),
+});
 const bounds = { maxBufferedBytes: 1 << 20, maxLagMs: 10_000 };
 const event = (seq: number) => ({ seq, clusterId: 'c', type: 'T' }) as BrokerEvent;
 
@@ -67,5 +73,76 @@ describe('SseHub replay', () => {
     sut.clusterRemoved('c');
     expect(c.named('cluster-removed')).toEqual([{ clusterId: 'c', ts: expect.any(String) }]);
     expect(sut.subscribedClusters()).toEqual([]);
+  });
+});
+
+/** A bus whose `event.stored` subscription the test feeds by hand. */
+function storedBus() {
+  const handlers = new Map<string, (message: unknown) => void>();
+  const bus = {
+    subscribe: (channel: { name: string }, _subject: string, handler: (message: unknown) => void) => {
+      handlers.set(channel.name, handler);
+      return () => handlers.delete(channel.name);
+    },
+    flush: () => Promise.resolve(),
+  } as unknown as Bus;
+  const publish = (seq: number, prevSeq: number) => handlers.get('event.stored')!({ ...event(seq), prevSeq });
+  return { bus, publish };
+}
+
+const settle = () => new Promise((r) => setImmediate(r));
+
+describe('SseHub: a stored event the bus lost', () => {
+  it('reads the hole from the store and sends everything in order, once', async () => {
+    const { bus, publish } = storedBus();
+    const m = metrics();
+    const replay = jest.fn(async (): Promise<Replay> => ({ events: [event(12), event(13)] }));
+    const sut = new SseHub(bus, replay, m);
+    const c = client(0);
+    await sut.open(c.sut, undefined);
+
+    publish(10, 5);
+    // 12 and 13 were committed and never published (the event store died, NATS restarted).
+    publish(14, 13);
+    publish(15, 14);
+    await settle();
+
+    expect(replay).toHaveBeenCalledWith('c', 10);
+    expect(c.named('events').map((e) => e.seq)).toEqual([10, 12, 13, 14, 15]);
+    expect(c.named('events').some((e) => 'prevSeq' in e)).toBe(false);
+    expect(c.named('replay-gap')).toEqual([]);
+    expect(m.repaired).toHaveBeenCalledWith(2);
+  });
+
+  it('tells the clients of a gap when the hole cannot be read, and goes on', async () => {
+    const { bus, publish } = storedBus();
+    const m = metrics();
+    const sut = new SseHub(bus, () => Promise.reject(new Error('no responders')), m);
+    const c = client(0);
+    await sut.open(c.sut, undefined);
+
+    publish(10, 5);
+    publish(14, 13);
+    await settle();
+
+    expect(c.named('events').map((e) => e.seq)).toEqual([10, 14]);
+    expect(c.named('replay-gap')).toEqual([
+      { clusterId: 'c', lastEventId: 10, replayFrom: null, missed: null, reason: 'history-unavailable' },
+    ]);
+    expect(m.repairFailed).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads nothing while the chain is whole', async () => {
+    const { bus, publish } = storedBus();
+    const replay = jest.fn(async (): Promise<Replay> => ({ events: [] }));
+    const sut = new SseHub(bus, replay, metrics());
+    const c = client(0);
+    await sut.open(c.sut, undefined);
+    publish(10, 5);
+    publish(11, 10);
+    publish(20, 11);
+    await settle();
+    expect(replay).not.toHaveBeenCalled();
+    expect(c.named('events').map((e) => e.seq)).toEqual([10, 11, 20]);
   });
 });

@@ -1,5 +1,12 @@
 import type { Bus, Unsubscribe } from '@artemis-studio/bus';
-import { channels, subjectPatterns, subjects, type BrokerEvent } from '@artemis-studio/contracts';
+import {
+  channels,
+  subjectPatterns,
+  subjects,
+  type BrokerEvent,
+  type ReplayGapFrame,
+  type StoredBrokerEvent,
+} from '@artemis-studio/contracts';
 import { clusterRemovedFrame, eventFrame, signalFrame, type SseClient } from './sse-client';
 
 /** A Last-Event-ID replay: the newest events after the cursor, and how many older ones the cap left out. */
@@ -9,16 +16,25 @@ export interface Replay {
 }
 
 interface ClusterFeed {
+  clusterId: string;
   clients: Set<SseClient>;
   /** Resolves once the server has the subscriptions: a replay read after it cannot miss an event. */
   subscribed: Promise<void>;
   unsubscribe: Unsubscribe[];
+  /** The newest seq this feed passed on; undefined until its first event. */
+  lastSeq?: number;
+  /** Live events held while a hole before them is read from the store. */
+  held?: StoredBrokerEvent[];
 }
 
 export interface HubMetrics {
   clients(count: number): void;
   replayed(count: number): void;
   replayFailed(): void;
+  /** Events a feed missed on the bus and read from the store instead. */
+  repaired(count: number): void;
+  /** Holes in a feed that could not be read back: its clients were told of a gap. */
+  repairFailed(): void;
 }
 
 /**
@@ -119,15 +135,76 @@ export class SseHub {
         for (const client of clients) client.signal(signal, frame);
       }),
       this.bus.subscribe(channels.eventStored, subjects.eventStored(clusterId), (event) => {
-        const frame = eventFrame(event);
-        for (const client of clients) client.event(event, frame);
+        const feed = this.feeds.get(clusterId);
+        if (feed) this.stored(feed, event);
       }),
       this.bus.subscribe(channels.clusterChange, subjects.clusterChange(clusterId), (change) => {
         if (change.change === 'removed') this.clusterRemoved(clusterId);
       }),
     ];
-    const feed: ClusterFeed = { clients, unsubscribe, subscribed: this.bus.flush() };
+    const feed: ClusterFeed = { clusterId, clients, unsubscribe, subscribed: this.bus.flush() };
     this.feeds.set(clusterId, feed);
     return feed;
+  }
+
+  /**
+   * A stored event off the bus. `event.stored` is a plain NATS publish: one the event store made
+   * between its commit and its death, or while NATS restarted, never arrives, and without a check
+   * every client would go on with a hole it was never told of (the fault suite found this). Each
+   * event names its cluster's previous seq; when that is above the last one the feed passed on, the
+   * feed holds live events, reads the hole from the store, and sends both in order.
+   */
+  private stored(feed: ClusterFeed, event: StoredBrokerEvent): void {
+    if (feed.held) {
+      feed.held.push(event);
+      return;
+    }
+    if (event.prevSeq !== undefined && feed.lastSeq !== undefined && event.prevSeq > feed.lastSeq) {
+      feed.held = [event];
+      void this.repair(feed, feed.lastSeq);
+      return;
+    }
+    this.pass(feed, event);
+  }
+
+  private pass(feed: ClusterFeed, stored: StoredBrokerEvent): void {
+    if (feed.lastSeq !== undefined && stored.seq <= feed.lastSeq) return;
+    feed.lastSeq = stored.seq;
+    const { prevSeq: _prevSeq, ...event } = stored;
+    // Each frame is serialised once for all the cluster's clients, not once per client.
+    const frame = eventFrame(event);
+    for (const client of feed.clients) client.event(event, frame);
+  }
+
+  private async repair(feed: ClusterFeed, afterSeq: number): Promise<void> {
+    let gap: Omit<ReplayGapFrame, 'clusterId' | 'lastEventId'> | undefined;
+    let replayed: BrokerEvent[] = [];
+    try {
+      const replay = await this.replay(feed.clusterId, afterSeq);
+      replayed = [...replay.events].sort((a, b) => a.seq - b.seq);
+      const skipped = replay.skipped ?? 0;
+      if (skipped > 0) gap = { replayFrom: replayed[0]?.seq ?? null, missed: skipped, reason: 'replay-cap' };
+      this.metrics.repaired(replayed.length);
+    } catch {
+      gap = { replayFrom: null, missed: null, reason: 'history-unavailable' };
+    }
+    const held = feed.held ?? [];
+    feed.held = undefined;
+    const [first] = held;
+    if (!first) return;
+    const hole = first.prevSeq ?? 0;
+    const before = replayed.filter((e) => e.seq < first.seq);
+    const reached = Math.max(feed.lastSeq ?? 0, before.at(-1)?.seq ?? 0);
+    if (!gap && reached < hole) gap = { replayFrom: null, missed: null, reason: 'history-unavailable' };
+    if (gap) {
+      this.metrics.repairFailed();
+      for (const client of feed.clients) client.gap(gap);
+    }
+    for (const event of before) this.pass(feed, event);
+    // What could not be read is announced above; the feed goes on past it, never back to it.
+    if (gap) feed.lastSeq = Math.max(feed.lastSeq ?? 0, hole);
+    const after = [...replayed.filter((e) => e.seq >= first.seq), ...held].sort((a, b) => a.seq - b.seq);
+    // Through stored(), not straight out: a held event may name a second hole after this one.
+    for (const event of after) this.stored(feed, event);
   }
 }

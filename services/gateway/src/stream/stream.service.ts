@@ -89,6 +89,16 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
       help: 'Replays that could not be read (the client went live without them)',
       registers: [metrics],
     });
+    const repaired = new Counter({
+      name: 'studio_gateway_stream_repaired_events_total',
+      help: 'Stored events a cluster feed missed on the bus (event store restarted, NATS restarted) and read from the store',
+      registers: [metrics],
+    });
+    const repairFailed = new Counter({
+      name: 'studio_gateway_stream_repair_failures_total',
+      help: 'Holes in a cluster feed that could not be read back: its clients were told of a gap',
+      registers: [metrics],
+    });
     this.hub = new SseHub(
       bus,
       (clusterId, afterSeq) =>
@@ -102,6 +112,8 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
         clients: (n) => clients.set(n),
         replayed: (n) => replayed.observe(n),
         replayFailed: () => replayFailed.inc(),
+        repaired: (n) => repaired.inc(n),
+        repairFailed: () => repairFailed.inc(),
       },
     );
   }
