@@ -24,6 +24,8 @@ const REPLAY_GAP_REASONS = ['replay-cap', 'history-unavailable'] as const;
  * client will never receive on this stream. With `replay-cap`, the replay holds the newest events
  * only and resumes at `replayFrom`; with `history-unavailable`, nothing could be read and the
  * stream goes live at once. The events themselves stay in the history (GET …/events).
+ * Also sent mid-stream when the gateway missed stored events on the bus and could not read them
+ * all back: `lastEventId` is then the last event sent before the gap.
  */
 export const ReplayGapFrameSchema = z.object({
   clusterId: Uuid,

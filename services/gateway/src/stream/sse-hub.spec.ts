@@ -107,7 +107,7 @@ describe('SseHub: a stored event the bus lost', () => {
     publish(15, 14);
     await settle();
 
-    expect(replay).toHaveBeenCalledWith('c', 10);
+    expect(replay).toHaveBeenCalledWith('c', 10, 'oldest');
     expect(c.named('events').map((e) => e.seq)).toEqual([10, 12, 13, 14, 15]);
     expect(c.named('events').some((e) => 'prevSeq' in e)).toBe(false);
     expect(c.named('replay-gap')).toEqual([]);
@@ -130,6 +130,20 @@ describe('SseHub: a stored event the bus lost', () => {
       { clusterId: 'c', lastEventId: 10, replayFrom: null, missed: null, reason: 'history-unavailable' },
     ]);
     expect(m.repairFailed).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends what it could read of a hole longer than the cap, then says where the gap is', async () => {
+    const { bus, publish } = storedBus();
+    const sut = new SseHub(bus, async () => ({ events: [event(11), event(12)] }), metrics());
+    const c = client(0);
+    await sut.open(c.sut, undefined);
+    publish(10, 5);
+    publish(30, 29);
+    await settle();
+    expect(c.named('events').map((e) => e.seq)).toEqual([10, 11, 12, 30]);
+    expect(c.named('replay-gap')).toEqual([
+      { clusterId: 'c', lastEventId: 12, replayFrom: 30, missed: null, reason: 'replay-cap' },
+    ]);
   });
 
   it('reads nothing while the chain is whole', async () => {

@@ -48,7 +48,15 @@ export class SseHub {
 
   constructor(
     private readonly bus: Bus,
-    private readonly replay: (clusterId: string, afterSeq: number) => Promise<Replay>,
+    /**
+     * The events after `afterSeq`, at most the replay cap: the newest of them for a client's
+     * Last-Event-ID (ADR-0027), the oldest to fill a hole in a feed (the hole is right after it).
+     */
+    private readonly replay: (
+      clusterId: string,
+      afterSeq: number,
+      from: 'newest' | 'oldest',
+    ) => Promise<Replay>,
     private readonly metrics: HubMetrics,
   ) {}
 
@@ -64,7 +72,7 @@ export class SseHub {
     await feed.subscribed;
     let replay: Replay;
     try {
-      replay = await this.replay(client.clusterId, lastEventId);
+      replay = await this.replay(client.clusterId, lastEventId, 'newest');
     } catch {
       // No history to replay from (event store away): the client still goes live, told that what
       // it missed is not on this stream; the events view's history shows it once the store is back.
@@ -180,10 +188,11 @@ export class SseHub {
     let gap: Omit<ReplayGapFrame, 'clusterId' | 'lastEventId'> | undefined;
     let replayed: BrokerEvent[] = [];
     try {
-      const replay = await this.replay(feed.clusterId, afterSeq);
-      replayed = [...replay.events].sort((a, b) => a.seq - b.seq);
-      const skipped = replay.skipped ?? 0;
-      if (skipped > 0) gap = { replayFrom: replayed[0]?.seq ?? null, missed: skipped, reason: 'replay-cap' };
+      // Oldest first: the store may already hold many events after the hole (a restarted writer
+      // catching up), and the newest of them would leave the hole itself out.
+      replayed = [...(await this.replay(feed.clusterId, afterSeq, 'oldest')).events].sort(
+        (a, b) => a.seq - b.seq,
+      );
       this.metrics.repaired(replayed.length);
     } catch {
       gap = { replayFrom: null, missed: null, reason: 'history-unavailable' };
@@ -195,14 +204,15 @@ export class SseHub {
     const hole = first.prevSeq ?? 0;
     const before = replayed.filter((e) => e.seq < first.seq);
     const reached = Math.max(feed.lastSeq ?? 0, before.at(-1)?.seq ?? 0);
-    if (!gap && reached < hole) gap = { replayFrom: null, missed: null, reason: 'history-unavailable' };
+    // Read, but not all of it: the hole was longer than the replay cap.
+    if (!gap && reached < hole) gap = { replayFrom: first.seq, missed: null, reason: 'replay-cap' };
+    for (const event of before) this.pass(feed, event);
     if (gap) {
+      // Announced where it is, after what could be read; the feed goes on past it, never back.
       this.metrics.repairFailed();
       for (const client of feed.clients) client.gap(gap);
+      feed.lastSeq = Math.max(feed.lastSeq ?? 0, hole);
     }
-    for (const event of before) this.pass(feed, event);
-    // What could not be read is announced above; the feed goes on past it, never back to it.
-    if (gap) feed.lastSeq = Math.max(feed.lastSeq ?? 0, hole);
     const after = [...replayed.filter((e) => e.seq >= first.seq), ...held].sort((a, b) => a.seq - b.seq);
     // Through stored(), not straight out: a held event may name a second hole after this one.
     for (const event of after) this.stored(feed, event);

@@ -101,12 +101,12 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     });
     this.hub = new SseHub(
       bus,
-      (clusterId, afterSeq) =>
+      (clusterId, afterSeq, from) =>
         bus.request(rpcs.eventsSince, {
           clusterId,
           afterSeq,
           limit: Math.min(settings.get('artemis-studio.stream.replay-cap'), REPLAY_LIMIT_MAX) || 1,
-          newest: true,
+          newest: from === 'newest',
         }),
       {
         clients: (n) => clients.set(n),
