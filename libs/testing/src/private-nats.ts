@@ -9,8 +9,11 @@ import { waitFor } from './wait';
 export interface PrivateNats {
   url: string;
   pid: number;
-  /** SIGKILL, then the same server again on the same port and store: what a crashed pod's restart is. */
-  restart(): Promise<void>;
+  /**
+   * SIGKILL, then, `downMs` later, the same server again on the same port and store: a crashed
+   * pod's restart, or an outage of that length.
+   */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,8 +32,9 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     get pid() {
       return server.pid;
     },
-    restart: async () => {
+    restart: async (downMs = 0) => {
       await server.stop('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, downMs));
       server = await runNats(port, store);
     },
     stop: async () => {
