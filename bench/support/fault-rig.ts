@@ -177,6 +177,8 @@ export class FaultRig {
 
   private spawn(service: RigService): Promise<ServiceProcess> {
     // Long enough for a service restarted while PostgreSQL is away to wait it out.
-    return spawnService(service.binary, service.port, this.env, [], { readyTimeoutMs: 120_000 });
+    // Each service under a name of its own, as a pod's: restarted, it takes its leases back at once.
+    const env = { ...this.env, STUDIO_REPLICA_ID: service.key };
+    return spawnService(service.binary, service.port, env, [], { readyTimeoutMs: 120_000 });
   }
 }

@@ -55,4 +55,14 @@ describe('environmentProblems', () => {
       expect.stringMatching(/^invalid environment: STUDIO_SECRET_KEY: must be set: 32 random bytes/),
     ]);
   });
+
+  it("takes a pod's name as the replica id, and refuses one that is not a plain name", () => {
+    const env = { STUDIO_SECRET_KEY: key };
+    expect(
+      environmentProblems(ClusterOwnerEnvSchema, { ...env, STUDIO_REPLICA_ID: 'studio-notifier-7c9f-x2kq' }),
+    ).toEqual([]);
+    expect(environmentProblems(ClusterOwnerEnvSchema, { ...env, STUDIO_REPLICA_ID: 'a b' })).toEqual([
+      expect.stringMatching(/^invalid environment: STUDIO_REPLICA_ID: must be 1 to 200 letters/),
+    ]);
+  });
 });

@@ -59,6 +59,18 @@ export const ClusterOwnerEnvSchema = BaseEnvSchema.extend({
   STUDIO_SECRET_KEY: SecretKeySchema,
   /** How long a cluster's lease lasts unrenewed: a dead owner is replaced within it. */
   LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
+  /**
+   * This replica's name in the leases, unique among the service's replicas (the pod's name on
+   * Kubernetes). Set, a crashed process restarted under the same name takes its leases back at
+   * once instead of waiting out LEASE_TTL_MS. Two live processes must never share one.
+   */
+  STUDIO_REPLICA_ID: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/,
+      'must be 1 to 200 letters, digits, dots, dashes or underscores',
+    )
+    .optional(),
 });
 
 /** What the gateway reads besides the base: the key that seals registered credentials. */

@@ -2,7 +2,7 @@ import { InMemoryKv } from '@artemis-studio/bus';
 import type { Lease } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { ClusterLeases } from './cluster-leases';
-import { OwnedClusters } from './owned-clusters';
+import { OwnedClusters, replicaId } from './owned-clusters';
 
 const target = { id: 'c1', name: 'prod', revision: '1' } as ClusterTarget;
 
@@ -38,5 +38,29 @@ describe('OwnedClusters', () => {
     } finally {
       await owner.stop();
     }
+  });
+});
+
+describe('replicaId', () => {
+  it('is STUDIO_REPLICA_ID when set, so a restarted process takes its leases back at once', async () => {
+    const env = { STUDIO_REPLICA_ID: 'studio-notifier-7c9f-x2kq' };
+    expect(replicaId(env)).toBe('studio-notifier-7c9f-x2kq');
+    const kv = new InMemoryKv<Lease>();
+    const now = 1_000_000;
+    expect(
+      await new ClusterLeases(kv, 'notifier', replicaId(env), 15_000, () => now).reconcile(['c1']),
+    ).toEqual(new Set(['c1']));
+    // Crashed and restarted a moment later, well inside the TTL: the same owner, so it renews.
+    const restarted = new ClusterLeases(kv, 'notifier', replicaId(env), 15_000, () => now + 2000);
+    expect(await restarted.reconcile(['c1'])).toEqual(new Set(['c1']));
+  });
+
+  it('is new for every process without it, which then waits for the old leases to lapse', async () => {
+    expect(replicaId({})).not.toBe(replicaId({}));
+    const kv = new InMemoryKv<Lease>();
+    const now = 1_000_000;
+    await new ClusterLeases(kv, 'notifier', replicaId({}), 15_000, () => now).reconcile(['c1']);
+    const restarted = new ClusterLeases(kv, 'notifier', replicaId({}), 15_000, () => now + 2000);
+    expect(await restarted.reconcile(['c1'])).toEqual(new Set());
   });
 });

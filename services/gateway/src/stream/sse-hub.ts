@@ -193,7 +193,6 @@ export class SseHub {
       replayed = [...(await this.replay(feed.clusterId, afterSeq, 'oldest')).events].sort(
         (a, b) => a.seq - b.seq,
       );
-      this.metrics.repaired(replayed.length);
     } catch {
       gap = { replayFrom: null, missed: null, reason: 'history-unavailable' };
     }
@@ -207,6 +206,7 @@ export class SseHub {
     // Read, but not all of it: the hole was longer than the replay cap.
     if (!gap && reached < hole) gap = { replayFrom: first.seq, missed: null, reason: 'replay-cap' };
     for (const event of before) this.pass(feed, event);
+    this.metrics.repaired(before.length);
     if (gap) {
       // Announced where it is, after what could be read; the feed goes on past it, never back.
       this.metrics.repairFailed();
