@@ -88,7 +88,7 @@ export class FaultRig {
     const env = {
       NATS_URL: nats.url,
       DATABASE_URL: proxied.toString(),
-      LEASE_TTL_MS: '3000',
+      // LEASE_TTL_MS as deployed (15 s): with STUDIO_REPLICA_ID a restarted service does not wait it out.
       LOG_LEVEL: 'warn',
       // Every follower comes through the balancer, so from one address.
       SSE_MAX_STREAMS_PER_ADDRESS: '5000',
