@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { killOnExit } from '@artemis-studio/testing';
 import { artemis } from '@artemis-studio/testing';
 import { FAULTS_PROFILE, FaultRig } from './support/fault-rig';
-import { BrokerWatcher, NotificationChurn } from './support/notification-churn';
+import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './support/notification-churn';
 import { once } from './support/sse-load-process';
 
 const CLIENTS = Number(process.env.FAULTS_CLIENTS ?? 200);
@@ -85,11 +85,7 @@ async function main(): Promise<void> {
   const watcher = new BrokerWatcher(broker.nodes, broker.user, broker.password);
 
   progress('calibrating: notifications per attach and detach');
-  await sleep(1000);
-  const before = watcher.total;
-  await churn.burst(50);
-  await sleep(1500);
-  const perCycle = (watcher.total - before) / 50;
+  const perCycle = await notificationsPerCycle(churn, watcher);
   const cyclesPerSecond = RATE / perCycle;
   progress(`${perCycle} notifications per cycle: ${cyclesPerSecond.toFixed(0)} cycles/s for ${RATE}/s`);
 

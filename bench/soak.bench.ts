@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killOnExit } from '@artemis-studio/testing';
 import { FaultRig } from './support/fault-rig';
-import { BrokerWatcher, NotificationChurn } from './support/notification-churn';
+import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './support/notification-churn';
 import { once } from './support/sse-load-process';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
@@ -69,11 +69,7 @@ async function main(): Promise<void> {
   const { broker } = rig;
   const churn = new NotificationChurn(broker.nodes, broker.user, broker.password);
   const watcher = new BrokerWatcher(broker.nodes, broker.user, broker.password);
-  await sleep(1000);
-  const before = watcher.total;
-  await churn.burst(50);
-  await sleep(1500);
-  const perCycle = (watcher.total - before) / 50;
+  const perCycle = await notificationsPerCycle(churn, watcher);
   await watcher.stop();
 
   progress(`opening ${CLIENTS} streams through the balancer, ${EVENT_FOLLOWERS} of them on every event`);

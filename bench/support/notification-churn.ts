@@ -151,6 +151,21 @@ export class NotificationChurn {
 }
 
 /**
+ * How many notifications one attach and detach makes on this broker (sessions, consumers, and
+ * whatever else the version sends), counted by `watcher` over 50 cycles: what sets the pace.
+ */
+export async function notificationsPerCycle(
+  churn: NotificationChurn,
+  watcher: BrokerWatcher,
+): Promise<number> {
+  await sleep(1000);
+  const before = watcher.total;
+  await churn.burst(50);
+  await sleep(1500);
+  return (watcher.total - before) / 50;
+}
+
+/**
  * An independent subscriber to `activemq.notifications` on the live node, reconnecting to
  * whichever node is live: the broker's own count of the consumer notifications per phase,
  * beside the churn's count of what it caused.
