@@ -36,4 +36,5 @@ export const BUCKETS = {
   liveNodes: 'studio_live_nodes',
   capabilities: 'studio_capabilities',
   leases: 'studio_leases',
+  observations: 'studio_observations',
 } as const;

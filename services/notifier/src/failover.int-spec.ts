@@ -1,5 +1,5 @@
 import type { Stoppable } from '@artemis-studio/bus';
-import { channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { channels, subjects, unobservedPeriod, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import { SettingsStore } from '@artemis-studio/platform';
 import {
@@ -66,10 +66,13 @@ describe('notification subscription across a live/backup failover', () => {
       timeoutMs: 30_000,
     });
 
+    const killedAt = Date.now();
     await artemis('kill', 'pair', 'primary');
+    const killDone = Date.now();
     await waitFor('the subscription to move to the backup', () => subscribed().join() === 'backup', {
       timeoutMs: 60_000,
     });
+    const resumedAt = Date.now();
 
     const events: RawBrokerEvent[] = [];
     consumer = bus.consume(
@@ -91,5 +94,18 @@ describe('notification subscription across a live/backup failover', () => {
     } finally {
       await client.close();
     }
+
+    // What the broker sent between the primary's death and the subscription on the backup is not
+    // in the history, and the history says so, around the failover and not much wider.
+    const record = events.find((e) => unobservedPeriod(e));
+    expect(record).toBeDefined();
+    const period = unobservedPeriod(record!)!;
+    expect(record!.node).toBe('backup');
+    expect(period.reason).toMatch(/primary/);
+    // Dated from when the primary was last heard, at most one idle timeout before its loss was noticed.
+    expect(Date.parse(period.from!)).toBeLessThanOrEqual(killDone);
+    expect(Date.parse(period.from!)).toBeGreaterThan(killedAt - 31_000);
+    expect(Date.parse(period.until)).toBeGreaterThanOrEqual(killedAt);
+    expect(Date.parse(period.until)).toBeLessThanOrEqual(resumedAt);
   }, 120_000);
 });

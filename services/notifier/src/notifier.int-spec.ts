@@ -7,6 +7,7 @@ import {
   type CapabilityVerdict,
   type RawBrokerEvent,
   type Signal,
+  unobservedPeriod,
 } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import {
@@ -29,6 +30,7 @@ import axios from 'axios';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { NotifierModule } from './app.module';
+import { STOPPED_UNANNOUNCED } from './subscriptions/observation-ledger';
 
 const WINDOW_MS = 1000;
 
@@ -209,6 +211,7 @@ describe('notifier against a real broker and NATS', () => {
     const events = streamOf(cluster.id);
     await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
 
+    const stoppedAt = Date.now();
     await artemis('stop', testConfig.brokerProfile);
     try {
       const down = await waitFor('UNAVAILABLE', async () => {
@@ -222,6 +225,7 @@ describe('notifier against a real broker and NATS', () => {
     await waitFor('AVAILABLE again', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE', {
       timeoutMs: 30_000,
     });
+    const backAt = Date.now();
 
     const queue = `notifier.after-restart.${randomUUID()}`;
     const client = await amqp();
@@ -230,5 +234,41 @@ describe('notifier against a real broker and NATS', () => {
       events.some((e) => e.queue === queue && e.type === 'CONSUMER_CREATED'),
     );
     await client.close();
+
+    // The history says it has a hole while the broker was away, and why.
+    const periods = events.map(unobservedPeriod).filter((p) => p !== null);
+    expect(periods).toHaveLength(1);
+    expect(periods[0].reason).toMatch(/subscription to .* was lost/);
+    expect(Date.parse(periods[0].from!)).toBeGreaterThanOrEqual(stoppedAt - 31_000);
+    expect(Date.parse(periods[0].until)).toBeLessThanOrEqual(backAt);
   }, 90_000);
+
+  it('records the period a crashed owner left unobserved when it takes the cluster over', async () => {
+    const cluster = await insertCluster(db, brokerCluster(broker));
+    clusterIds.push(cluster.id);
+    const events = streamOf(cluster.id);
+    // What a notifier that died 20 s ago, 5 s after its last refresh, left behind.
+    const lastRefresh = new Date(Date.now() - 25_000).toISOString();
+    await (
+      await bus.kv(buckets.observations)
+    ).put(cluster.id, {
+      observedUntil: lastRefresh,
+      observing: true,
+      owner: 'notifier-that-crashed',
+    });
+    await declareLive(bus, cluster.id, broker);
+
+    const record = await waitFor('the unobserved period on the stream', () => events.find(unobservedPeriod));
+    expect(unobservedPeriod(record)).toEqual({
+      from: lastRefresh,
+      until: expect.any(String),
+      reason: STOPPED_UNANNOUNCED,
+    });
+    expect(record.node).toBe(broker.nodes[0].name);
+    const mark = (await (await bus.kv(buckets.observations)).get(cluster.id))?.value;
+    expect(mark?.observing).toBe(true);
+    expect(Date.parse(mark!.observedUntil)).toBeGreaterThanOrEqual(
+      Date.parse(unobservedPeriod(record)!.until),
+    );
+  });
 });

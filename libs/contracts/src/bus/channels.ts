@@ -6,6 +6,7 @@ import { CapabilityVerdictSchema } from './capability';
 import { ClusterChangeSchema } from './cluster-change';
 import { LeaseSchema } from './lease';
 import { LiveNodeSetSchema } from './live-nodes';
+import { ObservationMarkSchema } from './observation';
 import { SignalSchema } from './signal';
 import { streams, type StreamDef } from './streams';
 
@@ -56,4 +57,5 @@ export const buckets = {
   liveNodes: { name: BUCKETS.liveNodes, schema: LiveNodeSetSchema },
   capabilities: { name: BUCKETS.capabilities, schema: CapabilityVerdictSchema },
   leases: { name: BUCKETS.leases, schema: LeaseSchema },
+  observations: { name: BUCKETS.observations, schema: ObservationMarkSchema },
 } as const satisfies Record<string, BucketDef>;

@@ -1,9 +1,11 @@
+import type { UnobservedPeriod } from '@artemis-studio/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 import { EventPublisher } from '../publishing/event-publisher';
 import { TopicCoalescer } from '../signals/topic-coalescer';
 import { normaliseNotification } from './broker-event.normaliser';
 import { derivedTopics } from './derived-topics';
+import { unobservedEvent } from './unobserved-event';
 
 /**
  * Where a notification goes: normalised to a broker event (or counted as remote, our own, or
@@ -34,5 +36,18 @@ export class NotificationRouter {
     if (result.kind !== 'event') return;
     this.publisher.enqueue(result.event);
     for (const topic of derivedTopics(result.event.type)) this.coalescer.touch(clusterId, topic);
+  }
+
+  /** Records a period in which the cluster's notifications were not observed: stored and streamed as an event. */
+  unobserved(clusterId: string, nodes: string[], period: UnobservedPeriod): void {
+    const seconds = period.from ? (Date.parse(period.until) - Date.parse(period.from)) / 1000 : null;
+    this.metrics.unobserved(clusterId, seconds);
+    this.logger.warn({
+      clusterId,
+      msg:
+        `notifications not observed ${period.from ? `for ${seconds!.toFixed(1)} s from ${period.from}` : 'before'} ` +
+        `until ${period.until}: ${period.reason}`,
+    });
+    this.publisher.enqueue(unobservedEvent(clusterId, nodes, period));
   }
 }

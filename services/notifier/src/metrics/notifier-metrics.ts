@@ -7,6 +7,8 @@ import type { PublisherMetrics } from '../publishing/event-publisher';
 export class NotifierMetrics {
   readonly notifications: Counter<'outcome'>;
   readonly publisher: PublisherMetrics;
+  /** Counts a period in which a cluster was not observed; `seconds` is null when its start is unknown. */
+  readonly unobserved: (cluster: string, seconds: number | null) => void;
   private subscriptions: () => number = () => 0;
 
   constructor(registry: Registry) {
@@ -36,6 +38,22 @@ export class NotifierMetrics {
       published: (n) => published.inc(n),
       dropped: (cluster, n) => dropped.inc({ cluster }, n),
       buffered: (n) => buffered.set(n),
+    };
+    const unobservedPeriods = new Counter({
+      name: 'studio_notifier_unobserved_periods_total',
+      help: 'Periods in which some live node of a cluster had no notification subscription (its events then may be missing)',
+      labelNames: ['cluster'],
+      registers: [registry],
+    });
+    const unobservedSeconds = new Counter({
+      name: 'studio_notifier_unobserved_seconds_total',
+      help: 'Seconds those periods lasted, where their start was known',
+      labelNames: ['cluster'],
+      registers: [registry],
+    });
+    this.unobserved = (cluster, seconds) => {
+      unobservedPeriods.inc({ cluster });
+      if (seconds !== null) unobservedSeconds.inc({ cluster }, Math.max(0, seconds));
     };
     const subscriptions = () => this.subscriptions();
     new Gauge({

@@ -16,6 +16,10 @@ import { NOTIFIER_CONFIG, type NotifierConfig } from '../notifier.config';
 import { EventPublisher } from '../publishing/event-publisher';
 import { TopicCoalescer } from '../signals/topic-coalescer';
 import { ClusterNotifications } from '../subscriptions/cluster-notifications';
+import { ObservationLedger } from '../subscriptions/observation-ledger';
+
+/** How often an observing notifier refreshes its cluster's mark: a crash is dated to within this. */
+const OBSERVATION_REFRESH_MS = 5000;
 
 /**
  * The notifier's clusters: a lease each (as in the scraper), and for each one owned, one
@@ -54,6 +58,7 @@ export class NotifierOwnershipService extends ClusterOwnership<ClusterNotificati
     await this.bus.ready();
     const capabilities = await this.bus.kv(buckets.capabilities);
     const liveNodes = await this.bus.kv(buckets.liveNodes);
+    const observations = await this.bus.kv(buckets.observations);
     const owned = await ownedClustersFor({
       bus: this.bus,
       dataSource,
@@ -62,7 +67,18 @@ export class NotifierOwnershipService extends ClusterOwnership<ClusterNotificati
       secretKey: this.config.secretKey,
       leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
+        const ledger = new ObservationLedger({
+          store: {
+            read: async () => (await observations.get(target.id))?.value ?? null,
+            write: async (mark) => void (await observations.put(target.id, mark)),
+          },
+          owner: this.owner,
+          onUnobserved: (period) => this.router.unobserved(target.id, cluster.subscribedNodes(), period),
+          refreshMs: OBSERVATION_REFRESH_MS,
+          warn: (message) => this.logger.warn(`cluster ${target.name}: ${message}`),
+        });
         const cluster = new ClusterNotifications(target, {
+          ledger,
           containerId: `${OWN_CLIENT_PREFIX}-${this.owner}`,
           creditWindow: this.config.creditWindow,
           onNotification: (clusterId, node, properties) => this.router.route(clusterId, node, properties),
@@ -77,7 +93,9 @@ export class NotifierOwnershipService extends ClusterOwnership<ClusterNotificati
         return cluster;
       },
       released: async (clusterId, deleted) => {
-        if (deleted) await capabilities.delete(clusterId).catch(() => undefined);
+        if (!deleted) return;
+        await capabilities.delete(clusterId).catch(() => undefined);
+        await observations.delete(clusterId).catch(() => undefined);
       },
       log: this.logger,
     });

@@ -1,13 +1,16 @@
 import type { CapabilityVerdict, LiveNode, LiveNodeSet } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { assessNotifications, sameVerdict, type SubscriptionState } from '../capabilities/verdict';
-import { NotificationSubscription } from './notification-subscription';
+import { NotificationSubscription, IDLE_TIMEOUT_MS } from './notification-subscription';
+import type { ObservationLedger } from './observation-ledger';
 
 export interface ClusterNotificationsDeps {
   containerId: string;
   creditWindow: number;
   onNotification(clusterId: string, node: string, properties: Record<string, unknown> | undefined): void;
   putVerdict(clusterId: string, verdict: CapabilityVerdict): void;
+  /** Where the periods in which some live node went unobserved are kept and reported. */
+  ledger: ObservationLedger;
   now?: () => Date;
 }
 
@@ -24,6 +27,10 @@ export class ClusterNotifications {
   private liveNodes: LiveNode[] | null = null;
   private verdict?: CapabilityVerdict;
   private stopped = false;
+  /** When each subscribed node was last heard from (subscribed, or a notification): epoch ms. */
+  private readonly lastHeard = new Map<string, number>();
+  /** Whether every wanted node is subscribed, as last told to the ledger. */
+  private observing = false;
 
   constructor(
     readonly target: ClusterTarget,
@@ -35,12 +42,17 @@ export class ClusterNotifications {
     if (this.stopped) return;
     this.liveNodes = set ? set.nodes : this.liveNodes;
     const wanted = new Map((this.liveNodes ?? []).filter((n) => n.amqpUrl).map((n) => [n.name, n.amqpUrl!]));
+    // When the nodes no longer wanted were last heard: a node that took over from one started about then.
+    const gone: number[] = [];
     for (const [node, subscription] of this.subscriptions) {
       if (wanted.get(node) === subscription.amqpUrl) continue;
       void subscription.stop();
       this.subscriptions.delete(node);
-      this.states.delete(node);
       this.settled.delete(node);
+      if (this.states.get(node)?.state === 'subscribed')
+        gone.push(this.lastHeard.get(node) ?? this.now().getTime());
+      this.states.delete(node);
+      this.lastHeard.delete(node);
     }
     for (const [node, amqpUrl] of wanted) {
       if (this.subscriptions.has(node)) continue;
@@ -49,13 +61,17 @@ export class ClusterNotifications {
         credential: this.credential(),
         containerId: this.deps.containerId,
         creditWindow: this.deps.creditWindow,
-        onNotification: (properties) => this.deps.onNotification(this.target.id, node, properties),
+        onNotification: (properties) => {
+          this.lastHeard.set(node, this.now().getTime());
+          this.deps.onNotification(this.target.id, node, properties);
+        },
         onState: (state) => this.onState(node, subscription, state),
       });
       this.subscriptions.set(node, subscription);
       this.states.set(node, { node, state: 'connecting' });
       subscription.start();
     }
+    this.observe(undefined, gone);
     this.assess();
   }
 
@@ -68,6 +84,9 @@ export class ClusterNotifications {
     this.stopped = true;
     await Promise.all([...this.subscriptions.values()].map((s) => s.stop()));
     this.subscriptions.clear();
+    await this.deps.ledger.stop(
+      'the notifier let the cluster go (a handover, a changed registration or a shutdown)',
+    );
   }
 
   /** The AMQP credential defaults to the Jolokia one, then anonymous. */
@@ -77,9 +96,45 @@ export class ClusterNotifications {
 
   private onState(node: string, subscription: NotificationSubscription, state: SubscriptionState): void {
     if (this.stopped || this.subscriptions.get(node) !== subscription) return;
+    const was = this.states.get(node)?.state;
     this.states.set(node, state);
+    if (state.state === 'subscribed') this.lastHeard.set(node, this.now().getTime());
     if (state.state !== 'connecting') this.settled.add(node);
+    this.observe(was === 'subscribed' && state.state === 'failed' ? state.message : undefined);
     this.assess();
+  }
+
+  /**
+   * Tells the ledger when the cluster stops or starts being fully observed: every live node with
+   * an AMQP URL subscribed. A lost subscription is dated from when its node was last heard from,
+   * and at the latest one idle timeout before it was noticed (a silent network cut is noticed only
+   * then). A node that just became live is dated from now: what it sent before the scraper
+   * reported it live cannot be known here.
+   */
+  private observe(lostBecause?: string, goneHeard: number[] = []): void {
+    const wanted = [...this.subscriptions.keys()];
+    const observing = wanted.length > 0 && wanted.every((n) => this.states.get(n)?.state === 'subscribed');
+    if (observing === this.observing) return;
+    this.observing = observing;
+    if (observing) return this.deps.ledger.resumed();
+    const now = this.now().getTime();
+    const unobserved = wanted.filter((n) => this.states.get(n)?.state !== 'subscribed');
+    const since = Math.min(
+      ...[...unobserved.map((n) => this.lastHeard.get(n) ?? now), ...goneHeard].map((t) =>
+        Math.max(t, now - IDLE_TIMEOUT_MS),
+      ),
+      now,
+    );
+    const reason = lostBecause
+      ? `the subscription to ${unobserved.join(', ')} was lost: ${lostBecause}`
+      : wanted.length === 0
+        ? 'no live node with an AMQP URL'
+        : `not yet subscribed to ${unobserved.join(', ')}`;
+    this.deps.ledger.interrupted(new Date(since), reason);
+  }
+
+  private now(): Date {
+    return (this.deps.now ?? (() => new Date()))();
   }
 
   private assess(): void {
@@ -92,7 +147,7 @@ export class ClusterNotifications {
         reconciled,
         user: this.credential()?.username ?? null,
       },
-      (this.deps.now ?? (() => new Date()))(),
+      this.now(),
     );
     // UNKNOWN is not written: an absent verdict already reads as UNKNOWN, and a takeover must not
     // overwrite the previous owner's verdict with "don't know" while it reconnects.

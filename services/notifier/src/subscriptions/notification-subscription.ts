@@ -4,6 +4,12 @@ import { Connection, ConnectionEvents, ReceiverEvents, type EventContext, type R
 import { classifyFailure, type SubscriptionState } from '../capabilities/verdict';
 import { NOTIFICATION_ADDRESS } from '../events/broker-event.normaliser';
 
+/**
+ * Silence after which a connection is given up (AMQP idle timeout): the broker sends an empty frame
+ * at least every half of it, so a subscription not heard from for this long is known to be lost.
+ */
+export const IDLE_TIMEOUT_MS = 30_000;
+
 export interface SubscriptionOptions {
   node: { name: string; amqpUrl: string };
   credential: Credential | undefined;
@@ -82,7 +88,7 @@ export class NotificationSubscription {
       password: this.options.credential?.password,
       container_id: this.options.containerId,
       reconnect: false,
-      idle_time_out: 30_000,
+      idle_time_out: IDLE_TIMEOUT_MS,
       operationTimeoutInSeconds: 10,
     });
     this.connection = connection;

@@ -1,0 +1,146 @@
+import type { ObservationMark, UnobservedPeriod } from '@artemis-studio/contracts';
+import { ObservationLedger, STOPPED_UNANNOUNCED, type ObservationStore } from './observation-ledger';
+
+/** One cluster's mark, as `studio_observations` holds it for every replica. */
+class MarkStore implements ObservationStore {
+  mark: ObservationMark | null = null;
+  failing: Error | null = null;
+  async read() {
+    if (this.failing) throw this.failing;
+    return this.mark;
+  }
+  async write(mark: ObservationMark) {
+    if (this.failing) throw this.failing;
+    this.mark = mark;
+  }
+}
+
+const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, s));
+const iso = (s: number) => at(s).toISOString();
+
+describe('ObservationLedger', () => {
+  let store: MarkStore;
+  const periods: UnobservedPeriod[] = [];
+  const ledger = (owner = 'notifier-a') =>
+    new ObservationLedger({
+      store,
+      owner,
+      onUnobserved: (p) => periods.push(p),
+      refreshMs: 5000,
+      warn: () => undefined,
+    });
+  /** Moves the clock to `s` seconds, firing the refreshes due meanwhile. */
+  const clockTo = (s: number) => jest.advanceTimersByTimeAsync(at(s).getTime() - Date.now());
+  // Lets the ledger's queued reads and writes run.
+  const settle = async (sut: ObservationLedger) => sut.stop('test over').then(() => undefined);
+
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'], now: at(0) });
+    store = new MarkStore();
+    periods.length = 0;
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('reports nothing the first time a cluster is observed, and leaves a mark', async () => {
+    const sut = ledger();
+    sut.resumed();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(periods).toEqual([]);
+    expect(store.mark).toEqual({ observedUntil: iso(0), observing: true, owner: 'notifier-a' });
+    await settle(sut);
+  });
+
+  it('refreshes its mark while it observes', async () => {
+    const sut = ledger();
+    sut.resumed();
+    await clockTo(12);
+    expect(store.mark).toEqual({ observedUntil: iso(10), observing: true, owner: 'notifier-a' });
+    await settle(sut);
+  });
+
+  it("dates a crashed owner's period from its last refresh", async () => {
+    // notifier-a refreshed at 10 s, then died without a word: its mark still says it observes.
+    store.mark = { observedUntil: iso(10), observing: true, owner: 'notifier-a' };
+    await clockTo(30);
+    const next = ledger('notifier-b');
+    next.resumed();
+    await clockTo(30);
+    expect(periods).toEqual([{ from: iso(10), until: iso(30), reason: STOPPED_UNANNOUNCED }]);
+    expect(store.mark).toEqual({ observedUntil: iso(30), observing: true, owner: 'notifier-b' });
+    await settle(next);
+  });
+
+  it('dates a lost subscription exactly, once, however often it flaps while down', async () => {
+    const sut = ledger();
+    sut.resumed();
+    await clockTo(3);
+    sut.interrupted(at(2), 'the subscription to primary was lost: connection reset');
+    sut.interrupted(at(3), 'again');
+    await clockTo(9);
+    sut.resumed();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(periods).toEqual([
+      { from: iso(2), until: iso(9), reason: 'the subscription to primary was lost: connection reset' },
+    ]);
+    await settle(sut);
+  });
+
+  it('hands over: the next owner reports the period from when this one let go, with its reason', async () => {
+    const first = ledger('notifier-a');
+    first.resumed();
+    await clockTo(4);
+    await first.stop('the notifier let the cluster go');
+    expect(store.mark).toMatchObject({ observedUntil: iso(4), observing: false });
+
+    await clockTo(5);
+    const second = ledger('notifier-b');
+    second.resumed();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(periods).toEqual([{ from: iso(4), until: iso(5), reason: 'the notifier let the cluster go' }]);
+    await settle(second);
+  });
+
+  it('says the start is unknown when the mark cannot be read', async () => {
+    store.mark = { observedUntil: iso(0), observing: true, owner: 'notifier-a' };
+    store.failing = new Error('TIMEOUT');
+    await clockTo(7);
+    const sut = ledger('notifier-b');
+    sut.resumed();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(periods).toEqual([
+      { from: null, until: iso(7), reason: expect.stringContaining('could not be read: TIMEOUT') },
+    ]);
+    await settle(sut);
+  });
+
+  it('keeps its own interruption when the store cannot take it, and reports from it', async () => {
+    const sut = ledger();
+    sut.resumed();
+    await jest.advanceTimersByTimeAsync(0);
+    store.failing = new Error('no responders');
+    await clockTo(6);
+    sut.interrupted(at(6), 'lost');
+    await jest.advanceTimersByTimeAsync(0);
+    store.failing = null;
+    await clockTo(8);
+    sut.resumed();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(periods).toEqual([{ from: iso(6), until: iso(8), reason: 'lost' }]);
+    await settle(sut);
+  });
+
+  it('stops refreshing once interrupted, so a stale mark never claims observation', async () => {
+    const sut = ledger();
+    sut.resumed();
+    await clockTo(1);
+    sut.interrupted(at(1), 'lost');
+    await clockTo(20);
+    expect(store.mark).toEqual({
+      observedUntil: iso(1),
+      observing: false,
+      owner: 'notifier-a',
+      reason: 'lost',
+    });
+    await settle(sut);
+  });
+});
