@@ -289,6 +289,22 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await waitForState('live', 30_000);
   }, 90_000);
 
+  it('says where the history has a hole when the notifier crashed, as soon as it is back', async () => {
+    await page.goto(`${base}/clusters/${clusterId}/events`);
+    await waitForState('live');
+    await page.getByRole('table', { name: 'Broker events' }).waitFor({ timeout: 30_000 });
+
+    await services.notifier!.kill();
+    await start('notifier');
+    // Streamed live, with no reload: the replacement took the cluster over and read the mark.
+    const row = page.getByTestId('unobserved').filter({ hasText: 'stopped without handing over' });
+    await row.first().waitFor({ timeout: 30_000 });
+    expect(await row.first().innerText()).toMatch(
+      /^Notifications not observed between .+ and .+ \(\d+ s\): the notifier holding the subscriptions stopped without handing over .*Broker events from then may be missing\.$/,
+    );
+    await screenshot(page, '09-notifier-crash-unobserved');
+  }, 90_000);
+
   it('lists the live consumers, sessions and connections read from the broker', async () => {
     const queue = `e2e.live.${randomUUID().slice(0, 8)}`;
     const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);

@@ -1,4 +1,4 @@
-import type { BrokerEvent, ReplayGapFrame } from '@artemis-studio/contracts';
+import { unobservedPeriod, type BrokerEvent, type ReplayGapFrame } from '@artemis-studio/contracts';
 import { Alert, Box, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -12,6 +12,7 @@ import classes from '../../../lib/ui/virtual-table.module.css';
 import { useEventHistory, type EventsFilters } from '../api/get-events';
 import { describeDrops } from '../drops';
 import { addLive, matches, mergeFeed } from '../feed';
+import { describeUnobserved } from '../unobserved';
 
 const route = getRouteApi('/clusters/$clusterId/events');
 const ROW_HEIGHT = 34;
@@ -40,6 +41,11 @@ const COLUMNS: { label: string; width: string; cell(e: BrokerEvent): string }[] 
   { label: 'Remote', width: '150px', cell: (e) => e.remoteAddress ?? '—' },
 ];
 const TEMPLATE = COLUMNS.map((c) => c.width).join(' ');
+const UNOBSERVED_CELL: CSSProperties = {
+  gridColumn: '1 / -1',
+  color: 'var(--mantine-color-orange-filled)',
+  fontWeight: 600,
+};
 const TABLE_VARIABLES = { '--vt-columns': TEMPLATE, '--vt-row-height': `${ROW_HEIGHT}px` } as CSSProperties;
 
 /**
@@ -204,6 +210,7 @@ export function EventsPage() {
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative', ...TABLE_VARIABLES }}>
           {items.map((item) => {
             const event = feed[item.index];
+            const period = unobservedPeriod(event);
             return (
               <div
                 key={event.seq}
@@ -213,12 +220,25 @@ export function EventsPage() {
                 onKeyDown={(e) => e.key === 'Enter' && setSelected(event)}
                 className={`${classes.row} ${classes.clickable}`}
                 style={{ transform: `translateY(${item.start}px)` }}
+                data-testid={period ? 'unobserved' : undefined}
               >
-                {COLUMNS.map((c) => (
-                  <div key={c.label} role="cell" className={classes.cell} title={c.cell(event)}>
-                    {c.label === 'Type' ? <Code>{c.cell(event)}</Code> : c.cell(event)}
+                {period ? (
+                  // Studio's own record of a hole in the history: one line across the row.
+                  <div
+                    role="cell"
+                    className={classes.cell}
+                    style={UNOBSERVED_CELL}
+                    title={describeUnobserved(period)}
+                  >
+                    {describeUnobserved(period)}
                   </div>
-                ))}
+                ) : (
+                  COLUMNS.map((c) => (
+                    <div key={c.label} role="cell" className={classes.cell} title={c.cell(event)}>
+                      {c.label === 'Type' ? <Code>{c.cell(event)}</Code> : c.cell(event)}
+                    </div>
+                  ))
+                )}
               </div>
             );
           })}
