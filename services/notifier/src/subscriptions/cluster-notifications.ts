@@ -62,7 +62,7 @@ export class ClusterNotifications {
         containerId: this.deps.containerId,
         creditWindow: this.deps.creditWindow,
         onNotification: (properties) => {
-          this.lastHeard.set(node, this.now().getTime());
+          this.lastHeard.set(node, sentAt(properties, this.now().getTime()));
           this.deps.onNotification(this.target.id, node, properties);
         },
         onState: (state) => this.onState(node, subscription, state),
@@ -155,4 +155,14 @@ export class ClusterNotifications {
     this.verdict = verdict;
     this.deps.putVerdict(this.target.id, verdict);
   }
+}
+
+/**
+ * When a notification was sent: the broker's stamp when it is earlier than the receipt. A busy
+ * notifier reads its credit window late, and dating a lost subscription from the receipt of the
+ * last notification would leave out what the broker sent between that one and the loss.
+ */
+function sentAt(properties: Record<string, unknown> | undefined, receivedAt: number): number {
+  const stamp = properties?._AMQ_NotifTimestamp;
+  return typeof stamp === 'number' && stamp < receivedAt ? stamp : receivedAt;
 }
