@@ -19,8 +19,7 @@ import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killOnExit } from '@artemis-studio/testing';
-import { FaultRig } from './support/fault-rig';
-import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './support/notification-churn';
+import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
@@ -64,12 +63,7 @@ function fit(points: { x: number; y: number }[]): { slope: number; noise: number
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-  const rig = await FaultRig.start(progress);
-  const { broker } = rig;
-  const churn = new NotificationChurn(broker.nodes, broker.user, broker.password);
-  const watcher = new BrokerWatcher(broker.nodes, broker.user, broker.password);
-  const perCycle = await notificationsPerCycle(churn, watcher);
+  const { rig, churn, watcher, perCycle } = await startLoadedRig(progress);
   await watcher.stop();
 
   progress(`opening ${CLIENTS} streams through the balancer, ${EVENT_FOLLOWERS} of them on every event`);

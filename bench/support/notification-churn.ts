@@ -54,6 +54,8 @@ export class NotificationChurn {
   private running = false;
   private readonly cycles = new Set<Promise<void>>();
   readonly caused = new Map<string, Caused>();
+  /** When the broker acknowledged each attach and detach, per phase (epoch ms): a notification it sent just before. */
+  readonly causedAt = new Map<string, number[]>();
 
   constructor(
     private readonly nodes: BrokerNode[],
@@ -109,6 +111,12 @@ export class NotificationChurn {
     return c;
   }
 
+  private acknowledged(phase: string): void {
+    let times = this.causedAt.get(phase);
+    if (!times) this.causedAt.set(phase, (times = []));
+    times.push(Date.now());
+  }
+
   private connection(slot: number): Promise<Connection> {
     let connection = this.slots[slot];
     if (!connection) {
@@ -128,8 +136,9 @@ export class NotificationChurn {
   }
 
   private async cycle(slot: number): Promise<void> {
-    const counts = this.counts(this.phase);
-    const queue = `faults.${this.phase}.${slot}`;
+    const phase = this.phase;
+    const counts = this.counts(phase);
+    const queue = `faults.${phase}.${slot}`;
     let attached = false;
     try {
       const connection = await this.connection(slot);
@@ -138,9 +147,11 @@ export class NotificationChurn {
       });
       attached = true;
       counts.created++;
+      this.acknowledged(phase);
       await sleep(this.holdMs);
       await receiver.close();
       counts.closed++;
+      this.acknowledged(phase);
     } catch {
       if (attached) counts.interrupted++;
       const connection = this.slots[slot];

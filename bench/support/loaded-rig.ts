@@ -1,0 +1,18 @@
+import { FaultRig } from './fault-rig';
+import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './notification-churn';
+
+/**
+ * The rig of the fault suite and the soak, with its load ready: receiver churn on the broker, an
+ * independent subscriber counting what the broker sent, and the notifications one churn cycle
+ * makes. Interrupted, the run still takes its processes down (killOnExit runs on exit).
+ */
+export async function startLoadedRig(progress: (step: string) => void) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+  const rig = await FaultRig.start(progress);
+  const { broker } = rig;
+  const churn = new NotificationChurn(broker.nodes, broker.user, broker.password);
+  const watcher = new BrokerWatcher(broker.nodes, broker.user, broker.password);
+  progress('calibrating: notifications per attach and detach');
+  const perCycle = await notificationsPerCycle(churn, watcher);
+  return { rig, churn, watcher, perCycle };
+}
