@@ -112,8 +112,15 @@ create_node() { # profile name offset role
   insert_before "$xml" '^[[:space:]]*</core>' "$FIXTURES/notification-plugin.xml"
   insert_before "$xml" '<security-setting match="#">' "$FIXTURES/notification-security.xml"
   if [ "$role" = primary ]; then
-    # Fail back to the primary when it returns, so failover tests can run more than once.
-    sed -i 's|<replication>\s*<primary>|&<check-for-active-server>true</check-for-active-server>|' "$xml"
+    # Fail back to the primary when it returns, so failover tests can run more than once. Without
+    # it the returning primary starts active beside the backup that took over: two live brokers
+    # (AMQ222294 "possible split brain"). <replication> and <primary> are on lines of their own.
+    sed -i '/<replication>/,/<\/replication>/ s|<primary>|&<check-for-active-server>true</check-for-active-server>|' "$xml"
+    grep -q '<check-for-active-server>true' "$xml" || die "could not enable failback in $xml"
+  elif [ "$role" = backup ]; then
+    # And the backup hands back: without it, it says AMQ224056 "will not fail-back automatically".
+    sed -i '/<replication>/,/<\/replication>/ s|<backup/>|<backup><allow-failback>true</allow-failback></backup>|' "$xml"
+    grep -q '<allow-failback>true' "$xml" || die "could not enable failback in $xml"
   fi
   # The generated files end without a newline: start ours on a line of its own.
   printf '\n%s = %s\n' "$OBSERVER_USER" "$OBSERVER_PASSWORD" >>"$dir/etc/artemis-users.properties"

@@ -57,7 +57,7 @@ describe('notification subscription across a live/backup failover', () => {
     await artemis('reset', 'pair');
   }, 120_000);
 
-  it('moves the subscription to the backup when the live primary dies', async () => {
+  it('moves the subscription to the backup when the live primary dies, and back when it returns', async () => {
     const cluster = await insertCluster(db, brokerCluster(pair));
     clusterId = cluster.id;
     const notifications = notifier.app.get(NotifierOwnershipService);
@@ -107,5 +107,19 @@ describe('notification subscription across a live/backup failover', () => {
     expect(Date.parse(period.from!)).toBeGreaterThan(killedAt - 31_000);
     expect(Date.parse(period.until)).toBeGreaterThanOrEqual(killedAt);
     expect(Date.parse(period.until)).toBeLessThanOrEqual(resumedAt);
-  }, 120_000);
+
+    // Failback: the primary takes over again, and the switch back is a period of its own.
+    const failbackAt = Date.now();
+    await artemis('start', 'pair');
+    await waitFor('the subscription to move back to the primary', () => subscribed().join() === 'primary', {
+      timeoutMs: 60_000,
+    });
+    const back = await waitFor(
+      'a second unobserved period',
+      () => events.filter((e) => unobservedPeriod(e))[1],
+    );
+    expect(back.node).toBe('primary');
+    expect(Date.parse(unobservedPeriod(back)!.from!)).toBeGreaterThanOrEqual(failbackAt - 31_000);
+    expect(Date.parse(unobservedPeriod(back)!.until)).toBeGreaterThan(failbackAt);
+  }, 180_000);
 });
