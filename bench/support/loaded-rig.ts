@@ -1,3 +1,4 @@
+import { tolerateLibraryCloseTimeouts } from '../../services/notifier/src/subscriptions/library-close-timeouts';
 import { FaultRig } from './fault-rig';
 import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './notification-churn';
 
@@ -8,6 +9,9 @@ import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './notif
  */
 export async function startLoadedRig(progress: (step: string) => void) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+  // The churn's clients meet the same rhea-promise leak as the notifier when a broker stalls an
+  // attach (a failback): without this the suite died in the failback phase.
+  tolerateLibraryCloseTimeouts((message) => progress(`  churn: ${message}`));
   const rig = await FaultRig.start(progress);
   const { broker } = rig;
   const churn = new NotificationChurn(broker.nodes, broker.user, broker.password);

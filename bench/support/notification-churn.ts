@@ -54,8 +54,11 @@ export class NotificationChurn {
   private running = false;
   private readonly cycles = new Set<Promise<void>>();
   readonly caused = new Map<string, Caused>();
-  /** When the broker acknowledged each attach and detach, per phase (epoch ms): a notification it sent just before. */
-  readonly causedAt = new Map<string, number[]>();
+  /**
+   * Per phase, for each attach and detach the broker acknowledged: when it was asked and when it
+   * answered (epoch ms). The broker sent its notification in between.
+   */
+  readonly causedBetween = new Map<string, [number, number][]>();
 
   constructor(
     private readonly nodes: BrokerNode[],
@@ -111,10 +114,10 @@ export class NotificationChurn {
     return c;
   }
 
-  private acknowledged(phase: string): void {
-    let times = this.causedAt.get(phase);
-    if (!times) this.causedAt.set(phase, (times = []));
-    times.push(Date.now());
+  private acknowledged(phase: string, askedAt: number): void {
+    let spans = this.causedBetween.get(phase);
+    if (!spans) this.causedBetween.set(phase, (spans = []));
+    spans.push([askedAt, Date.now()]);
   }
 
   private connection(slot: number): Promise<Connection> {
@@ -142,16 +145,18 @@ export class NotificationChurn {
     let attached = false;
     try {
       const connection = await this.connection(slot);
+      const attachAsked = Date.now();
       const receiver = await connection.createReceiver({
         source: { address: queue, capabilities: ['queue'] },
       });
       attached = true;
       counts.created++;
-      this.acknowledged(phase);
+      this.acknowledged(phase, attachAsked);
       await sleep(this.holdMs);
+      const detachAsked = Date.now();
       await receiver.close();
       counts.closed++;
-      this.acknowledged(phase);
+      this.acknowledged(phase, detachAsked);
     } catch {
       if (attached) counts.interrupted++;
       const connection = this.slots[slot];
