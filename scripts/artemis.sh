@@ -136,15 +136,15 @@ pid_of() { # instance dir -> pid of a live JVM, or nothing
   if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
 }
 
-wait_ready() { # dir name role from_line
-  local dir="$1" name="$2" role="$3" from="$4" deadline=$((SECONDS + READY_TIMEOUT_SECONDS)) log
+wait_ready() { # dir name role
+  local dir="$1" name="$2" role="$3" deadline=$((SECONDS + READY_TIMEOUT_SECONDS)) log
   # AMQ221007: the server is active. A passive backup never logs it; it logs AMQ221024 when its
   # replica is synchronised. The broker is active before its web server is up, so Jolokia
   # (AMQ241002) is waited for too: a first scrape would otherwise be refused.
   local pattern='AMQ221007'
   [ "$role" = backup ] && pattern='AMQ221024|AMQ221007'
   while [ $SECONDS -lt $deadline ]; do
-    log="$(tail -n +"$from" "$dir/log/artemis.log" 2>/dev/null || true)"
+    log="$(cat "$dir/log/artemis.log" 2>/dev/null || true)"
     if grep -qE "$pattern" <<<"$log" && grep -q 'AMQ241002' <<<"$log"; then return 0; fi
     [ -n "$(pid_of "$dir")" ] || { tail -n 40 "$dir/log/artemis.log" >&2 || true; die "$name exited during start-up"; }
     sleep 0.25
@@ -154,7 +154,7 @@ wait_ready() { # dir name role from_line
 }
 
 start_profile() {
-  local profile="$1" spec name offset role dir from
+  local profile="$1" spec name offset role dir
   require java "a JDK 17 runs the broker"
   fetch
   for spec in $(nodes_of "$profile"); do
@@ -167,11 +167,13 @@ start_profile() {
     fi
     if [ -n "$(pid_of "$dir")" ]; then log "$profile/$name already running"; continue; fi
     mkdir -p "$dir/log"
-    from=1
-    [ -f "$dir/log/artemis.log" ] && from=$(( $(wc -l <"$dir/log/artemis.log") + 1 ))
+    # Each start reads a log of its own. Counting the old log's lines and reading past them failed
+    # the first start after midnight: the broker rolls artemis.log over by date when it first
+    # writes, the new file is shorter than the count, and readiness was never seen.
+    [ -f "$dir/log/artemis.log" ] && mv "$dir/log/artemis.log" "$dir/log/artemis.previous.log"
     log "starting $profile/$name"
     "$dir/bin/artemis-service" start >/dev/null
-    wait_ready "$dir" "$name" "$role" "$from"
+    wait_ready "$dir" "$name" "$role"
     log "$profile/$name is ready"
   done
 }
