@@ -66,6 +66,20 @@ describe('SseHub replay', () => {
     expect(c.named('events').map((e) => e.seq)).toEqual([8]);
   });
 
+  it('opens a client without a Last-Event-ID only once the subscription is confirmed', async () => {
+    let confirm!: () => void;
+    const flushed = new Promise<void>((resolve) => (confirm = resolve));
+    const bus = { subscribe: () => () => undefined, flush: () => flushed } as unknown as Bus;
+    const sut = new SseHub(bus, async () => ({ events: [] }), metrics());
+    let opened = false;
+    const opening = sut.open(client(0).sut, undefined).then(() => (opened = true));
+    await new Promise((r) => setImmediate(r));
+    expect(opened).toBe(false);
+    confirm();
+    await opening;
+    expect(opened).toBe(true);
+  });
+
   it('ends every stream of a removed cluster and releases its subscription', async () => {
     const sut = new SseHub(quietBus(), async () => ({ events: [] }), metrics());
     const c = client(0);

@@ -61,15 +61,16 @@ export class SseHub {
   ) {}
 
   /**
-   * Adds a client. With a Last-Event-ID, the live subscription is in place before the replay is
-   * read, and the client holds live events until the replay is sent: nothing falls in between.
+   * Adds a client once the live subscription is in place, so nothing published after it returns
+   * is missed. With a Last-Event-ID the replay is read after that, and the client holds live
+   * events until the replay is sent: nothing falls in between.
    */
   async open(client: SseClient, lastEventId: number | undefined): Promise<void> {
     const feed = this.feed(client.clusterId);
     feed.clients.add(client);
     this.metrics.clients(++this.count);
-    if (lastEventId === undefined || !client.wantsEvents) return client.finishReplay([]);
     await feed.subscribed;
+    if (lastEventId === undefined || !client.wantsEvents) return client.finishReplay([]);
     let replay: Replay;
     try {
       replay = await this.replay(client.clusterId, lastEventId, 'newest');

@@ -65,8 +65,6 @@ export class StreamController {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    res.flushHeaders();
-    res.write('retry: 1000\n\n');
     const client = new SseClient(
       parsed.clusterId,
       new Set(parseTopics(parsed.topics)),
@@ -92,5 +90,11 @@ export class StreamController {
       this.stream.admission.release(address);
     });
     await this.stream.hub.open(client, parsed.lastEventId);
+    // Headers only once the hub's subscription for the cluster is confirmed: a client told 200
+    // before it was could miss a signal published right after, and the console refetches on
+    // open, not later (a fresh-clone CI run lost a queues signal so).
+    if (res.destroyed || res.writableEnded) return;
+    res.flushHeaders();
+    res.write('retry: 1000\n\n');
   }
 }
