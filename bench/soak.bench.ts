@@ -11,7 +11,9 @@
  * (tried: loop delays of 20 s, a third of the streams cut off): that run measures overload, not
  * leaks.
  * Every 30 s each service's /metrics gives its resident memory and event-loop delay (prom-client's
- * default metrics). After the warm-up, the RSS slope (least squares, MB per hour) is set beside
+ * default metrics), and what of the memory V8 accounts for: heap used, heap committed, new space
+ * committed, external. RSS that moves with the committed new space is V8 growing its young
+ * generation under a high allocation rate, bounded by its semi-space limit, not a leak. After the warm-up, the RSS slope (least squares, MB per hour) is set beside
  * the noise around it: a leak is a slope the noise does not explain. Samples go to
  * $SOAK_DIR/samples.csv. A report, not a timed test: the figures go to docs/benchmarks.md.
  */
@@ -38,13 +40,25 @@ interface Sample {
   service: string;
   rssMb: number;
   heapUsedMb: number;
+  /** Memory V8 accounts for outside its heap: Buffers, socket write queues. */
+  externalMb: number;
+  /** What V8 has committed for its heap, and of that its new space (grown on demand). */
+  heapCommittedMb: number;
+  newSpaceMb: number;
   loopP99Ms: number;
   loopMaxMs: number;
 }
 
-/** One value of a Prometheus text exposition, by metric name (the service's default labels and all). */
+/**
+ * One value of a Prometheus text exposition, by metric name (the service's default labels and
+ * all), or by a name with its first label (`name{space="new"`).
+ */
 function metric(text: string, name: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  const line = text
+    .split('\n')
+    .find((l) =>
+      name.includes('{') ? l.startsWith(name) : l.startsWith(`${name} `) || l.startsWith(`${name}{`),
+    );
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : NaN;
 }
 
@@ -98,6 +112,9 @@ async function main(): Promise<void> {
         service: service.key,
         rssMb: metric(text, 'process_resident_memory_bytes') / 2 ** 20,
         heapUsedMb: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20,
+        externalMb: metric(text, 'nodejs_external_memory_bytes') / 2 ** 20,
+        heapCommittedMb: metric(text, 'nodejs_heap_size_total_bytes') / 2 ** 20,
+        newSpaceMb: metric(text, 'nodejs_heap_space_size_total_bytes{space="new"') / 2 ** 20,
         loopP99Ms: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
         loopMaxMs: metric(text, 'nodejs_eventloop_lag_max_seconds') * 1000,
       });
@@ -106,7 +123,10 @@ async function main(): Promise<void> {
     progress(
       `${minute.toFixed(1)} min: ` +
         last
-          .map((s) => `${s.service} ${s.rssMb.toFixed(0)} MB, loop p99 ${s.loopP99Ms.toFixed(0)} ms`)
+          .map(
+            (s) =>
+              `${s.service} ${s.rssMb.toFixed(0)} MB (external ${s.externalMb.toFixed(0)}), loop p99 ${s.loopP99Ms.toFixed(0)} ms`,
+          )
           .join('; '),
     );
   }
@@ -124,7 +144,7 @@ async function main(): Promise<void> {
   mkdirSync(DIR, { recursive: true });
   writeFileSync(
     join(DIR, 'samples.csv'),
-    'minute,service,rss_mb,heap_used_mb,loop_p99_ms,loop_max_ms\n' +
+    'minute,service,rss_mb,heap_used_mb,external_mb,heap_committed_mb,new_space_mb,loop_p99_ms,loop_max_ms\n' +
       samples
         .map((s) =>
           [
@@ -132,6 +152,9 @@ async function main(): Promise<void> {
             s.service,
             s.rssMb.toFixed(1),
             s.heapUsedMb.toFixed(1),
+            s.externalMb.toFixed(1),
+            s.heapCommittedMb.toFixed(1),
+            s.newSpaceMb.toFixed(1),
             s.loopP99Ms.toFixed(1),
             s.loopMaxMs.toFixed(1),
           ].join(','),
@@ -144,18 +167,26 @@ async function main(): Promise<void> {
     `\nSoak, ${MINUTES} min, ${RATE} notifications/s, ${CLIENTS} streams (${EVENT_FOLLOWERS} on every event), warm-up ${WARMUP_MINUTES} min, ${new Date().toISOString()}\n`,
   );
   console.log(
-    '| service | RSS MB after warm-up | RSS MB at the end | RSS slope MB/h | noise (sd) MB | slope x run / noise | heap used MB (warm-up, end) | loop delay p99 ms, median (max) | loop delay max ms, max |',
+    '| service | RSS MB after warm-up | RSS MB at the end | RSS slope MB/h | noise (sd) MB | slope x run / noise | RSS slope MB/h, last half | heap used MB (warm-up, end) | external MB (warm-up, end) | heap committed MB (warm-up, end) | new space MB (warm-up, end) | loop delay p99 ms, median (max) | loop delay max ms, max |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const service of rig.services) {
     const mine = samples.filter((s) => s.service === service.key && Number.isFinite(s.rssMb));
     const warm = mine.filter((s) => s.minute >= WARMUP_MINUTES);
     if (warm.length < 3) continue;
     const { slope, noise } = fit(warm.map((s) => ({ x: s.minute / 60, y: s.rssMb })));
     const span = (warm.at(-1)!.minute - warm[0].minute) / 60;
+    // A one-off step (the allocator taking more pages once) inflates the whole fit; the last
+    // half alone tells a plateau after it from a slope that goes on.
+    const lastHalf = warm.slice(Math.floor(warm.length / 2));
+    const { slope: lateSlope } = fit(lastHalf.map((s) => ({ x: s.minute / 60, y: s.rssMb })));
     console.log(
       `| ${service.key} | ${warm[0].rssMb.toFixed(0)} | ${warm.at(-1)!.rssMb.toFixed(0)} | ${slope.toFixed(1)} | ${noise.toFixed(1)} | ` +
-        `${noise === 0 ? '-' : ((slope * span) / noise).toFixed(1)} | ${warm[0].heapUsedMb.toFixed(0)}, ${warm.at(-1)!.heapUsedMb.toFixed(0)} | ` +
+        `${noise === 0 ? '-' : ((slope * span) / noise).toFixed(1)} | ${lateSlope.toFixed(1)} | ` +
+        `${warm[0].heapUsedMb.toFixed(0)}, ${warm.at(-1)!.heapUsedMb.toFixed(0)} | ` +
+        `${warm[0].externalMb.toFixed(0)}, ${warm.at(-1)!.externalMb.toFixed(0)} | ` +
+        `${warm[0].heapCommittedMb.toFixed(0)}, ${warm.at(-1)!.heapCommittedMb.toFixed(0)} | ` +
+        `${warm[0].newSpaceMb.toFixed(0)}, ${warm.at(-1)!.newSpaceMb.toFixed(0)} | ` +
         `${median(mine.map((s) => s.loopP99Ms)).toFixed(0)} (${Math.max(...mine.map((s) => s.loopP99Ms)).toFixed(0)}) | ` +
         `${Math.max(...mine.map((s) => s.loopMaxMs)).toFixed(0)} |`,
     );
