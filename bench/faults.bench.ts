@@ -199,11 +199,17 @@ async function main(): Promise<void> {
     await artemis('kill', FAULTS_PROFILE, 'primary');
     return at;
   };
-  /** Resolves once the primary is active again (scripts/artemis.sh waits for it). */
+  /**
+   * Resolves once the primary is active again (scripts/artemis.sh waits for it), and times
+   * recovery from then: the backup serves until the primary, booted and synchronised, takes
+   * over, so the boot is not an outage. Timed from the start command, the suite once reported
+   * the boot as recovery (49.8 s).
+   */
   const failback = async () => {
-    const at = Date.now();
+    const asked = Date.now();
     await artemis('start', FAULTS_PROFILE);
-    return at;
+    progress(`  primary active again ${Date.now() - asked} ms after its start`);
+    return Date.now();
   };
 
   await phase('p0', 'no fault (baseline)', async () => Date.now());
