@@ -43,6 +43,37 @@ describe('observeBroker', () => {
     });
     expect(observeBroker(node, [{ status: 200, value: {} }], at).reason).toMatch(/no broker MBean/);
   });
+
+  // What Artemis 2.40 answered, per attribute, while a primary shut down after its replication
+  // timed out (the fault suite's random round).
+  const notStarted =
+    'ERROR: java.lang.IllegalStateException: Broker is not started. It can not be managed yet (class javax.management.RuntimeMBeanException)';
+
+  it('never reads an attribute error as live, and says why', () => {
+    const sut = observeBroker(node, brokerAnswer({ Active: notStarted, UptimeMillis: notStarted }), at);
+    expect(sut).toMatchObject({ reachable: false, role: 'unknown', uptimeMs: null });
+    expect(sut.reason).toContain('Broker is not started');
+  });
+
+  it('keeps a node whose other attributes failed, with those left unknown', () => {
+    const sut = observeBroker(
+      node,
+      brokerAnswer({
+        Active: true,
+        Version: notStarted,
+        UptimeMillis: notStarted,
+        ConnectionCount: notStarted,
+      }),
+      at,
+    );
+    expect(sut).toMatchObject({
+      reachable: true,
+      role: 'live',
+      version: null,
+      uptimeMs: null,
+      connectionCount: null,
+    });
+  });
 });
 
 describe('the health of observed nodes (healthOf)', () => {

@@ -40,16 +40,20 @@ export const TIER_A_REQUESTS: JolokiaRequest[] = [
   { type: 'read', mbean: 'org.apache.activemq.artemis:broker=*', attribute: BROKER_ATTRIBUTES },
 ];
 
-interface BrokerAttributes {
-  Name?: string;
-  Version?: string;
-  NodeID?: string;
-  Active?: boolean;
-  Backup?: boolean;
-  ReplicaSync?: boolean;
-  UptimeMillis?: number;
-  ConnectionCount?: number;
-}
+/**
+ * Tier A reads many attributes in one request with Jolokia's `ignoreErrors`, so an attribute the
+ * broker could not give comes back as the exception's text in place of its value: "ERROR:
+ * java.lang.IllegalStateException: Broker is not started…" from a broker starting or shutting
+ * down. Taken as it came, that text read as "active" (a non-empty string) and then failed the
+ * `node_state` write (`uptime_ms` is a bigint), and with it the poll of every node of the cluster,
+ * once a second for as long as the broker took to stop (the fault suite: 10 s). Each value is
+ * checked for its type; an error's text is kept to say why.
+ */
+const attributeError = (v: unknown): string | null =>
+  typeof v === 'string' && v.startsWith('ERROR') ? v : null;
+const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const text = (v: unknown): string | null => (typeof v === 'string' && !attributeError(v) ? v : null);
 
 /**
  * HA state is observed, never configured (non-negotiable 3): a node is live when its broker says
@@ -69,24 +73,33 @@ export function observeBroker(
       null,
     );
   }
-  const brokers = Object.values((answer.value ?? {}) as Record<string, BrokerAttributes>);
+  const brokers = Object.values((answer.value ?? {}) as Record<string, Record<string, unknown>>);
   const broker = brokers[0];
   if (!broker)
     return unreachableNode(node, 'Jolokia answered, but no broker MBean is registered', observedAt, null);
+  const active = flag(broker.Active);
+  // A broker that cannot say whether it is active is not serving: never live, and why is kept.
+  if (active === null)
+    return unreachableNode(
+      node,
+      `the broker could not say whether it is active: ${attributeError(broker.Active) ?? 'no Active attribute'}`,
+      observedAt,
+      null,
+    );
   return {
     ...node,
     observedAt,
     lastOkAt: observedAt,
     reachable: true,
-    role: broker.Active ? 'live' : 'backup',
-    active: broker.Active ?? null,
-    backup: broker.Backup ?? null,
-    replicaSync: broker.ReplicaSync ?? null,
-    brokerNodeId: broker.NodeID ?? null,
-    brokerName: broker.Name ?? null,
-    version: broker.Version ?? null,
-    uptimeMs: broker.UptimeMillis ?? null,
-    connectionCount: broker.ConnectionCount ?? null,
+    role: active ? 'live' : 'backup',
+    active,
+    backup: flag(broker.Backup),
+    replicaSync: flag(broker.ReplicaSync),
+    brokerNodeId: text(broker.NodeID),
+    brokerName: text(broker.Name),
+    version: text(broker.Version),
+    uptimeMs: count(broker.UptimeMillis),
+    connectionCount: count(broker.ConnectionCount),
     reason: null,
   };
 }
