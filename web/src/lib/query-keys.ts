@@ -19,6 +19,9 @@ export const queryKeys = {
   liveListPage: (clusterId: string, kind: LiveListKind, params: object) =>
     ['cluster', clusterId, kind, params] as const,
   eventHistory: (clusterId: string, filters: object) => ['cluster', clusterId, 'events', filters] as const,
+  /** Not an eventHistory key: that one is an infinite query, this a single page. */
+  unobservedPeriods: (clusterId: string, window: object) =>
+    ['cluster', clusterId, 'events', 'unobserved', window] as const,
   /** Under queues: recomputed when a tier-B sample changes something. */
   clusterMetrics: (clusterId: string, range: object) =>
     ['cluster', clusterId, 'queues', 'cluster-metrics', range] as const,

@@ -1,5 +1,5 @@
-import { EventsPageSchema } from '@artemis-studio/contracts';
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { EventsPageSchema, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -35,3 +35,19 @@ const eventHistoryQueryOptions = (clusterId: string, filters: EventsFilters) =>
 
 export const useEventHistory = (clusterId: string, filters: EventsFilters) =>
   useInfiniteQuery(eventHistoryQueryOptions(clusterId, filters));
+
+/**
+ * The cluster's newest unobserved periods (ADR-0010) in the filters' time window, for a filtered
+ * feed: the history query's filters select on fields these records do not have. Periods are rare
+ * (a crash, a failover), so one page is the lot.
+ */
+export const useUnobservedPeriods = (clusterId: string, filters: EventsFilters, enabled: boolean) => {
+  const window = { type: UNOBSERVED_EVENT_TYPE, from: filters.from, to: filters.to };
+  return useQuery({
+    queryKey: queryKeys.unobservedPeriods(clusterId, window),
+    queryFn: () => getEvents(clusterId, window),
+    select: (page) => page.items,
+    enabled,
+    meta: { label: 'the unobserved periods' },
+  });
+};

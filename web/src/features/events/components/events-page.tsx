@@ -9,14 +9,13 @@ import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
 import classes from '../../../lib/ui/virtual-table.module.css';
-import { useEventHistory, type EventsFilters } from '../api/get-events';
+import { useEventHistory, useUnobservedPeriods, type EventsFilters } from '../api/get-events';
 import { describeDrops } from '../drops';
-import { addLive, matches, mergeFeed } from '../feed';
+import { addLive, FILTER_FIELDS, isFiltered, matches, mergeFeed, withUnobserved } from '../feed';
 import { describeUnobserved } from '../unobserved';
 
 const route = getRouteApi('/clusters/$clusterId/events');
 const ROW_HEIGHT = 34;
-const FILTER_FIELDS = ['type', 'address', 'queue', 'node', 'consumer'] as const;
 
 interface Gap {
   frame: ReplayGapFrame;
@@ -59,6 +58,7 @@ export function EventsPage() {
   const { pause } = useLive();
   const filters: EventsFilters = search;
   const history = useEventHistory(clusterId, filters);
+  const periods = useUnobservedPeriods(clusterId, filters, isFiltered(filters));
   const [live, setLive] = useState<BrokerEvent[]>([]);
   const held = useRef<BrokerEvent[]>([]);
   const [gaps, setGaps] = useState<Gap[]>([]);
@@ -105,8 +105,14 @@ export function EventsPage() {
 
   const window = Boolean(filters.from || filters.to);
   const pages = history.data?.pages ?? [];
-  const stored = useMemo(() => pages.flatMap((p) => p.items), [pages]);
+  const stored = useMemo(() => {
+    const rows = pages.flatMap((p) => p.items);
+    if (!periods.data) return rows;
+    return withUnobserved(rows, periods.data, !history.isPending && !history.hasNextPage);
+  }, [pages, periods.data, history.isPending, history.hasNextPage]);
   const feed = useMemo(() => (window ? stored : mergeFeed(live, stored)), [window, live, stored]);
+  // Unobserved periods are rows of the feed but not broker events: the count leaves them out.
+  const eventCount = useMemo(() => feed.filter((e) => !unobservedPeriod(e)).length, [feed]);
   const dropped = pages[0]?.dropped ?? 0;
   const drops = pages[0]?.drops ?? [];
 
@@ -191,7 +197,7 @@ export function EventsPage() {
       <Text size="sm" c="dimmed">
         {history.isPending
           ? 'Loading event history…'
-          : `${feed.length.toLocaleString()} events shown${history.hasNextPage ? '; scroll for older' : '; no older events are kept'}`}
+          : `${eventCount.toLocaleString()} events shown${history.hasNextPage ? '; scroll for older' : '; no older events are kept'}`}
         {history.isFetchingNextPage ? ' · reading older events' : ''}
       </Text>
       <Box
