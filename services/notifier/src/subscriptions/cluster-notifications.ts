@@ -75,6 +75,11 @@ export class ClusterNotifications {
     this.assess();
   }
 
+  /** Whether every live node is subscribed: the moment this turns true ends an unobserved period. */
+  isObserving(): boolean {
+    return this.observing;
+  }
+
   /** The nodes currently subscribed. */
   subscribedNodes(): string[] {
     return [...this.states.values()].filter((s) => s.state === 'subscribed').map((s) => s.node);
