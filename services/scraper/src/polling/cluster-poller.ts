@@ -119,8 +119,16 @@ export class ClusterPoller {
     let changes = 0;
     for (const node of this.liveNodes()) {
       try {
-        const queues = parseQueues(await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_B_REQUESTS));
-        const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt);
+        const { queues, unreadable } = parseQueues(
+          await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_B_REQUESTS),
+        );
+        if (unreadable.length > 0)
+          this.deps.log.warn(
+            `cluster ${this.target.name}, node ${node.name}: ${unreadable.length} queue(s) could not be read and keep their last figures (${unreadable[0].name}: ${unreadable[0].reason})`,
+            { clusterId: this.target.id, node: node.name },
+          );
+        const unread = unreadable.map((q) => q.name);
+        const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
         changes += result.changed + result.removed;
       } catch (err) {
         this.deps.log.warn(

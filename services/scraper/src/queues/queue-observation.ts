@@ -1,3 +1,4 @@
+import { attributeError, count, flag, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 /** One queue of one node at one tier-B tick. */
@@ -44,31 +45,99 @@ export const TIER_B_REQUESTS: JolokiaRequest[] = [
 ];
 
 type Attributes = Record<string, unknown>;
-const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0)) || 0;
+
+/** What one tier-B read of a node gave: the queues it could read, and those it could not. */
+export interface QueueReading {
+  queues: QueueObservation[];
+  /**
+   * Queues the broker listed but could not give every figure of (an attribute came back as an
+   * error, typically while the broker starts or stops). They keep their last snapshot this tick:
+   * left out of `queues` they would read as deleted, and taken as they came a depth would read 0.
+   */
+  unreadable: { name: string; reason: string }[];
+}
+
+const NUMBERS = [
+  'MessageCount',
+  'ConsumerCount',
+  'DeliveringCount',
+  'MessagesAdded',
+  'MessagesAcknowledged',
+  'MessagesExpired',
+  'MessagesKilled',
+] as const;
+const FLAGS = ['Paused', 'Durable', 'Temporary'] as const;
+const TEXTS = ['Name', 'Address', 'RoutingType'] as const;
+
+/**
+ * Why a queue's attributes cannot be taken, or null. An attribute left out of the answer is not
+ * an error (a broker older than the attribute); one of the wrong type is.
+ */
+function unreadableBecause(q: Attributes): string | null {
+  const wrong = (names: readonly string[], typeOk: (v: unknown) => boolean) =>
+    names.filter((n) => q[n] !== undefined && !typeOk(q[n]));
+  const bad = [
+    ...wrong(TEXTS, (v) => text(v) !== null),
+    ...wrong(NUMBERS, (v) => count(v) !== null),
+    ...wrong(FLAGS, (v) => flag(v) !== null),
+  ];
+  if (bad.length === 0) return null;
+  return `${bad.join(', ')}: ${attributeError(q[bad[0]]) ?? `not a value: ${JSON.stringify(q[bad[0]])}`}`;
+}
+
+/**
+ * The value of a quoted key of an MBean name (`queue="orders"`): Artemis quotes queue and address
+ * names (ObjectName.quote), so a queue whose Name attribute failed is still known by its MBean.
+ */
+function quotedKey(mbean: string, key: string): string | null {
+  const at = mbean.search(new RegExp(`[:,]${key}="`));
+  if (at < 0) return null;
+  let value = '';
+  for (let i = at + key.length + 3; i < mbean.length; i++) {
+    const c = mbean[i];
+    if (c === '"') return value;
+    if (c === '\\') {
+      const next = mbean[++i];
+      value += next === 'n' ? '\n' : next;
+    } else value += c;
+  }
+  return null;
+}
 
 /**
  * Reads the wildcard answer. A broker without queues answers 404 (no MBean matches the pattern),
  * which is an empty list, not a failure.
  */
-export function parseQueues(answers: JolokiaResponse[]): QueueObservation[] {
+export function parseQueues(answers: JolokiaResponse[]): QueueReading {
   const answer = answers[0];
-  if (answer?.status === 404) return [];
+  if (answer?.status === 404) return { queues: [], unreadable: [] };
   if (!answer || answer.status !== 200) throw new Error(`queue read failed: ${answer?.error ?? 'no answer'}`);
-  return Object.values((answer.value ?? {}) as Record<string, Attributes>)
-    .filter((q) => typeof q.Name === 'string')
-    .map((q) => ({
-      name: String(q.Name),
-      address: String(q.Address ?? ''),
-      routingType: String(q.RoutingType ?? ''),
-      messageCount: num(q.MessageCount),
-      consumerCount: num(q.ConsumerCount),
-      deliveringCount: num(q.DeliveringCount),
-      messagesAdded: num(q.MessagesAdded),
-      messagesAcknowledged: num(q.MessagesAcknowledged),
-      messagesExpired: num(q.MessagesExpired),
-      messagesKilled: num(q.MessagesKilled),
+  const reading: QueueReading = { queues: [], unreadable: [] };
+  for (const [mbean, q] of Object.entries((answer.value ?? {}) as Record<string, Attributes>)) {
+    const name = text(q.Name) ?? quotedKey(mbean, 'queue');
+    // Not knowing which queue it is, the tick cannot tell a deleted queue from this one.
+    if (name === null) throw new Error(`queue read failed: no name for ${mbean}`);
+    const reason = unreadableBecause(q);
+    if (reason !== null) {
+      reading.unreadable.push({ name, reason });
+      continue;
+    }
+    const n = (a: (typeof NUMBERS)[number]) => count(q[a]) ?? 0;
+    reading.queues.push({
+      name,
+      address: text(q.Address) ?? '',
+      routingType: text(q.RoutingType) ?? '',
+      messageCount: n('MessageCount'),
+      consumerCount: n('ConsumerCount'),
+      deliveringCount: n('DeliveringCount'),
+      messagesAdded: n('MessagesAdded'),
+      messagesAcknowledged: n('MessagesAcknowledged'),
+      messagesExpired: n('MessagesExpired'),
+      messagesKilled: n('MessagesKilled'),
       paused: q.Paused === true,
       durable: q.Durable === true,
       temporary: q.Temporary === true,
-    }));
+    });
+  }
+  return reading;
 }

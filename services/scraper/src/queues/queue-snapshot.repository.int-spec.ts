@@ -48,6 +48,22 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     expect(await sut.sync(cluster.id, node, [], new Date())).toEqual({ changed: 0, removed: 1 });
   });
 
+  it('keeps an unread queue as it was: neither removed nor updated', async () => {
+    const node = cluster.nodeIds[0];
+    const first = new Date(Date.UTC(2026, 10, 30, 13, 0, 0));
+    await sut.sync(cluster.id, node, [queue('kept', 5), queue('gone', 1)], first);
+    expect(await sut.sync(cluster.id, node, [], new Date(first.getTime() + 5000), ['kept'])).toEqual({
+      changed: 0,
+      removed: 1,
+    });
+    const rows = await db.query(
+      `SELECT name, message_count, observed_at FROM queue_snapshot WHERE node_id = $1`,
+      [node],
+    );
+    expect(rows).toEqual([{ name: 'kept', message_count: '5', observed_at: first }]);
+    await sut.sync(cluster.id, node, [], new Date());
+  });
+
   it("stores each counter's rate over the interval, unknown at first sight and after a counter reset", async () => {
     const node = cluster.nodeIds[0];
     const rates = async () => {

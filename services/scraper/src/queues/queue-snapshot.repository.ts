@@ -38,6 +38,8 @@ export class QueueSnapshotRepository {
     nodeId: string,
     queues: QueueObservation[],
     observedAt: Date,
+    /** Queues listed but not read this tick: their snapshot stays as it was. */
+    unread: readonly string[] = [],
   ): Promise<QueueSyncResult> {
     const db = await this.database.whenReady();
     const column = <K extends keyof QueueObservation>(key: K) => queues.map((q) => q[key]);
@@ -73,7 +75,8 @@ export class QueueSnapshotRepository {
          RETURNING s.changed_at = s.observed_at AS changed
        ),
        removed AS (
-         DELETE FROM queue_snapshot WHERE node_id = $2 AND NOT (name = ANY ($4::text[])) RETURNING 1
+         DELETE FROM queue_snapshot WHERE node_id = $2 AND NOT (name = ANY ($4::text[]) OR name = ANY ($17::text[]))
+         RETURNING 1
        ),
        sampled AS (
          INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
@@ -101,6 +104,7 @@ export class QueueSnapshotRepository {
         column('paused'),
         column('durable'),
         column('temporary'),
+        unread,
       ],
     );
     return { changed: result.changed, removed: result.removed };

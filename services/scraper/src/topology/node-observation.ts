@@ -1,3 +1,4 @@
+import { attributeError, count, flag, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 type NodeRole = 'live' | 'backup' | 'unknown';
@@ -39,21 +40,6 @@ const BROKER_ATTRIBUTES = [
 export const TIER_A_REQUESTS: JolokiaRequest[] = [
   { type: 'read', mbean: 'org.apache.activemq.artemis:broker=*', attribute: BROKER_ATTRIBUTES },
 ];
-
-/**
- * Tier A reads many attributes in one request with Jolokia's `ignoreErrors`, so an attribute the
- * broker could not give comes back as the exception's text in place of its value: "ERROR:
- * java.lang.IllegalStateException: Broker is not started…" from a broker starting or shutting
- * down. Taken as it came, that text read as "active" (a non-empty string) and then failed the
- * `node_state` write (`uptime_ms` is a bigint), and with it the poll of every node of the cluster,
- * once a second for as long as the broker took to stop (the fault suite: 10 s). Each value is
- * checked for its type; an error's text is kept to say why.
- */
-const attributeError = (v: unknown): string | null =>
-  typeof v === 'string' && v.startsWith('ERROR') ? v : null;
-const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
-const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const text = (v: unknown): string | null => (typeof v === 'string' && !attributeError(v) ? v : null);
 
 /**
  * HA state is observed, never configured (non-negotiable 3): a node is live when its broker says

@@ -1,0 +1,14 @@
+/**
+ * Tier A and tier B read many attributes in one request with Jolokia's `ignoreErrors`, so an
+ * attribute the broker could not give comes back as the exception's text in place of its value:
+ * "ERROR: java.lang.IllegalStateException: Broker is not started…" from a broker starting or
+ * shutting down. Taken as it came, that text read as "active" (a non-empty string) and then failed
+ * the `node_state` write (`uptime_ms` is a bigint), and with it the poll of every node of the
+ * cluster, once a second for as long as the broker took to stop (the fault suite: 10 s); as a
+ * queue depth it read as 0. Each value is checked for its type; an error's text is kept to say why.
+ */
+export const attributeError = (v: unknown): string | null =>
+  typeof v === 'string' && v.startsWith('ERROR') ? v : null;
+export const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+export const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+export const text = (v: unknown): string | null => (typeof v === 'string' && !attributeError(v) ? v : null);
