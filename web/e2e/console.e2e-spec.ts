@@ -300,7 +300,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     const row = page.getByTestId('unobserved').filter({ hasText: 'stopped without handing over' });
     await row.first().waitFor({ timeout: 30_000 });
     expect(await row.first().innerText()).toMatch(
-      /^Notifications not observed between .+ and .+ \(\d+ s\): the notifier holding the subscriptions stopped without handing over .*Broker events from then may be missing\.$/,
+      /^Broker events may be missing between .+ and .+ \(\d+ s\)\. Notifications were not observed: the notifier holding the subscriptions stopped without handing over .*\.$/,
     );
     await screenshot(page, '09-notifier-crash-unobserved');
 
@@ -393,7 +393,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     // Beside them, any unobserved period of the cluster (a filtered feed shows those too).
     const types = (await feed.getByRole('row').allInnerTexts())
       .slice(1)
-      .filter((row) => !row.startsWith('Notifications not observed'));
+      .filter((row) => !row.startsWith('Broker events may be missing'));
     expect(types.every((row) => row.includes('CONSUMER_CLOSED'))).toBe(true);
   }, 120_000);
 

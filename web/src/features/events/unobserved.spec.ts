@@ -8,15 +8,15 @@ describe('describeUnobserved', () => {
 
   it('says when, for how long and why, and that events from then may be missing', () => {
     expect(describeUnobserved({ from, until, reason: 'the subscription to primary was lost' })).toBe(
-      `Notifications not observed between ${formatInstant(from)} and ${formatTime(until)} (40 s): ` +
-        'the subscription to primary was lost. Broker events from then may be missing.',
+      `Broker events may be missing between ${formatInstant(from)} and ${formatTime(until)} (40 s). ` +
+        'Notifications were not observed: the subscription to primary was lost.',
     );
   });
 
   it('says only "before" when the start could not be known', () => {
     expect(describeUnobserved({ from: null, until, reason: 'the mark could not be read' })).toBe(
-      `Notifications not observed before ${formatInstant(until)}: the mark could not be read. ` +
-        'Broker events from then may be missing.',
+      `Broker events may be missing before ${formatInstant(until)}. ` +
+        'Notifications were not observed: the mark could not be read.',
     );
   });
 });

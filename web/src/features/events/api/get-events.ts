@@ -2,13 +2,10 @@ import { EventsPageSchema, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contrac
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import type { EventFilters } from '../feed';
 
-export interface EventsFilters {
-  type?: string;
-  address?: string;
-  queue?: string;
-  node?: string;
-  consumer?: string;
+/** The feed's filters and the time window the history query adds to them. */
+export interface EventsFilters extends EventFilters {
   from?: string;
   to?: string;
 }
