@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     };
   };
 
-  const bulk = async () => parseQueues(await jolokia.bulk(target, TIER_B_REQUESTS));
+  const bulk = async () => parseQueues(await jolokia.bulk(target, TIER_B_REQUESTS)).queues;
   const names = Object.keys(
     ((await jolokia.bulk(target, TIER_B_REQUESTS))[0].value ?? {}) as Record<string, unknown>,
   );
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
           attribute: (TIER_B_REQUESTS[0] as { attribute: string[] }).attribute,
         };
         const [answer] = await jolokia.bulk(target, [request]);
-        found.push(...parseQueues([{ status: 200, value: { [mbean]: answer.value } }]));
+        found.push(...parseQueues([{ status: 200, value: { [mbean]: answer.value } }]).queues);
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);

@@ -18,9 +18,10 @@
  * $SOAK_DIR/samples.csv. A report, not a timed test: the figures go to docs/benchmarks.md.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killOnExit } from '@artemis-studio/testing';
+import { serviceEnvOverrides } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
 
@@ -47,6 +48,50 @@ interface Sample {
   newSpaceMb: number;
   loopP99Ms: number;
   loopMaxMs: number;
+  /**
+   * Anonymous resident memory (/proc/<pid>/smaps) in glibc's malloc arenas: the brk heap (main
+   * arena) and the 64 MiB-aligned mappings of the threads' arenas. Native allocation lives here.
+   */
+  mallocMb: number;
+  /** V8's regular heap pages (256 KiB mappings): how much of them is resident, of how much mapped. */
+  v8PagesMb: number;
+  v8PagesMappedMb: number;
+}
+
+/** glibc maps each thread arena at a multiple of HEAP_MAX_SIZE (64 MiB on 64-bit). */
+const ARENA_ALIGNMENT = 64n * 2n ** 20n;
+/** V8's regular page (kRegularPageSize on x64); a large object has a mapping of its own size. */
+const V8_PAGE_KB = 256;
+
+/**
+ * Splits a process's anonymous memory by who mapped it. V8 maps its heap in 256 KiB pages, and
+ * the kernel makes a part of a page resident only once it is written: with the pages (and "heap
+ * committed") unchanged, RSS can creep up as V8 writes to parts of them it had not used yet, at
+ * most to what is mapped. That is growth with a ceiling; growth in the malloc arenas, or in the
+ * number of pages, would be a leak.
+ */
+function anonymousMemory(pid: number): Pick<Sample, 'mallocMb' | 'v8PagesMb' | 'v8PagesMappedMb'> {
+  const kb = { malloc: 0, v8: 0, v8Mapped: 0 };
+  let kind: 'malloc' | 'v8' | 'other' = 'other';
+  try {
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const mapping = /^([0-9a-f]+)-([0-9a-f]+) (\S+) /.exec(line);
+      if (mapping) {
+        const [start, end] = [BigInt(`0x${mapping[1]}`), BigInt(`0x${mapping[2]}`)];
+        const sizeKb = Number((end - start) / 1024n);
+        kind =
+          line.endsWith('[heap]') || start % ARENA_ALIGNMENT === 0n
+            ? 'malloc'
+            : sizeKb === V8_PAGE_KB && mapping[3] === 'rw-p'
+              ? 'v8'
+              : 'other';
+        if (kind === 'v8') kb.v8Mapped += sizeKb;
+      } else if (line.startsWith('Anonymous:') && kind !== 'other') kb[kind] += Number(line.split(/\s+/)[1]);
+    }
+  } catch {
+    return { mallocMb: NaN, v8PagesMb: NaN, v8PagesMappedMb: NaN };
+  }
+  return { mallocMb: kb.malloc / 1024, v8PagesMb: kb.v8 / 1024, v8PagesMappedMb: kb.v8Mapped / 1024 };
 }
 
 /**
@@ -117,6 +162,7 @@ async function main(): Promise<void> {
         newSpaceMb: metric(text, 'nodejs_heap_space_size_total_bytes{space="new"') / 2 ** 20,
         loopP99Ms: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
         loopMaxMs: metric(text, 'nodejs_eventloop_lag_max_seconds') * 1000,
+        ...anonymousMemory(service.process!.pid),
       });
     }
     const last = samples.slice(-rig.services.length);
@@ -144,7 +190,7 @@ async function main(): Promise<void> {
   mkdirSync(DIR, { recursive: true });
   writeFileSync(
     join(DIR, 'samples.csv'),
-    'minute,service,rss_mb,heap_used_mb,external_mb,heap_committed_mb,new_space_mb,loop_p99_ms,loop_max_ms\n' +
+    'minute,service,rss_mb,heap_used_mb,external_mb,heap_committed_mb,new_space_mb,loop_p99_ms,loop_max_ms,malloc_mb,v8_pages_mb,v8_pages_mapped_mb\n' +
       samples
         .map((s) =>
           [
@@ -157,6 +203,9 @@ async function main(): Promise<void> {
             s.newSpaceMb.toFixed(1),
             s.loopP99Ms.toFixed(1),
             s.loopMaxMs.toFixed(1),
+            s.mallocMb.toFixed(1),
+            s.v8PagesMb.toFixed(1),
+            s.v8PagesMappedMb.toFixed(1),
           ].join(','),
         )
         .join('\n') +
@@ -167,9 +216,10 @@ async function main(): Promise<void> {
     `\nSoak, ${MINUTES} min, ${RATE} notifications/s, ${CLIENTS} streams (${EVENT_FOLLOWERS} on every event), warm-up ${WARMUP_MINUTES} min, ${new Date().toISOString()}\n`,
   );
   console.log(
-    '| service | RSS MB after warm-up | RSS MB at the end | RSS slope MB/h | noise (sd) MB | slope x run / noise | RSS slope MB/h, last half | heap used MB (warm-up, end) | external MB (warm-up, end) | heap committed MB (warm-up, end) | new space MB (warm-up, end) | loop delay p99 ms, median (max) | loop delay max ms, max |',
+    '| service | RSS MB after warm-up | RSS MB at the end | RSS slope MB/h | noise (sd) MB | slope x run / noise | RSS slope MB/h, last half | heap used MB (warm-up, end) | external MB (warm-up, end) | heap committed MB (warm-up, end) | new space MB (warm-up, end) | loop delay p99 ms, median (max) | loop delay max ms, max | malloc arenas MB (warm-up, end) | malloc slope MB/h | V8 pages resident of mapped MB (warm-up, end) | resident slope MB/h | settings |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`|${' --- |'.repeat(18)}`);
+  const overrides = serviceEnvOverrides();
   for (const service of rig.services) {
     const mine = samples.filter((s) => s.service === service.key && Number.isFinite(s.rssMb));
     const warm = mine.filter((s) => s.minute >= WARMUP_MINUTES);
@@ -180,6 +230,8 @@ async function main(): Promise<void> {
     // half alone tells a plateau after it from a slope that goes on.
     const lastHalf = warm.slice(Math.floor(warm.length / 2));
     const { slope: lateSlope } = fit(lastHalf.map((s) => ({ x: s.minute / 60, y: s.rssMb })));
+    const slopeOf = (y: (s: Sample) => number) => fit(warm.map((s) => ({ x: s.minute / 60, y: y(s) }))).slope;
+    const settings = Object.entries(overrides[service.key] ?? {}).map(([k, v]) => `${k}=${v}`);
     console.log(
       `| ${service.key} | ${warm[0].rssMb.toFixed(0)} | ${warm.at(-1)!.rssMb.toFixed(0)} | ${slope.toFixed(1)} | ${noise.toFixed(1)} | ` +
         `${noise === 0 ? '-' : ((slope * span) / noise).toFixed(1)} | ${lateSlope.toFixed(1)} | ` +
@@ -188,7 +240,10 @@ async function main(): Promise<void> {
         `${warm[0].heapCommittedMb.toFixed(0)}, ${warm.at(-1)!.heapCommittedMb.toFixed(0)} | ` +
         `${warm[0].newSpaceMb.toFixed(0)}, ${warm.at(-1)!.newSpaceMb.toFixed(0)} | ` +
         `${median(mine.map((s) => s.loopP99Ms)).toFixed(0)} (${Math.max(...mine.map((s) => s.loopP99Ms)).toFixed(0)}) | ` +
-        `${Math.max(...mine.map((s) => s.loopMaxMs)).toFixed(0)} |`,
+        `${Math.max(...mine.map((s) => s.loopMaxMs)).toFixed(0)} | ` +
+        `${warm[0].mallocMb.toFixed(0)}, ${warm.at(-1)!.mallocMb.toFixed(0)} | ${slopeOf((s) => s.mallocMb).toFixed(1)} | ` +
+        `${warm[0].v8PagesMb.toFixed(0)} of ${warm[0].v8PagesMappedMb.toFixed(0)}, ${warm.at(-1)!.v8PagesMb.toFixed(0)} of ${warm.at(-1)!.v8PagesMappedMb.toFixed(0)} | ${slopeOf((s) => s.v8PagesMb).toFixed(1)} | ` +
+        `${settings.join(' ') || 'as built'} |`,
     );
   }
   console.log(

@@ -26,6 +26,23 @@ export const FAULTS_PROFILE = 'faults';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Extra environment for some services, by key, to compare settings side by side in one run
+ * (the soak's allocator trial): RIG_SERVICE_ENV='{"gateway-b":{"MALLOC_ARENA_MAX":"2"}}'.
+ */
+export function serviceEnvOverrides(
+  raw = process.env.RIG_SERVICE_ENV,
+): Record<string, Record<string, string>> {
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as Record<string, Record<string, string>>;
+  } catch (err) {
+    throw new Error(
+      `RIG_SERVICE_ENV is not JSON of {"<service>": {"NAME": "value"}}: ${(err as Error).message}`,
+    );
+  }
+}
+
 interface RigService {
   key: string;
   /** The built service it runs (`services/<binary>`). */
@@ -62,6 +79,7 @@ export class FaultRig {
     readonly bus: NatsBus,
     readonly balancer: TcpRelay,
     private readonly env: Record<string, string>,
+    private readonly overrides = serviceEnvOverrides(),
   ) {}
 
   static async start(progress: (step: string) => void): Promise<FaultRig> {
@@ -178,7 +196,7 @@ export class FaultRig {
   private spawn(service: RigService): Promise<ServiceProcess> {
     // Long enough for a service restarted while PostgreSQL is away to wait it out.
     // Each service under a name of its own, as a pod's: restarted, it takes its leases back at once.
-    const env = { ...this.env, STUDIO_REPLICA_ID: service.key };
+    const env = { ...this.env, STUDIO_REPLICA_ID: service.key, ...this.overrides[service.key] };
     return spawnService(service.binary, service.port, env, [], { readyTimeoutMs: 120_000 });
   }
 }
