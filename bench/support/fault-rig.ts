@@ -79,8 +79,10 @@ export class FaultRig {
     readonly bus: NatsBus,
     readonly balancer: TcpRelay,
     private readonly env: Record<string, string>,
-    private readonly overrides = serviceEnvOverrides(),
   ) {}
+
+  /** Each service's own extra settings, read once (RIG_SERVICE_ENV). */
+  private readonly overrides = serviceEnvOverrides();
 
   static async start(progress: (step: string) => void): Promise<FaultRig> {
     progress('starting a fresh broker pair (primary, backup)');

@@ -18,10 +18,7 @@ export interface QueueObservation {
   temporary: boolean;
 }
 
-const QUEUE_ATTRIBUTES = [
-  'Name',
-  'Address',
-  'RoutingType',
+const NUMBERS = [
   'MessageCount',
   'ConsumerCount',
   'DeliveringCount',
@@ -29,10 +26,10 @@ const QUEUE_ATTRIBUTES = [
   'MessagesAcknowledged',
   'MessagesExpired',
   'MessagesKilled',
-  'Paused',
-  'Durable',
-  'Temporary',
-];
+] as const;
+const FLAGS = ['Paused', 'Durable', 'Temporary'] as const;
+const TEXTS = ['Name', 'Address', 'RoutingType'] as const;
+const QUEUE_ATTRIBUTES = [...TEXTS, ...NUMBERS, ...FLAGS];
 
 /** Tier B is one bulk request per live node: a wildcard read of every queue MBean. */
 export const TIER_B_REQUESTS: JolokiaRequest[] = [
@@ -56,18 +53,6 @@ export interface QueueReading {
    */
   unreadable: { name: string; reason: string }[];
 }
-
-const NUMBERS = [
-  'MessageCount',
-  'ConsumerCount',
-  'DeliveringCount',
-  'MessagesAdded',
-  'MessagesAcknowledged',
-  'MessagesExpired',
-  'MessagesKilled',
-] as const;
-const FLAGS = ['Paused', 'Durable', 'Temporary'] as const;
-const TEXTS = ['Name', 'Address', 'RoutingType'] as const;
 
 /**
  * Why a queue's attributes cannot be taken, or null. An attribute left out of the answer is not
