@@ -1,12 +1,14 @@
 import type { CapabilityVerdict, LiveNode, LiveNodeSet } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { assessNotifications, sameVerdict, type SubscriptionState } from '../capabilities/verdict';
-import { NotificationSubscription, IDLE_TIMEOUT_MS } from './notification-subscription';
+import { IDLE_TIMEOUT_MS, NotificationSubscription, silenceLimitMs } from './notification-subscription';
 import type { ObservationLedger } from './observation-ledger';
 
 export interface ClusterNotificationsDeps {
   containerId: string;
   creditWindow: number;
+  /** The AMQP idle timeout of every subscription (IDLE_TIMEOUT_MS by default). */
+  idleTimeoutMs?: number;
   onNotification(clusterId: string, node: string, properties: Record<string, unknown> | undefined): void;
   putVerdict(clusterId: string, verdict: CapabilityVerdict): void;
   /** Where the periods in which some live node went unobserved are kept and reported. */
@@ -61,6 +63,7 @@ export class ClusterNotifications {
         credential: this.credential(),
         containerId: this.deps.containerId,
         creditWindow: this.deps.creditWindow,
+        idleTimeoutMs: this.deps.idleTimeoutMs,
         onNotification: (properties) => {
           this.lastHeard.set(node, sentAt(properties, this.now().getTime()));
           this.deps.onNotification(this.target.id, node, properties);
@@ -112,9 +115,10 @@ export class ClusterNotifications {
   /**
    * Tells the ledger when the cluster stops or starts being fully observed: every live node with
    * an AMQP URL subscribed. A lost subscription is dated from when its node was last heard from,
-   * and at the latest one idle timeout before it was noticed (a silent network cut is noticed only
-   * then). A node that just became live is dated from now: what it sent before the scraper
-   * reported it live cannot be known here.
+   * but no earlier than the silence limit before it was noticed: a connection still open was
+   * receiving then, heartbeats if nothing else, and a silent network cut is noticed only after it.
+   * A node that just became live is dated from now: what it sent before the scraper reported it
+   * live cannot be known here.
    */
   private observe(lostBecause?: string, goneHeard: number[] = []): void {
     const wanted = [...this.subscriptions.keys()];
@@ -126,7 +130,7 @@ export class ClusterNotifications {
     const unobserved = wanted.filter((n) => this.states.get(n)?.state !== 'subscribed');
     const since = Math.min(
       ...[...unobserved.map((n) => this.lastHeard.get(n) ?? now), ...goneHeard].map((t) =>
-        Math.max(t, now - IDLE_TIMEOUT_MS),
+        Math.max(t, now - silenceLimitMs(this.deps.idleTimeoutMs ?? IDLE_TIMEOUT_MS)),
       ),
       now,
     );

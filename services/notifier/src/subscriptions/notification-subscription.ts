@@ -5,10 +5,21 @@ import { classifyFailure, type SubscriptionState } from '../capabilities/verdict
 import { NOTIFICATION_ADDRESS } from '../events/broker-event.normaliser';
 
 /**
- * Silence after which a connection is given up (AMQP idle timeout): the broker sends an empty frame
- * at least every half of it, so a subscription not heard from for this long is known to be lost.
+ * The AMQP idle timeout we announce: the broker sends a frame, an empty one when it has nothing to
+ * say, at least every half of it.
  */
-export const IDLE_TIMEOUT_MS = 30_000;
+export const IDLE_TIMEOUT_MS = 15_000;
+
+/**
+ * The longest a connection that receives nothing goes unnoticed: rhea gives it up after twice the
+ * announced idle timeout, not once (its connection.js arms `idle_time_out * 2`), and aborts the
+ * socket a second later; the rest is room for a busy event loop. A connection given up now had
+ * its last frame at most this long ago, however quiet its broker was. Dating a loss with the idle
+ * timeout alone started the period up to 30 s after a silent cut.
+ */
+export function silenceLimitMs(idleTimeoutMs: number): number {
+  return 2 * idleTimeoutMs + 5_000;
+}
 
 export interface SubscriptionOptions {
   node: { name: string; amqpUrl: string };
@@ -17,6 +28,8 @@ export interface SubscriptionOptions {
   containerId: string;
   /** Messages the broker may send before we grant more: the bound on what a chatty broker can push at once. */
   creditWindow: number;
+  /** The AMQP idle timeout to announce; IDLE_TIMEOUT_MS unless a test needs a silent cut noticed sooner. */
+  idleTimeoutMs?: number;
   onNotification(properties: Record<string, unknown> | undefined): void;
   onState(state: SubscriptionState): void;
   backoff?: Backoff;
@@ -88,7 +101,7 @@ export class NotificationSubscription {
       password: this.options.credential?.password,
       container_id: this.options.containerId,
       reconnect: false,
-      idle_time_out: IDLE_TIMEOUT_MS,
+      idle_time_out: this.options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
       operationTimeoutInSeconds: 10,
     });
     this.connection = connection;
