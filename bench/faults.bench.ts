@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { killOnExit } from '@artemis-studio/testing';
 import { artemis } from '@artemis-studio/testing';
 import { UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
-import { FAULTS_PROFILE } from './support/fault-rig';
+import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
 
@@ -79,7 +79,7 @@ function seeded(seed: number): () => number {
 }
 
 async function main(): Promise<void> {
-  const { rig, churn, watcher, perCycle } = await startLoadedRig(progress);
+  const { rig, churn, watcher, perCycle } = await startLoadedRig(progress, FAULTS_LOG_DIR);
   const cyclesPerSecond = RATE / perCycle;
   progress(`${perCycle} notifications per cycle: ${cyclesPerSecond.toFixed(0)} cycles/s for ${RATE}/s`);
 

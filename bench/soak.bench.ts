@@ -15,7 +15,7 @@
  * committed, external. RSS that moves with the committed new space is V8 growing its young
  * generation under a high allocation rate, bounded by its semi-space limit, not a leak. After the warm-up, the RSS slope (least squares, MB per hour) is set beside
  * the noise around it: a leak is a slope the noise does not explain. Samples go to
- * $SOAK_DIR/samples.csv. A report, not a timed test: the figures go to docs/benchmarks.md.
+ * $SOAK_DIR/samples.csv, the services' output to $SOAK_DIR/logs. A report, not a timed test: the figures go to docs/benchmarks.md.
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -122,7 +122,7 @@ function fit(points: { x: number; y: number }[]): { slope: number; noise: number
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
-  const { rig, churn, watcher, perCycle } = await startLoadedRig(progress);
+  const { rig, churn, watcher, perCycle } = await startLoadedRig(progress, join(DIR, 'logs'));
   await watcher.stop();
 
   progress(`opening ${CLIENTS} streams through the balancer, ${EVENT_FOLLOWERS} of them on every event`);

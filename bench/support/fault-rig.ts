@@ -18,8 +18,8 @@ import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TcpRelay } from './tcp-relay';
 
-/** Where each service's output is kept (appended across its restarts), to read after a run. */
-const FAULTS_LOG_DIR = process.env.FAULTS_LOG_DIR ?? '/tmp/studio-faults';
+/** Where the fault suite keeps each service's output, appended across its restarts. */
+export const FAULTS_LOG_DIR = process.env.FAULTS_LOG_DIR ?? '/tmp/studio-faults';
 
 /** The broker profile of the fault suite: a live/backup pair of its own (scripts/artemis.sh). */
 export const FAULTS_PROFILE = 'faults';
@@ -79,20 +79,20 @@ export class FaultRig {
     readonly bus: NatsBus,
     readonly balancer: TcpRelay,
     private readonly env: Record<string, string>,
+    private readonly logDir: string,
   ) {}
 
   /** Each service's own extra settings, read once (RIG_SERVICE_ENV). */
   private readonly overrides = serviceEnvOverrides();
 
-  static async start(progress: (step: string) => void): Promise<FaultRig> {
+  /** `logDir` is emptied first: a run's own, so that one run never wipes another's logs. */
+  static async start(progress: (step: string) => void, logDir: string): Promise<FaultRig> {
     progress('starting a fresh broker pair (primary, backup)');
     // A pair with a killed primary in its past has journals apart: start from fresh instances.
     await artemis('reset', FAULTS_PROFILE);
     const broker = await startBroker(FAULTS_PROFILE);
-    progress(
-      `starting NATS, the database behind a proxy, and the services (their output: ${FAULTS_LOG_DIR})`,
-    );
-    rmSync(FAULTS_LOG_DIR, { recursive: true, force: true });
+    progress(`starting NATS, the database behind a proxy, and the services (their output: ${logDir})`);
+    rmSync(logDir, { recursive: true, force: true });
     const nats = await startPrivateNats();
     const database = await createTestDatabase({ migrated: true });
     process.env.STUDIO_TEST_DATABASE_URL = database.url;
@@ -114,7 +114,7 @@ export class FaultRig {
       SSE_MAX_STREAMS_PER_ADDRESS: '5000',
     };
     const balancer = await TcpRelay.balance([18604, 18605]);
-    const rig = new FaultRig(broker, nats, database, postgres, db, bus, balancer, env);
+    const rig = new FaultRig(broker, nats, database, postgres, db, bus, balancer, env, logDir);
     for (const service of rig.services) service.process = await rig.spawn(service);
 
     const cluster = await insertCluster(db, brokerCluster(broker, 'faults'));
@@ -191,8 +191,8 @@ export class FaultRig {
 
   private keepOutput(service: RigService): void {
     if (!service.process) return;
-    mkdirSync(FAULTS_LOG_DIR, { recursive: true });
-    appendFileSync(join(FAULTS_LOG_DIR, `${service.key}.log`), service.process.output());
+    mkdirSync(this.logDir, { recursive: true });
+    appendFileSync(join(this.logDir, `${service.key}.log`), service.process.output());
   }
 
   private spawn(service: RigService): Promise<ServiceProcess> {

@@ -7,12 +7,12 @@ import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './notif
  * independent subscriber counting what the broker sent, and the notifications one churn cycle
  * makes. Interrupted, the run still takes its processes down (killOnExit runs on exit).
  */
-export async function startLoadedRig(progress: (step: string) => void) {
+export async function startLoadedRig(progress: (step: string) => void, logDir: string) {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   // The churn's clients meet the same rhea-promise leak as the notifier when a broker stalls an
   // attach (a failback): without this the suite died in the failback phase.
   tolerateLibraryCloseTimeouts((message) => progress(`  churn: ${message}`));
-  const rig = await FaultRig.start(progress);
+  const rig = await FaultRig.start(progress, logDir);
   const { broker } = rig;
   const churn = new NotificationChurn(broker.nodes, broker.user, broker.password);
   const watcher = new BrokerWatcher(broker.nodes, broker.user, broker.password);
