@@ -15,7 +15,8 @@
  * committed, external. RSS that moves with the committed new space is V8 growing its young
  * generation under a high allocation rate, bounded by its semi-space limit, not a leak. After the warm-up, the RSS slope (least squares, MB per hour) is set beside
  * the noise around it: a leak is a slope the noise does not explain. Samples go to
- * $SOAK_DIR/samples.csv, the services' output to $SOAK_DIR/logs. A report, not a timed test: the figures go to docs/benchmarks.md.
+ * $SOAK_DIR/samples.csv, the services' output to $SOAK_DIR/logs. A report, not a timed test: the
+ * figures go to docs/benchmarks.md.
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -33,11 +33,14 @@ export class ClusterNotifications {
   private readonly lastHeard = new Map<string, number>();
   /** Whether every wanted node is subscribed, as last told to the ledger. */
   private observing = false;
+  private readonly idleTimeoutMs: number;
 
   constructor(
     readonly target: ClusterTarget,
     private readonly deps: ClusterNotificationsDeps,
-  ) {}
+  ) {
+    this.idleTimeoutMs = deps.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  }
 
   /** Brings the subscriptions in line with who is live now. */
   apply(set: LiveNodeSet | null): void {
@@ -63,7 +66,7 @@ export class ClusterNotifications {
         credential: this.credential(),
         containerId: this.deps.containerId,
         creditWindow: this.deps.creditWindow,
-        idleTimeoutMs: this.deps.idleTimeoutMs,
+        idleTimeoutMs: this.idleTimeoutMs,
         onNotification: (properties) => {
           this.lastHeard.set(node, sentAt(properties, this.now().getTime()));
           this.deps.onNotification(this.target.id, node, properties);
@@ -130,7 +133,7 @@ export class ClusterNotifications {
     const unobserved = wanted.filter((n) => this.states.get(n)?.state !== 'subscribed');
     const since = Math.min(
       ...[...unobserved.map((n) => this.lastHeard.get(n) ?? now), ...goneHeard].map((t) =>
-        Math.max(t, now - silenceLimitMs(this.deps.idleTimeoutMs ?? IDLE_TIMEOUT_MS)),
+        Math.max(t, now - silenceLimitMs(this.idleTimeoutMs)),
       ),
       now,
     );

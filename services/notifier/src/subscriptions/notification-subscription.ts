@@ -28,8 +28,8 @@ export interface SubscriptionOptions {
   containerId: string;
   /** Messages the broker may send before we grant more: the bound on what a chatty broker can push at once. */
   creditWindow: number;
-  /** The AMQP idle timeout to announce; IDLE_TIMEOUT_MS unless a test needs a silent cut noticed sooner. */
-  idleTimeoutMs?: number;
+  /** The AMQP idle timeout to announce (IDLE_TIMEOUT_MS unless a test needs a cut noticed sooner). */
+  idleTimeoutMs: number;
   onNotification(properties: Record<string, unknown> | undefined): void;
   onState(state: SubscriptionState): void;
   backoff?: Backoff;
@@ -101,7 +101,7 @@ export class NotificationSubscription {
       password: this.options.credential?.password,
       container_id: this.options.containerId,
       reconnect: false,
-      idle_time_out: this.options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+      idle_time_out: this.options.idleTimeoutMs,
       operationTimeoutInSeconds: 10,
     });
     this.connection = connection;
