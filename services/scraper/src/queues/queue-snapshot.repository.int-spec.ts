@@ -98,15 +98,19 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
   });
 
   it('reaps only samples older than the cut-off, in bounded batches', async () => {
-    const node = cluster.nodeIds[0];
-    const old = new Date(Date.now() - 48 * 3600_000);
-    await sut.sync(cluster.id, node, [queue('x'), queue('y'), queue('z')], old);
-    await sut.sync(cluster.id, node, [queue('x')], new Date());
+    // Its own cluster and a cut-off in the year 2000: the reaper deletes across clusters, and
+    // the other tests' samples carry fixed dates that a cut-off relative to the clock would
+    // catch once the calendar passes them (it did, on 2026-12-01 at 12:01).
+    const own = await insertCluster(db, {
+      nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+    });
+    const node = own.nodeIds[0];
+    await sut.sync(own.id, node, [queue('x'), queue('y'), queue('z')], new Date(Date.UTC(2000, 0, 1)));
+    await sut.sync(own.id, node, [queue('x')], new Date());
     const samples = async () =>
-      (await db.query(`SELECT count(*)::int AS n FROM metric_sample WHERE cluster_id = $1`, [cluster.id]))[0]
-        .n;
-    const recent = await samples();
-    expect(await sut.reapSamples(new Date(Date.now() - 24 * 3600_000), 2)).toBe(3);
-    expect(await samples()).toBe(recent - 3);
+      (await db.query(`SELECT count(*)::int AS n FROM metric_sample WHERE cluster_id = $1`, [own.id]))[0].n;
+    expect(await samples()).toBe(4);
+    expect(await sut.reapSamples(new Date(Date.UTC(2001, 0, 1)), 2)).toBe(3);
+    expect(await samples()).toBe(1);
   });
 });
