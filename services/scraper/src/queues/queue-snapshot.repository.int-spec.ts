@@ -99,8 +99,8 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
 
   it('reaps only samples older than the cut-off, in bounded batches', async () => {
     // Its own cluster and a cut-off in the year 2000: the reaper deletes across clusters, and
-    // the other tests' samples carry fixed dates that a cut-off relative to the clock would
-    // catch once the calendar passes them (it did, on 2026-12-01 at 12:01).
+    // the other tests' samples carry fixed dates that a cut-off relative to the clock catches
+    // once the calendar has passed them.
     const own = await insertCluster(db, {
       nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
     });
