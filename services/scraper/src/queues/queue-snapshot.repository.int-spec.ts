@@ -20,6 +20,9 @@ const queue = (name: string, messageCount = 0): QueueObservation => ({
   temporary: false,
 });
 
+/** A cluster of one node nobody polls: these tests write its snapshots themselves. */
+const oneNodeCluster = { nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }] };
+
 describe('QueueSnapshotRepository against real PostgreSQL', () => {
   let db: DataSource;
   let sut: QueueSnapshotRepository;
@@ -28,9 +31,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
   beforeAll(async () => {
     db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
     sut = new QueueSnapshotRepository({ whenReady: async () => db });
-    cluster = await insertCluster(db, {
-      nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
-    });
+    cluster = await insertCluster(db, oneNodeCluster);
   });
   afterAll(() => db.destroy());
 
@@ -101,9 +102,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     // Its own cluster and a cut-off in the year 2000: the reaper deletes across clusters, and
     // the other tests' samples carry fixed dates that a cut-off relative to the clock catches
     // once the calendar has passed them.
-    const own = await insertCluster(db, {
-      nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
-    });
+    const own = await insertCluster(db, oneNodeCluster);
     const node = own.nodeIds[0];
     await sut.sync(own.id, node, [queue('x'), queue('y'), queue('z')], new Date(Date.UTC(2000, 0, 1)));
     await sut.sync(own.id, node, [queue('x')], new Date());
