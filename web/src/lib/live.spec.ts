@@ -18,4 +18,64 @@ describe('pollInterval', () => {
     expect(pollInterval({ paused: true, live: false, floorMs, whileLiveMs: 30_000 })).toBe(false);
     expect(pollInterval({ paused: true, live: true, floorMs, whileLiveMs: 30_000 })).toBe(false);
   });
+
+  it("tries a failed query again with the stream's backoff, live or not, and never while paused", () => {
+    const low = () => 0;
+    const high = () => 0.999999;
+    // The first retry within 1 to 2 s, then a ceiling that doubles up to 30 s.
+    expect(
+      pollInterval({
+        paused: false,
+        live: true,
+        floorMs,
+        whileLiveMs: undefined,
+        failuresInARow: 1,
+        random: low,
+      }),
+    ).toBe(1000);
+    expect(
+      pollInterval({
+        paused: false,
+        live: true,
+        floorMs,
+        whileLiveMs: undefined,
+        failuresInARow: 1,
+        random: high,
+      }),
+    ).toBe(2000);
+    expect(
+      pollInterval({
+        paused: false,
+        live: true,
+        floorMs,
+        whileLiveMs: undefined,
+        failuresInARow: 9,
+        random: high,
+      }),
+    ).toBe(30_000);
+    // Polling already: whichever comes first.
+    expect(
+      pollInterval({
+        paused: false,
+        live: false,
+        floorMs,
+        whileLiveMs: undefined,
+        failuresInARow: 9,
+        random: high,
+      }),
+    ).toBe(5000);
+    expect(
+      pollInterval({
+        paused: false,
+        live: false,
+        floorMs,
+        whileLiveMs: undefined,
+        failuresInARow: 1,
+        random: low,
+      }),
+    ).toBe(1000);
+    expect(
+      pollInterval({ paused: true, live: true, floorMs, whileLiveMs: undefined, failuresInARow: 1 }),
+    ).toBe(false);
+  });
 });
