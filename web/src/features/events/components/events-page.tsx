@@ -1,34 +1,24 @@
-import {
-  UNOBSERVED_EVENT_TYPE,
-  unobservedPeriod,
-  type BrokerEvent,
-  type ReplayGapFrame,
-} from '@artemis-studio/contracts';
+import { UNOBSERVED_EVENT_TYPE, unobservedPeriod, type BrokerEvent } from '@artemis-studio/contracts';
 import { Alert, Box, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { describeError } from '../../../lib/api-client';
-import { useLive, useStreamListener } from '../../../lib/live-context';
+import { mergeFeed, type LiveGap } from '../../../lib/live-events/live-event-feed';
+import { useLiveEvents } from '../../../lib/live-events/use-live-events';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
 import classes from '../../../lib/ui/virtual-table.module.css';
 import { useEventHistory, useUnobservedPeriods, type EventsFilters } from '../api/get-events';
 import { describeDrops } from '../drops';
-import { addLive, FILTER_FIELDS, isFiltered, matches, mergeFeed, withUnobserved } from '../feed';
+import { FILTER_FIELDS, isFiltered, matches, withUnobserved } from '../feed';
 import { describeUnobserved } from '../unobserved';
 
 const route = getRouteApi('/clusters/$clusterId/events');
 const ROW_HEIGHT = 34;
 
-interface Gap {
-  frame: ReplayGapFrame;
-  from: string | null;
-  to: string;
-}
-
-function gapMessage(gap: Gap): string {
+function gapMessage(gap: LiveGap): string {
   // With the history away, what was missed cannot be counted: maybe nothing, maybe much.
   const count = gap.frame.missed === null ? 'Any events missed' : `${formatNumber(gap.frame.missed)} events`;
   const span = `${gap.from ? formatTime(gap.from) : 'before'}–${formatTime(gap.to)}`;
@@ -60,53 +50,17 @@ export function EventsPage() {
   const { clusterId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const { pause } = useLive();
   const filters: EventsFilters = search;
   const history = useEventHistory(clusterId, filters);
   const periods = useUnobservedPeriods(clusterId, filters, isFiltered(filters));
-  const [live, setLive] = useState<BrokerEvent[]>([]);
-  const held = useRef<BrokerEvent[]>([]);
-  const [gaps, setGaps] = useState<Gap[]>([]);
-  const [selected, setSelected] = useState<BrokerEvent | null>(null);
-  const newest = useRef<BrokerEvent | null>(null);
-  const scroller = useRef<HTMLDivElement>(null);
-
   // A change of filters starts the live part afresh: the history query answers for the new filters.
-  const filterKey = JSON.stringify(filters);
-  useEffect(() => {
-    setLive([]);
-    held.current = [];
-  }, [filterKey]);
-  useEffect(
-    () =>
-      pause.onResume(() => {
-        setLive((feed) => addLive(feed, held.current));
-        held.current = [];
-      }),
-    [pause],
-  );
-
-  const listener = useMemo(
-    () => ({
-      event: (event: BrokerEvent) => {
-        if (!newest.current || event.seq > newest.current.seq) newest.current = event;
-        if (!matches(event, filters)) return;
-        if (pause.isPaused()) held.current.push(event);
-        else setLive((feed) => addLive(feed, [event]));
-      },
-      gap: (frame: ReplayGapFrame) =>
-        setGaps((all) => [
-          {
-            frame,
-            from: newest.current?.brokerTs ?? newest.current?.receivedAt ?? null,
-            to: new Date().toISOString(),
-          },
-          ...all,
-        ]),
-    }),
-    [filterKey, pause],
-  );
-  useStreamListener(clusterId, listener);
+  const {
+    events: live,
+    gaps,
+    held,
+  } = useLiveEvents(clusterId, (e) => matches(e, filters), JSON.stringify(filters));
+  const [selected, setSelected] = useState<BrokerEvent | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
 
   const window = Boolean(filters.from || filters.to);
   const pages = history.data?.pages ?? [];
@@ -205,6 +159,7 @@ export function EventsPage() {
           ? 'Loading event history…'
           : `${eventCount.toLocaleString()} events shown${history.hasNextPage ? '; scroll for older' : '; no older events are kept'}`}
         {history.isFetchingNextPage ? ' · reading older events' : ''}
+        {held > 0 && <span data-testid="events-held"> · {formatNumber(held)} new, shown on Resume</span>}
       </Text>
       <Box
         ref={scroller}

@@ -2,7 +2,8 @@ import type { BrokerEvent, QueueRow } from '@artemis-studio/contracts';
 import { Anchor, Card, Group, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import { useStreamListener } from '../../../lib/live-context';
+import { mergeFeed } from '../../../lib/live-events/live-event-feed';
+import { useLiveEvents } from '../../../lib/live-events/use-live-events';
 import { formatNumber, formatRate, formatTime } from '../../../lib/ui/format';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
@@ -89,22 +90,16 @@ export function QueueDetailPage() {
   });
   const metrics = useQueueMetrics(clusterId, queue, { rangeMs });
   const history = useQueueEvents(clusterId, queue, rangeMs);
-  const [live, setLive] = useState<BrokerEvent[]>([]);
+  // Held while paused like every live event (ADR-0052: paused means nothing moves).
+  const { events: live, held } = useLiveEvents(clusterId, (e) => e.queue === queue, queue);
   const [selected, setSelected] = useState<BrokerEvent | null>(null);
 
-  const listener = useMemo(
-    () => ({ event: (e: BrokerEvent) => e.queue === queue && setLive((all) => [...all, e].slice(-500)) }),
-    [queue],
-  );
-  useStreamListener(clusterId, listener);
-
+  // Oldest first, as the charts' markers are laid out, within the range shown.
   const events = useMemo(() => {
-    const bySeq = new Map<number, BrokerEvent>();
-    for (const e of [...(history.data?.items ?? []), ...live]) bySeq.set(e.seq, e);
     const since = Date.now() - rangeMs;
-    return [...bySeq.values()]
+    return mergeFeed(live, history.data?.items ?? [])
       .filter((e) => Date.parse(e.brokerTs ?? e.receivedAt) >= since)
-      .sort((a, b) => a.seq - b.seq);
+      .reverse();
   }, [history.data, live, rangeMs]);
   const markers = useMemo(() => markersOf(events), [events]);
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
@@ -144,9 +139,14 @@ export function QueueDetailPage() {
         }
       </QueryState>
       <Card withBorder>
-        <Text fw={600} mb="xs">
-          Broker events on the charts ({events.length})
-        </Text>
+        <Group justify="space-between" mb="xs">
+          <Text fw={600}>Broker events on the charts ({events.length})</Text>
+          {held > 0 && (
+            <Text size="sm" c="dimmed" data-testid="events-held">
+              {formatNumber(held)} new, shown on Resume
+            </Text>
+          )}
+        </Group>
         {events.length === 0 ? (
           <Text size="sm" c="dimmed">
             No consumer, binding or other broker event for this queue in the last {range}.
