@@ -5,3 +5,5 @@ export { SecretVault } from './secret-vault';
 export { ClusterCatalog, sealCredential } from './cluster-catalog';
 export type { ClusterTarget, ClusterTargetNode } from './cluster-catalog';
 export { reapOlderThan } from './reap';
+export { changeOf, Filters, firstRow, isoOrNull, pageBefore, rowsOf } from './sql';
+export type { Sql } from './sql';

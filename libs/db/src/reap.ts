@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { changeOf, type Sql } from './sql';
 
 /** A table kept for a retention period: its name and the column that says how old a row is. */
 export interface ReapedTable {
@@ -13,7 +13,7 @@ export interface ReapedTable {
  * long and a reaper never stalls the writers; returns how many went.
  */
 export async function reapOlderThan(
-  dataSource: DataSource,
+  sql: Sql,
   { table, age, orderBy }: ReapedTable,
   olderThan: Date,
   batchSize: number,
@@ -21,12 +21,13 @@ export async function reapOlderThan(
   const [key, order] = orderBy ? [orderBy, `ORDER BY ${orderBy}`] : ['ctid', ''];
   let total = 0;
   for (;;) {
-    const [, count] = await dataSource.query(
+    const { count } = await changeOf(
+      sql,
       `DELETE FROM ${table} WHERE ${key} = ANY (ARRAY(
          SELECT ${key} FROM ${table} WHERE ${age} < $1 ${order} LIMIT $2))`,
       [olderThan, batchSize],
     );
-    total += count ?? 0;
+    total += count;
     if (!count || count < batchSize) return total;
   }
 }

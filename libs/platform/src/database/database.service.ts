@@ -1,7 +1,7 @@
 import { createDataSource, migrate } from '@artemis-studio/db';
 import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ReadinessCheck } from '../health/readiness';
 import { SERVICE_CONFIG, type ServiceConfig } from '../config/service-config';
 
@@ -11,6 +11,15 @@ export class DatabaseUnavailableError extends Error {
     super(`PostgreSQL is not available (${reason})`);
   }
 }
+
+/**
+ * How long a request (HTTP or bus) waits for the first connection before it is answered
+ * "unavailable". It matters only while the service starts: once connected, there is nothing to
+ * wait for. Long enough for a request that reaches a replica in its first seconds (bus requests
+ * are routed before readiness) to be served; short enough that a console asking a gateway whose
+ * PostgreSQL is away is told so, not left hanging.
+ */
+const REQUEST_WAIT_MS = 2000;
 
 /**
  * The service's PostgreSQL connection. Connects (and migrates) in the background with backoff,
@@ -44,13 +53,18 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   }
 
   /**
-   * The data source once connected, waiting at most `waitMs` for it: a request that comes while
-   * PostgreSQL is away is told so at once (DatabaseUnavailableError) instead of hanging.
+   * The data source for a request: once connected, at once; before, after at most REQUEST_WAIT_MS,
+   * or DatabaseUnavailableError (answered 503), never a hang.
    */
-  async readyWithin(waitMs: number): Promise<DataSource> {
-    const ready = await withTimeout(this.readyPromise, waitMs, () => null);
+  async forRequest(): Promise<DataSource> {
+    const ready = await withTimeout(this.readyPromise, REQUEST_WAIT_MS, () => null);
     if (!ready) throw new DatabaseUnavailableError(this.lastError || 'not connected yet');
     return ready;
+  }
+
+  /** Runs `work` in one transaction of a request's connection: it commits whole or not at all. */
+  async transaction<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return (await this.forRequest()).transaction(work);
   }
 
   private async connect(): Promise<void> {

@@ -1,8 +1,7 @@
 import type { BrokerEvent, DropReport, EventDrops, EventsPage, EventsQuery } from '@artemis-studio/contracts';
-import { reapOlderThan } from '@artemis-studio/db';
+import { changeOf, Filters, firstRow, pageBefore, reapOlderThan, rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 
 interface EventRow {
   seq: string;
@@ -40,17 +39,10 @@ const toEvent = (r: EventRow): BrokerEvent => ({
   props: r.props,
 });
 
-/** How long a query waits for PostgreSQL before it is answered "unavailable". */
-const DATABASE_WAIT_MS = 2000;
-
 /** Reads of `broker_event` and the drop counters; every query is served by an index. */
 @Injectable()
 export class EventQueries {
   constructor(private readonly database: DatabaseService) {}
-
-  private db(): Promise<DataSource> {
-    return this.database.readyWithin(DATABASE_WAIT_MS);
-  }
 
   /**
    * Last-Event-ID replay: the events after the cursor, ascending (index broker_event_cluster_seq).
@@ -63,66 +55,63 @@ export class EventQueries {
     limit: number,
     newest = false,
   ): Promise<{ events: BrokerEvent[]; skipped?: number }> {
-    const db = await this.db();
+    const db = await this.database.forRequest();
     if (!newest) {
-      const rows: EventRow[] = await db.query(
+      const rows = await rowsOf<EventRow>(
+        db,
         `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
         [clusterId, afterSeq, limit],
       );
       return { events: rows.map(toEvent) };
     }
-    const rows: EventRow[] = await db.query(
+    const rows = await rowsOf<EventRow>(
+      db,
       `SELECT * FROM (SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`,
       [clusterId, afterSeq, limit],
     );
     const events = rows.map(toEvent);
     if (events.length < limit) return { events, skipped: 0 };
-    const [{ count }]: { count: string }[] = await db.query(
+    const counted = await firstRow<{ count: string }>(
+      db,
       `SELECT count(*) FROM broker_event WHERE cluster_id = $1 AND seq > $2 AND seq < $3`,
       [clusterId, afterSeq, events[0].seq],
     );
-    return { events, skipped: Number(count) };
+    return { events, skipped: Number(counted?.count ?? 0) };
   }
 
   /** History, newest first, keyset-paged by `seq`, filtered; always with the cluster's `dropped`. */
   async history(clusterId: string, query: EventsQuery): Promise<EventsPage> {
-    const db = await this.db();
-    const where = ['cluster_id = $1'];
-    const params: unknown[] = [clusterId];
-    const filter = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (query.type) filter('type = ?', query.type);
-    if (query.address) filter('address = ?', query.address);
-    if (query.queue) filter('queue = ?', query.queue);
-    if (query.node) filter('node = ?', query.node);
-    if (query.consumer) filter('consumer = ?', query.consumer);
-    if (query.from) filter('received_at >= ?', query.from);
-    if (query.to) filter('received_at < ?', query.to);
-    if (query.before) filter('seq < ?', query.before);
-    params.push(query.limit + 1);
-    const rows: EventRow[] = await db.query(
-      `SELECT * FROM broker_event WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
-      params,
+    const filters = new Filters()
+      .add('cluster_id = ?', clusterId)
+      .add('type = ?', query.type)
+      .add('address = ?', query.address)
+      .add('queue = ?', query.queue)
+      .add('node = ?', query.node)
+      .add('consumer = ?', query.consumer)
+      .add('received_at >= ?', query.from)
+      .add('received_at < ?', query.to);
+    const { rows, nextBefore } = await pageBefore<EventRow>(
+      await this.database.forRequest(),
+      'broker_event',
+      filters,
+      query,
     );
-    const items = rows.slice(0, query.limit).map(toEvent);
-    return {
-      items,
-      nextCursor: rows.length > query.limit ? items[items.length - 1].seq : null,
-      ...(await this.drops(clusterId)),
-    };
+    return { items: rows.map(toEvent), nextCursor: nextBefore, ...(await this.drops(clusterId)) };
   }
 
   /** The cluster's losses, in total and by source with the period each covers. */
   async drops(clusterId: string): Promise<{ dropped: number; drops: EventDrops[] }> {
-    const db = await this.db();
-    const rows: { source: EventDrops['source']; dropped: string; first_at: Date; last_at: Date }[] =
-      await db.query(
-        `SELECT source, dropped, first_at, last_at FROM event_drop_counter
-          WHERE cluster_id = $1 AND dropped > 0 ORDER BY last_at DESC`,
-        [clusterId],
-      );
+    const rows = await rowsOf<{
+      source: EventDrops['source'];
+      dropped: string;
+      first_at: Date;
+      last_at: Date;
+    }>(
+      await this.database.forRequest(),
+      `SELECT source, dropped, first_at, last_at FROM event_drop_counter
+        WHERE cluster_id = $1 AND dropped > 0 ORDER BY last_at DESC`,
+      [clusterId],
+    );
     const drops = rows.map((r) => ({
       source: r.source,
       dropped: Number(r.dropped),
@@ -134,14 +123,15 @@ export class EventQueries {
 
   /** Adds a drop report to its cluster's counter, once per report id (a retry is recognised). */
   async recordDrops(report: DropReport): Promise<number> {
-    const db = await this.db();
-    await db.transaction(async (tx) => {
-      const inserted = await tx.query(
+    await this.database.transaction(async (tx) => {
+      const inserted = await rowsOf<{ report_id: string }>(
+        tx,
         `INSERT INTO event_drop_report (report_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING report_id`,
         [report.reportId],
       );
       if (inserted.length === 0) return;
-      await tx.query(
+      await rowsOf(
+        tx,
         `INSERT INTO event_drop_counter AS c (cluster_id, source, dropped, first_at, last_at)
          VALUES ($1, $2, $3, $4, $4)
          ON CONFLICT (cluster_id, source) DO UPDATE
@@ -158,14 +148,14 @@ export class EventQueries {
    * holds its locks for long; also forgets drop-report ids as old.
    */
   async reap(olderThan: Date, batchSize = 5000): Promise<number> {
-    const db = await this.db();
+    const db = await this.database.forRequest();
     const removed = await reapOlderThan(
       db,
       { table: 'broker_event', age: 'received_at', orderBy: 'seq' },
       olderThan,
       batchSize,
     );
-    await db.query(`DELETE FROM event_drop_report WHERE received_at < $1`, [olderThan]);
+    await changeOf(db, `DELETE FROM event_drop_report WHERE received_at < $1`, [olderThan]);
     return removed;
   }
 }

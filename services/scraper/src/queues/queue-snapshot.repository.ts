@@ -1,6 +1,6 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { reapOlderThan } from '@artemis-studio/db';
+import { changeOf, reapOlderThan, rowsOf } from '@artemis-studio/db';
 import type { QueueObservation } from './queue-observation';
 
 export interface QueueSyncResult {
@@ -43,7 +43,8 @@ export class QueueSnapshotRepository {
   ): Promise<QueueSyncResult> {
     const db = await this.database.whenReady();
     const column = <K extends keyof QueueObservation>(key: K) => queues.map((q) => q[key]);
-    const [result] = await db.query(
+    const [result] = await rowsOf<QueueSyncResult>(
+      db,
       `WITH incoming AS (
          SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[], $9::bigint[],
                               $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bool[], $15::bool[], $16::bool[])
@@ -113,8 +114,7 @@ export class QueueSnapshotRepository {
   /** A node that is no longer live serves no queues: its snapshots go (they would read as current). */
   async clearNode(nodeId: string): Promise<number> {
     const db = await this.database.whenReady();
-    const [, count] = await db.query(`DELETE FROM queue_snapshot WHERE node_id = $1`, [nodeId]);
-    return count ?? 0;
+    return (await changeOf(db, `DELETE FROM queue_snapshot WHERE node_id = $1`, [nodeId])).count;
   }
 
   /** Trims samples older than the cut-off in bounded batches, so the reaper never holds a long lock. */

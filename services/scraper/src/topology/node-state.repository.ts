@@ -1,6 +1,6 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { NodeStateEntity, reapOlderThan } from '@artemis-studio/db';
+import { NodeStateEntity, reapOlderThan, rowsOf } from '@artemis-studio/db';
 import type { NodeObservation } from './node-observation';
 
 /**
@@ -57,7 +57,8 @@ export class NodeStateRepository {
     );
     const sampled = observations.filter((o) => o.reachable && o.connectionCount !== null);
     if (sampled.length === 0) return;
-    await db.query(
+    await rowsOf(
+      db,
       `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
        SELECT t.sampled_at, $1, t.node_id, t.connections
          FROM unnest($2::timestamptz[], $3::uuid[], $4::int[]) AS t(sampled_at, node_id, connections)`,
