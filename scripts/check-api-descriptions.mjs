@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 const gateway = (path) => require(join(root, 'services', 'gateway', 'dist', path));
 require('reflect-metadata');
 const { GatewayModule } = gateway('app.module.js');
-const { declaredRoutes } = gateway('access/route-catalog.js');
+const { declaredRoutes } = gateway('http/route-catalog.js');
 const { openApiDocument, API_VERSION } = gateway('openapi/openapi-document.js');
 
 const config = await createConfig({ extends: ['recommended'] });

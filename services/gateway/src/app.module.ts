@@ -2,12 +2,19 @@ import { PlatformModule, serviceConfigModule } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AccessModule } from './access/access.module';
+import { AuditModule } from './audit/audit.module';
 import { ClustersModule } from './clusters/clusters.module';
+import { EventsModule } from './events/events.module';
+import { LiveListsModule } from './live-lists/live-lists.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { QueuesModule } from './queues/queues.module';
+import { TopologyModule } from './topology/topology.module';
+import { DirectoryModule } from './directory/directory.module';
 import { GATEWAY_CONFIG, loadGatewayConfig } from './gateway.config';
 import { ErrorFilter } from './http/error.filter';
 import { OpenApiModule } from './openapi/openapi.module';
 import { SettingsModule } from './settings/settings.module';
-import { StateModule } from './state/state.module';
+import { SignInModule } from './sign-in/sign-in.module';
 import { StreamModule } from './stream/stream.module';
 
 /** The HTTP API under /api/v1: cluster registration, cluster state, runtime settings and the SSE hub. */
@@ -15,9 +22,16 @@ import { StreamModule } from './stream/stream.module';
   imports: [
     PlatformModule.forService({ service: 'gateway', defaultPort: 8080 }),
     serviceConfigModule(GATEWAY_CONFIG, loadGatewayConfig),
+    AuditModule,
     AccessModule,
+    SignInModule,
+    DirectoryModule,
     ClustersModule,
-    StateModule,
+    TopologyModule,
+    QueuesModule,
+    MetricsModule,
+    EventsModule,
+    LiveListsModule,
     SettingsModule,
     StreamModule,
     OpenApiModule,

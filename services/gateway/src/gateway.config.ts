@@ -114,12 +114,6 @@ export interface AccessConfig {
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
 
-/**
- * How long a request waits for PostgreSQL before it is answered 503: while the database is away
- * the console says so at once instead of hanging on every screen.
- */
-export const DATABASE_WAIT_MS = 50;
-
 export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
   const parsed = parseEnv(GatewayEnvSchema, env);
   return {

@@ -116,6 +116,7 @@ export type QueuePage = z.infer<typeof QueuePageSchema>;
 export const LIVE_LIST_KINDS = ['consumers', 'sessions', 'connections'] as const;
 export type LiveListKind = (typeof LIVE_LIST_KINDS)[number];
 export const LiveListQuerySchema = z.object({ ...PageQuery });
+export type LiveListQuery = z.infer<typeof LiveListQuerySchema>;
 
 /** A live list read fanned out over live nodes: partial results are flagged with each node's failure. */
 export const LiveListPageSchema = z.object({

@@ -2,10 +2,10 @@ import { OPERATIONAL_ENDPOINT } from '@artemis-studio/platform';
 import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { z } from 'zod';
-import { AuditTrail } from '../audit/audit-trail';
-import { ClusterRegistry } from '../clusters/cluster-registry';
+import { ClusterRepository } from '../clusters/cluster.repository';
 import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type AccessConfig, type GatewayConfig } from '../gateway.config';
+import { ACCESS_REFUSALS, type AccessRefusals } from './access-refusals';
 import { Authenticator } from './authenticator';
 import { crossSiteRefusal } from './csrf';
 import { atLeast, isAdministrator } from '@artemis-studio/contracts';
@@ -30,8 +30,8 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
-    private readonly registry: ClusterRegistry,
-    private readonly audit: AuditTrail,
+    private readonly clusters: ClusterRepository,
+    @Inject(ACCESS_REFUSALS) private readonly refusals: AccessRefusals,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.access = config.access;
@@ -63,7 +63,7 @@ export class AccessGuard implements CanActivate {
       await this.authorize(permission, principal, req);
     } catch (err) {
       if (mutating && err instanceof DomainError && err.kind === 'forbidden')
-        await this.audit.denied(context, req, err);
+        await this.refusals.refused(context, req, err);
       throw err;
     }
     return true;
@@ -106,7 +106,7 @@ export class AccessGuard implements CanActivate {
       const id = permission.from === 'param' ? req.params.id : req.query.clusterId;
       // A malformed id is the handler's 400; an unknown one its 404.
       if (!isUuid(id)) return;
-      const name = await this.registry.nameOf(id);
+      const name = await this.clusters.nameOf(id);
       if (name === null) return;
       names.push(name);
       // A rename must land inside what the principal may administer, too.

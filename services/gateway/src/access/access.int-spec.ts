@@ -16,7 +16,7 @@ import { channels, type AuditEvent } from '@artemis-studio/contracts';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { GatewayModule } from '../app.module';
-import { declaredRoutes, type DeclaredRoute } from './route-catalog';
+import { declaredRoutes, type DeclaredRoute } from '../http/route-catalog';
 import type { Permission } from './permission';
 
 type Role = 'viewer' | 'operator' | 'admin';
@@ -155,8 +155,16 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     'GET /api/v1/clusters/:id/queues/:queue/metrics': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q/metrics`,
     }),
-    // An unknown kind answers at once; a known one would wait on a scraper this test does not run.
-    'GET /api/v1/clusters/:id/:kind': async () => ({ path: `/api/v1/clusters/${clusterId}/nothing` }),
+    // Refused by validation, after the guard: a valid read would ask a scraper this test does not run.
+    'GET /api/v1/clusters/:id/consumers': async () => ({
+      path: `/api/v1/clusters/${clusterId}/consumers?page=0`,
+    }),
+    'GET /api/v1/clusters/:id/sessions': async () => ({
+      path: `/api/v1/clusters/${clusterId}/sessions?page=0`,
+    }),
+    'GET /api/v1/clusters/:id/connections': async () => ({
+      path: `/api/v1/clusters/${clusterId}/connections?page=0`,
+    }),
     'GET /api/v1/settings': async () => ({ path: '/api/v1/settings' }),
     'GET /api/v1/settings/:key': async () => ({ path: '/api/v1/settings/artemis-studio.events.flush' }),
     'PUT /api/v1/settings/:key': async () => ({

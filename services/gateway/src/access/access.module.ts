@@ -1,35 +1,31 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { AuditController } from '../audit/audit.controller';
-import { AuditInterceptor } from '../audit/audit.interceptor';
-import { AuditTrail } from '../audit/audit-trail';
+import { APP_GUARD } from '@nestjs/core';
 import { ClustersModule } from '../clusters/clusters.module';
 import { AccessGuard } from './access.guard';
-import { AccessStore } from './access-store';
 import { Authenticator } from './authenticator';
 import { FirstAdmin } from './first-admin';
-import { GrantsController, TokensController, UsersController } from './directory.controller';
-import { OidcClient } from './oidc-client';
-import { SignInController } from './sign-in.controller';
-import { SignInLimiter } from './sign-in-limiter';
+import { GrantRepository } from './grant.repository';
+import { SessionRepository } from './session.repository';
+import { TokenRepository } from './token.repository';
+import { UserRepository } from './user.repository';
 
 /**
- * Who may see and do what (docs/security.md): sign-in, sessions and API tokens, per-cluster roles
- * enforced by a global guard on every route, and the audit trail of every change.
+ * Who may see and do what (docs/security.md): who a request is (a session or an API token), and a
+ * global guard that enforces the role each route declares. The users, grants, sessions and
+ * tokens it reads are each in a repository of their own; managing them is directory/, signing in
+ * is sign-in/, and the record of every change is audit/.
  */
 @Module({
   imports: [ClustersModule],
-  controllers: [SignInController, UsersController, GrantsController, TokensController, AuditController],
   providers: [
-    AccessStore,
+    UserRepository,
+    GrantRepository,
+    SessionRepository,
+    TokenRepository,
     Authenticator,
-    SignInLimiter,
     FirstAdmin,
-    OidcClient,
-    AuditTrail,
     { provide: APP_GUARD, useClass: AccessGuard },
-    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
   ],
-  exports: [AccessStore, AuditTrail],
+  exports: [UserRepository, GrantRepository, SessionRepository, TokenRepository, Authenticator, FirstAdmin],
 })
 export class AccessModule {}

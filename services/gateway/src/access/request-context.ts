@@ -1,15 +1,13 @@
 import type { Role } from '@artemis-studio/contracts';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AuditNote } from '../audit/audit-note';
 import type { Principal } from './principal';
 
-/** What the access guard and the audit interceptor learn about a request, for its handler. */
+/** What the access guard learns about a request, for its handler (and the audit trail). */
 export interface StudioRequest extends Request {
   principal?: Principal;
   /** The role that let a cluster-scoped request through, for the audit trail. */
   roleUsed?: Role | null;
-  auditNote?: AuditNote;
 }
 
 /** `@CurrentPrincipal() principal: Principal` in a handler behind the access guard. */
@@ -20,11 +18,5 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: Execution
 });
 
 export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The id the platform gave the request (X-Request-Id). */
-export const requestIdOf = (req: Request): string | null => {
-  const id = (req as { id?: unknown }).id;
-  return typeof id === 'string' ? id : null;
-};
 
 export const clientAddress = (req: Request): string | null => req.ip ?? req.socket.remoteAddress ?? null;

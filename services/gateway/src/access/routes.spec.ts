@@ -1,5 +1,5 @@
 import { GatewayModule } from '../app.module';
-import { declaredRoutes } from './route-catalog';
+import { declaredRoutes } from '../http/route-catalog';
 
 /** A new route cannot be left open or unaudited by forgetting: this fails until it declares both. */
 describe('every gateway route', () => {

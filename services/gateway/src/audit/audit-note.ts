@@ -1,17 +1,25 @@
 import type { AuditEvent, Role } from '@artemis-studio/contracts';
+import type { Sql } from '@artemis-studio/db';
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
-import type { Sql } from '../access/access-store';
-import { requestIdOf, type StudioRequest } from '../access/request-context';
+import type { Request } from 'express';
+import type { AuditDraft } from './audit.repository';
 
 /** `@Audited('cluster.update')`: the action a mutating route is recorded as. Every one declares it. */
 export const AUDIT_ACTION = 'studio:audit-action';
 export const Audited = (action: string) => SetMetadata(AUDIT_ACTION, action);
 
-/** An audit row before it is written: seq and time are the database's. */
-export type AuditDraft = Omit<AuditEvent, 'seq' | 'at'>;
+/**
+ * What the audit trail needs to know of who made a request: the principal and the role the access
+ * guard found for it. Structural, so audit depends on no part of access.
+ */
+export interface AuditedRequest extends Request {
+  principal?: { id: string; name: string; kind: string; via: string };
+  roleUsed?: Role | null;
+  auditNote?: AuditNote;
+}
 
 export interface AuditWriter {
-  insert(sql: Sql, draft: AuditDraft): Promise<AuditEvent>;
+  insert(draft: AuditDraft, sql?: Sql): Promise<AuditEvent>;
 }
 
 /**
@@ -35,25 +43,31 @@ export class AuditNote {
   /** Writes the success row with the change, in its transaction. */
   async within(sql: Sql, change: Parameters<AuditNote['describe']>[0] = {}): Promise<void> {
     this.describe(change);
-    this.written = await this.writer.insert(sql, { ...this.draft, outcome: 'success' });
+    this.written = await this.writer.insert({ ...this.draft, outcome: 'success' }, sql);
   }
 }
 
 /** `@AuditRecord() note: AuditNote` in an audited handler. */
 export const AuditRecord = createParamDecorator((_: unknown, ctx: ExecutionContext): AuditNote => {
-  const note = ctx.switchToHttp().getRequest<StudioRequest>().auditNote;
+  const note = ctx.switchToHttp().getRequest<AuditedRequest>().auditNote;
   if (!note) throw new Error('AuditRecord used on a route without @Audited');
   return note;
 });
 
-export function draftFor(req: StudioRequest, action: string, status: number): AuditDraft {
+/** The id the platform gave the request (X-Request-Id). */
+const requestIdOf = (req: Request): string | null => {
+  const id = (req as { id?: unknown }).id;
+  return typeof id === 'string' ? id : null;
+};
+
+export function draftFor(req: AuditedRequest, action: string, status: number): AuditDraft {
   const principal = req.principal;
   return {
     actor: principal
       ? { kind: principal.via === 'token' ? 'token' : principal.kind, id: principal.id, name: principal.name }
       : { kind: 'anonymous', id: null, name: 'anonymous' },
     address: req.ip ?? null,
-    role: (req.roleUsed ?? null) as Role | null,
+    role: req.roleUsed ?? null,
     action,
     clusterId: null,
     target: null,

@@ -9,9 +9,10 @@ import {
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { catchError, from, mergeMap, throwError, type Observable } from 'rxjs';
-import { MUTATING_METHODS, type StudioRequest } from '../access/request-context';
-import { AUDIT_ACTION, AuditNote, draftFor } from './audit-note';
+import { MUTATING_METHODS } from '../access/request-context';
+import { AUDIT_ACTION, AuditNote, draftFor, type AuditedRequest } from './audit-note';
 import { AuditTrail } from './audit-trail';
+import { AuditRepository } from './audit.repository';
 
 /**
  * Leaves exactly one audit row per mutating request that got past the access guard: the one the
@@ -24,11 +25,12 @@ export class AuditInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly trail: AuditTrail,
+    private readonly rows: AuditRepository,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const req = context.switchToHttp().getRequest<StudioRequest>();
+    const req = context.switchToHttp().getRequest<AuditedRequest>();
     if (!MUTATING_METHODS.has(req.method)) return next.handle();
     const handler = context.getHandler();
     const action = this.reflector.get<string | undefined>(AUDIT_ACTION, handler);
@@ -41,7 +43,7 @@ export class AuditInterceptor implements NestInterceptor {
     const status =
       this.reflector.get<number | undefined>(HTTP_CODE_METADATA, handler) ??
       (req.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
-    const note = new AuditNote(draftFor(req, action, status), this.trail);
+    const note = new AuditNote(draftFor(req, action, status), this.rows);
     req.auditNote = note;
     return next.handle().pipe(
       mergeMap((value) => from(this.trail.succeeded(note).then(() => value))),

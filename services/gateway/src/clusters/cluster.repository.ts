@@ -1,7 +1,4 @@
-import { Bus } from '@artemis-studio/bus';
 import {
-  buckets,
-  type ClusterDetail,
   type ClusterSummary,
   type CreateClusterRequest,
   type UpdateClusterRequest,
@@ -14,26 +11,25 @@ import {
   sealCredential,
   type CredentialKind,
 } from '@artemis-studio/db';
-import { BUS, DatabaseService } from '@artemis-studio/platform';
+import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import type { AuditNote } from '../audit/audit-note';
 import { clusterNotFound, DomainError } from '../domain-error';
-import { DATABASE_WAIT_MS, GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 
 const KINDS: Record<'jolokia' | 'amqp', CredentialKind> = { jolokia: 'JOLOKIA', amqp: 'AMQP' };
 
 /**
- * Cluster registration. A registration is written in one transaction (a reader never sees a
+ * `cluster`, `cluster_node` and `cluster_credential`: registrations. A registration is written in one transaction (a reader never sees a
  * cluster without its credentials); credentials are sealed with the vault and never leave it.
  */
 @Injectable()
-export class ClusterRegistry {
+export class ClusterRepository {
   private readonly vault: SecretVault;
 
   constructor(
     private readonly database: DatabaseService,
-    @Inject(BUS) private readonly bus: Bus,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.vault = SecretVault.fromBase64(config.secretKey);
@@ -41,7 +37,7 @@ export class ClusterRegistry {
 
   /** The change and its audit row commit together (`note.within`), or neither does. */
   async create(request: CreateClusterRequest, note: AuditNote): Promise<ClusterSummary> {
-    const db = await this.db();
+    const db = await this.database.forRequest();
     const id = await this.unique(request.name, () =>
       db.transaction(async (tx) => {
         const cluster = await tx.getRepository(ClusterEntity).save({
@@ -62,7 +58,7 @@ export class ClusterRegistry {
   }
 
   async list(): Promise<ClusterSummary[]> {
-    const db = await this.db();
+    const db = await this.database.forRequest();
     const clusters = await db
       .getRepository(ClusterEntity)
       .find({ relations: { nodes: true }, order: { name: 'ASC' } });
@@ -77,8 +73,8 @@ export class ClusterRegistry {
     );
   }
 
-  private async summary(id: string): Promise<ClusterSummary | null> {
-    const db = await this.db();
+  async summary(id: string): Promise<ClusterSummary | null> {
+    const db = await this.database.forRequest();
     const cluster = await db
       .getRepository(ClusterEntity)
       .findOne({ where: { id }, relations: { nodes: true } });
@@ -92,20 +88,8 @@ export class ClusterRegistry {
     );
   }
 
-  /** The detail, with the notification capability read from the cached verdict: never a broker call. */
-  async detail(id: string): Promise<ClusterDetail> {
-    const summary = await this.summary(id);
-    if (!summary) throw clusterNotFound(id);
-    const verdict = (await (await this.bus.kv(buckets.capabilities)).get(id))?.value ?? {
-      status: 'UNKNOWN' as const,
-      reason: 'no verdict yet: the notifier has not reconciled this cluster',
-      asOf: new Date().toISOString(),
-    };
-    return { ...summary, capabilities: { notifications: verdict } };
-  }
-
   async update(id: string, request: UpdateClusterRequest, note: AuditNote): Promise<ClusterSummary> {
-    const db = await this.db();
+    const db = await this.database.forRequest();
     await this.unique(request.name ?? '', () =>
       db.transaction(async (tx) => {
         const cluster = await tx
@@ -131,7 +115,7 @@ export class ClusterRegistry {
 
   async delete(id: string, note: AuditNote): Promise<void> {
     await (
-      await this.db()
+      await this.database.forRequest()
     ).transaction(async (tx) => {
       const cluster = await tx.getRepository(ClusterEntity).findOneBy({ id });
       if (!cluster) throw clusterNotFound(id);
@@ -143,7 +127,7 @@ export class ClusterRegistry {
   /** A registered cluster's name (what grants match), or null when there is no such cluster. */
   async nameOf(id: string): Promise<string | null> {
     const cluster = await (
-      await this.db()
+      await this.database.forRequest()
     )
       .getRepository(ClusterEntity)
       .findOne({ where: { id }, select: { id: true, name: true } });
@@ -152,7 +136,8 @@ export class ClusterRegistry {
 
   /** The id, once known to be registered; a cluster not (or no longer) registered is not found. */
   async known(id: string): Promise<string> {
-    if (!(await (await this.db()).getRepository(ClusterEntity).existsBy({ id }))) throw clusterNotFound(id);
+    if (!(await (await this.database.forRequest()).getRepository(ClusterEntity).existsBy({ id })))
+      throw clusterNotFound(id);
     return id;
   }
 
@@ -160,7 +145,7 @@ export class ClusterRegistry {
   async registered(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await (
-      await this.db()
+      await this.database.forRequest()
     )
       .getRepository(ClusterEntity)
       .find({ select: { id: true }, where: { id: In(ids) } });
@@ -192,10 +177,6 @@ export class ClusterRegistry {
       sealed: sealCredential(this.vault, clusterId, kind, credential),
       updatedAt: new Date(),
     });
-  }
-
-  private db(): Promise<DataSource> {
-    return this.database.readyWithin(DATABASE_WAIT_MS);
   }
 
   /** A name clash is a conflict, whichever replica or request won the race (the unique constraint decides). */

@@ -2,9 +2,11 @@ import { Bus } from '@artemis-studio/bus';
 import {
   CreateClusterRequestSchema,
   UpdateClusterRequestSchema,
+  buckets,
   channels,
   subjects,
   type ClusterChange,
+  type ClusterDetail,
   type CreateClusterRequest,
   type UpdateClusterRequest,
 } from '@artemis-studio/contracts';
@@ -15,12 +17,13 @@ import { roleOfPrincipal, type Principal } from '../access/principal';
 import { CurrentPrincipal } from '../access/request-context';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { ClusterId, Valid } from '../http/validation.pipe';
-import { ClusterRegistry } from './cluster-registry';
+import { clusterNotFound } from '../domain-error';
+import { ClusterRepository } from './cluster.repository';
 
 @Controller('api/v1/clusters')
 export class ClustersController {
   constructor(
-    private readonly registry: ClusterRegistry,
+    private readonly clusters: ClusterRepository,
     @Inject(BUS) private readonly bus: Bus,
   ) {}
 
@@ -31,7 +34,7 @@ export class ClustersController {
     @Body(new Valid(CreateClusterRequestSchema, 'cluster registration')) body: CreateClusterRequest,
     @AuditRecord() note: AuditNote,
   ) {
-    const cluster = await this.registry.create(body, note);
+    const cluster = await this.clusters.create(body, note);
     this.announce(cluster.id, 'registered');
     return cluster;
   }
@@ -40,13 +43,21 @@ export class ClustersController {
   @Get()
   @Access.signedIn()
   async list(@CurrentPrincipal() principal: Principal) {
-    return (await this.registry.list()).filter((c) => roleOfPrincipal(principal, c.name) !== null);
+    return (await this.clusters.list()).filter((c) => roleOfPrincipal(principal, c.name) !== null);
   }
 
   @Get(':id')
   @Access.cluster('viewer')
-  detail(@Param('id', ClusterId) id: string) {
-    return this.registry.detail(id);
+  async detail(@Param('id', ClusterId) id: string): Promise<ClusterDetail> {
+    const summary = await this.clusters.summary(id);
+    if (!summary) throw clusterNotFound(id);
+    // The cached verdict, never a broker call: the notifier keeps it current.
+    const verdict = (await (await this.bus.kv(buckets.capabilities)).get(id))?.value ?? {
+      status: 'UNKNOWN' as const,
+      reason: 'no verdict yet: the notifier has not reconciled this cluster',
+      asOf: new Date().toISOString(),
+    };
+    return { ...summary, capabilities: { notifications: verdict } };
   }
 
   @Patch(':id')
@@ -58,7 +69,7 @@ export class ClustersController {
     @AuditRecord() note: AuditNote,
   ) {
     note.describe({ clusterId: id });
-    const cluster = await this.registry.update(id, body, note);
+    const cluster = await this.clusters.update(id, body, note);
     this.announce(id, 'changed');
     return cluster;
   }
@@ -69,7 +80,7 @@ export class ClustersController {
   @Audited('cluster.delete')
   async remove(@Param('id', ClusterId) id: string, @AuditRecord() note: AuditNote) {
     note.describe({ clusterId: id });
-    await this.registry.delete(id, note);
+    await this.clusters.delete(id, note);
     this.announce(id, 'removed');
   }
 

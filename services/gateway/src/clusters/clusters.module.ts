@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ClusterRegistry } from './cluster-registry';
+import { ClusterRepository } from './cluster.repository';
 import { ClustersController } from './clusters.controller';
 
-/** Cluster registration; the registry is shared with the features that check a cluster exists. */
+/** Cluster registration; the repository is shared with the features that check a cluster exists. */
 @Module({
   controllers: [ClustersController],
-  providers: [ClusterRegistry],
-  exports: [ClusterRegistry],
+  providers: [ClusterRepository],
+  exports: [ClusterRepository],
 })
 export class ClustersModule {}

@@ -8,7 +8,7 @@ import {
 } from '@artemis-studio/testing';
 import { z } from 'zod';
 import { GatewayModule } from '../app.module';
-import { declaredRoutes } from '../access/route-catalog';
+import { declaredRoutes } from '../http/route-catalog';
 import { OPERATIONS } from '../openapi/api-description';
 
 /** A small seeded generator: the same run every time, and a failure names its seed and input. */

@@ -2,7 +2,7 @@ import { OPERATIONAL_ENDPOINT } from '@artemis-studio/platform';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AUDIT_ACTION } from '../audit/audit-note';
-import { PERMISSION, type Permission } from './permission';
+import { PERMISSION, type Permission } from '../access/permission';
 
 export interface DeclaredRoute {
   method: string;

@@ -1,8 +1,7 @@
 import type { MetricSeries, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
+import { firstRow, rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import { DATABASE_WAIT_MS } from '../gateway.config';
 import type { MetricRange } from './metric-range';
 
 /** Counter increases need the sample before the range: looked for this far back. */
@@ -25,6 +24,18 @@ const CONNECTIONS_PER_NODE = `
                 GROUP BY 1, 2) c
       ON c.node_id = q.node_id AND c.bucket = q.bucket`;
 
+/** One bucket of one node's series (node null and total true: the cluster's). */
+interface SeriesRecord {
+  node: string | null;
+  total: boolean;
+  bucket: Date;
+  depth: number;
+  consumers: number;
+  added: number;
+  acknowledged: number;
+  connections: number | null;
+}
+
 /**
  * Downsampled series from `metric_sample`, in one statement (index metric_sample_series): each
  * node's queue samples put in buckets of the range's step, per node and in total.
@@ -33,40 +44,28 @@ const CONNECTIONS_PER_NODE = `
 export class MetricQueries {
   constructor(private readonly database: DatabaseService) {}
 
-  private db(): Promise<DataSource> {
-    return this.database.readyWithin(DATABASE_WAIT_MS);
-  }
-
   /** Whether the cluster has, or had within the samples kept, a queue of that name. */
   async queueKnown(clusterId: string, queue: string): Promise<boolean> {
-    const db = await this.db();
-    const [row] = await db.query(
+    const row = await firstRow<{ known: boolean }>(
+      await this.database.forRequest(),
       `SELECT EXISTS (SELECT 1 FROM queue_snapshot WHERE cluster_id = $1 AND name = $2)
            OR EXISTS (SELECT 1 FROM metric_sample WHERE cluster_id = $1 AND queue = $2) AS known`,
       [clusterId, queue],
     );
-    return Boolean(row.known);
+    return row?.known ?? false;
   }
 
   /** One queue's series, or (queue null) the cluster's: every queue summed. */
   async series(clusterId: string, queue: string | null, range: MetricRange): Promise<MetricsResponse> {
-    const db = await this.db();
+    const db = await this.database.forRequest();
     const params: unknown[] = [clusterId, range.from, range.to, range.stepMs];
     if (queue !== null) params.push(queue);
     const increase = (column: string) => `
       CASE WHEN lag(${column}) OVER w IS NULL THEN 0
            WHEN ${column} >= lag(${column}) OVER w THEN ${column} - lag(${column}) OVER w
            ELSE ${column} END`; // below the last value: the broker restarted and counts afresh
-    const rows: {
-      node: string | null;
-      total: boolean;
-      bucket: Date;
-      depth: number;
-      consumers: number;
-      added: number;
-      acknowledged: number;
-      connections: number | null;
-    }[] = await db.query(
+    const rows = await rowsOf<SeriesRecord>(
+      db,
       `WITH s AS (
          SELECT node_id, queue, sampled_at, message_count, consumer_count,
                 ${increase('messages_added')} AS added,
@@ -118,10 +117,9 @@ export class MetricQueries {
 
   /** The queues whose depth grew most over the last `windowMs`, on any node. */
   async fastestGrowing(clusterId: string, windowMs: number, limit: number): Promise<QueueGrowthResponse> {
-    const db = await this.db();
-    const rows: { queue: string; node: string; depth: string; growth: string; since: Date }[] =
-      await db.query(
-        `SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth, s.last - s.first AS growth, s.since
+    const rows = await rowsOf<{ queue: string; node: string; depth: string; growth: string; since: Date }>(
+      await this.database.forRequest(),
+      `SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth, s.last - s.first AS growth, s.since
            FROM (SELECT node_id, queue,
                         (array_agg(message_count ORDER BY sampled_at DESC))[1] AS last,
                         (array_agg(message_count ORDER BY sampled_at))[1] AS first,
@@ -133,8 +131,8 @@ export class MetricQueries {
           WHERE s.last > s.first
           ORDER BY growth DESC, s.queue
           LIMIT $3`,
-        [clusterId, windowMs, limit],
-      );
+      [clusterId, windowMs, limit],
+    );
     return {
       windowMs,
       items: rows.map((r) => ({

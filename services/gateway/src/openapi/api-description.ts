@@ -47,6 +47,15 @@ export interface Operation {
   produces?: 'text/event-stream' | 'redirect';
 }
 
+/** Live consumers, sessions or connections: one route each, one shape. */
+const liveList = (kind: 'consumers' | 'sessions' | 'connections'): Operation => ({
+  summary: `Live ${kind}, read from the brokers`,
+  tag: 'state',
+  query: LiveListQuerySchema,
+  status: 200,
+  response: LiveListPageSchema,
+});
+
 /**
  * Every route the gateway serves, keyed as Nest declares it (`METHOD /path/:param`). The OpenAPI
  * document is generated from this table; a test fails when a route is missing here or described
@@ -221,13 +230,9 @@ export const OPERATIONS: Record<string, Operation> = {
     status: 200,
     response: MetricsResponseSchema,
   },
-  'GET /api/v1/clusters/:id/:kind': {
-    summary: 'Live consumers, sessions or connections, read from the brokers',
-    tag: 'state',
-    query: LiveListQuerySchema,
-    status: 200,
-    response: LiveListPageSchema,
-  },
+  'GET /api/v1/clusters/:id/consumers': liveList('consumers'),
+  'GET /api/v1/clusters/:id/sessions': liveList('sessions'),
+  'GET /api/v1/clusters/:id/connections': liveList('connections'),
   'GET /api/v1/settings': {
     summary: 'Runtime settings',
     tag: 'settings',

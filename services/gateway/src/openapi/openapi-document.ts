@@ -1,6 +1,6 @@
 import { ErrorBodySchema } from '@artemis-studio/contracts';
 import { z } from 'zod';
-import type { DeclaredRoute } from '../access/route-catalog';
+import type { DeclaredRoute } from '../http/route-catalog';
 import type { Permission } from '../access/permission';
 import { OPERATIONS, type Operation } from './api-description';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, type Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { Access } from '../access/permission';
-import { routesOf } from '../access/route-catalog';
+import { routesOf } from '../http/route-catalog';
 import { API_VERSION, openApiDocument } from './openapi-document';
 
 /** The API's machine-readable description, for client generators and the console's API page. */

@@ -1,5 +1,5 @@
 import { GatewayModule } from '../app.module';
-import { declaredRoutes } from '../access/route-catalog';
+import { declaredRoutes } from '../http/route-catalog';
 import { OPERATIONS } from './api-description';
 import { API_VERSION, openApiDocument } from './openapi-document';
 

@@ -15,7 +15,6 @@ import { Body, Controller, Get, Param, PipeTransform, Put } from '@nestjs/common
 import { Access } from '../access/permission';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { DomainError } from '../domain-error';
-import { DATABASE_WAIT_MS } from '../gateway.config';
 import { Valid } from '../http/validation.pipe';
 
 /** `@Param('key', KnownSetting)`: a setting the contracts define, or not found. */
@@ -56,8 +55,7 @@ export class SettingsController {
   ) {
     note.describe({ target: key });
     try {
-      const db = await this.database.readyWithin(DATABASE_WAIT_MS);
-      const setting = await db.transaction(async (tx) => {
+      const setting = await this.database.transaction(async (tx) => {
         const before = (await this.list()).find((s) => s.key === key)?.value;
         const written = await new SettingsStore(tx).put(key, value);
         await note.within(tx, { detail: { from: before, to: written.value } });
@@ -73,6 +71,6 @@ export class SettingsController {
   }
 
   private async store(): Promise<SettingsStore> {
-    return new SettingsStore(await this.database.readyWithin(DATABASE_WAIT_MS));
+    return new SettingsStore(await this.database.forRequest());
   }
 }

@@ -1,6 +1,7 @@
+import { firstRow } from '@artemis-studio/db';
+import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../domain-error';
-import { AccessStore } from './access-store';
 
 /** Failed sign-ins allowed per minute for one username, and from one address (an office behind NAT). */
 const SIGN_IN_LIMITS = { perUser: 10, perAddress: 50, windowSeconds: 60 } as const;
@@ -14,12 +15,11 @@ const SIGN_IN_LIMITS = { perUser: 10, perAddress: 50, windowSeconds: 60 } as con
  */
 @Injectable()
 export class SignInLimiter {
-  constructor(private readonly store: AccessStore) {}
+  constructor(private readonly database: DatabaseService) {}
 
   async check(username: string, address: string | null): Promise<void> {
-    const [{ by_user, by_address }] = await (
-      await this.store.db()
-    ).query(
+    const counts = await firstRow<{ by_user: number; by_address: number }>(
+      await this.database.forRequest(),
       `SELECT count(*) FILTER (WHERE target = $1)::int AS by_user,
               count(*) FILTER (WHERE address = $2)::int AS by_address
        FROM audit_event
@@ -27,7 +27,8 @@ export class SignInLimiter {
          AND at > now() - $3 * interval '1 second'`,
       [username, address, SIGN_IN_LIMITS.windowSeconds],
     );
-    if (by_user >= SIGN_IN_LIMITS.perUser || by_address >= SIGN_IN_LIMITS.perAddress)
+    if (!counts) return;
+    if (counts.by_user >= SIGN_IN_LIMITS.perUser || counts.by_address >= SIGN_IN_LIMITS.perAddress)
       throw new DomainError(
         'rate-limited',
         'TOO_MANY_SIGN_INS',

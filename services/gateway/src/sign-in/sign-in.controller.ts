@@ -7,6 +7,7 @@ import {
   type SignInRequest,
 } from '@artemis-studio/contracts';
 import { withTimeout } from '@artemis-studio/timing';
+import { DatabaseService } from '@artemis-studio/platform';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AuditRecord, Audited, draftFor, type AuditNote } from '../audit/audit-note';
@@ -14,14 +15,16 @@ import { AuditTrail } from '../audit/audit-trail';
 import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type AccessConfig, type GatewayConfig } from '../gateway.config';
 import { Valid } from '../http/validation.pipe';
-import { AccessStore, type UserRow } from './access-store';
-import { FirstAdmin } from './first-admin';
+import { FirstAdmin } from '../access/first-admin';
+import { GrantRepository } from '../access/grant.repository';
+import { Access } from '../access/permission';
+import { describePrincipal, principalOf, type Principal } from '../access/principal';
+import { CurrentPrincipal, clientAddress, type StudioRequest } from '../access/request-context';
+import { DECOY_HASH, digest, hashPassword, newSessionId, verifyPassword } from '../access/secrets';
+import { SessionRepository } from '../access/session.repository';
+import { SESSION_COOKIE, readCookie, setCookie } from '../access/session-cookie';
+import { UserRepository, type UserRow } from '../access/user.repository';
 import { OidcClient } from './oidc-client';
-import { Access } from './permission';
-import { CurrentPrincipal, clientAddress, type StudioRequest } from './request-context';
-import { describePrincipal, principalOf, type Principal } from './principal';
-import { DECOY_HASH, digest, hashPassword, newSessionId, verifyPassword } from './secrets';
-import { SESSION_COOKIE, readCookie, setCookie } from './session-cookie';
 import { SignInLimiter } from './sign-in-limiter';
 
 const FLOW_COOKIE = 'studio_oidc';
@@ -36,7 +39,10 @@ export class SignInController {
   private readonly access: AccessConfig;
 
   constructor(
-    private readonly store: AccessStore,
+    private readonly database: DatabaseService,
+    private readonly users: UserRepository,
+    private readonly grants: GrantRepository,
+    private readonly sessions: SessionRepository,
     private readonly limiter: SignInLimiter,
     private readonly firstAdmin: FirstAdmin,
     private readonly oidc: OidcClient,
@@ -69,7 +75,7 @@ export class SignInController {
     note.describe({ target: username, actor: { kind: 'local', id: null, name: username } });
     await this.limiter.check(username, clientAddress(req));
     await withTimeout(this.firstAdmin.settled, 5000, () => undefined);
-    const user = await this.store.userByName(username);
+    const user = await this.users.byName(username);
     const checked = user?.kind === 'local' && user.passwordHash ? user.passwordHash : await DECOY_HASH;
     const matches = await verifyPassword(password, checked);
     if (!user || user.kind !== 'local' || !matches || user.disabled)
@@ -85,7 +91,7 @@ export class SignInController {
   async signOut(@Req() req: StudioRequest, @Res({ passthrough: true }) res: Response): Promise<void> {
     const sessionId = readCookie(req, SESSION_COOKIE);
     // Revoked in PostgreSQL: every replica refuses it from the next request, and its streams end.
-    if (sessionId && req.principal?.via === 'session') await this.store.revokeSession(digest(sessionId));
+    if (sessionId && req.principal?.via === 'session') await this.sessions.revoke(digest(sessionId));
     setCookie(req, res, SESSION_COOKIE, '', 0);
   }
 
@@ -103,16 +109,14 @@ export class SignInController {
   ): Promise<void> {
     note.describe({ target: principal.name });
     await this.limiter.check(principal.name, clientAddress(req));
-    const user = await this.store.userById(principal.id).catch(() => null);
+    const user = await this.users.byId(principal.id).catch(() => null);
     if (user?.kind !== 'local' || !user.passwordHash)
       throw new DomainError('invalid', 'NOT_A_LOCAL_USER', 'only a Studio account has a password here');
     if (!(await verifyPassword(change.currentPassword, user.passwordHash)))
       throw new DomainError('forbidden', 'WRONG_PASSWORD', 'the current password is not right');
     const passwordHash = await hashPassword(change.newPassword);
-    await (
-      await this.store.db()
-    ).transaction(async (tx) => {
-      await this.store.updateUser(tx, user.id, { passwordHash });
+    await this.database.transaction(async (tx) => {
+      await this.users.update(tx, user.id, { passwordHash });
       await note.within(tx);
     });
     setCookie(req, res, SESSION_COOKIE, '', 0);
@@ -145,7 +149,7 @@ export class SignInController {
       );
       draft.target = identity.username;
       draft.actor = { kind: 'oidc', id: null, name: identity.username };
-      const user = await this.store.upsertOidcUser(identity.username, identity.groups);
+      const user = await this.users.upsertOidc(identity.username, identity.groups);
       if (user.kind !== 'oidc' || user.disabled)
         throw new DomainError(
           'forbidden',
@@ -166,9 +170,9 @@ export class SignInController {
 
   private async startSession(user: UserRow, req: StudioRequest, res: Response) {
     const sessionId = newSessionId();
-    await this.store.createSession(digest(sessionId), user.id, this.access.sessionMaxMs, clientAddress(req));
-    await this.store.markSignedIn(user.id);
+    await this.sessions.create(digest(sessionId), user.id, this.access.sessionMaxMs, clientAddress(req));
+    await this.users.markSignedIn(user.id);
     setCookie(req, res, SESSION_COOKIE, sessionId, this.access.sessionMaxMs);
-    return describePrincipal(principalOf(user, 'session', await this.store.grantsOf(user), null));
+    return describePrincipal(principalOf(user, 'session', await this.grants.of(user), null));
   }
 }

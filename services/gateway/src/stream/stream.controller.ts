@@ -3,7 +3,7 @@ import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../access/permission';
 import type { StudioRequest } from '../access/request-context';
-import { ClusterRegistry } from '../clusters/cluster-registry';
+import { ClusterRepository } from '../clusters/cluster.repository';
 import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { validate } from '../http/validation.pipe';
@@ -17,7 +17,7 @@ const RETRY_AFTER_SECONDS = 5;
 export class StreamController {
   constructor(
     private readonly stream: StreamService,
-    private readonly registry: ClusterRegistry,
+    private readonly clusters: ClusterRepository,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -43,7 +43,7 @@ export class StreamController {
         'Last-Event-ID must be an event id (a non-negative integer)',
       );
     }
-    await this.registry.known(parsed.clusterId);
+    await this.clusters.known(parsed.clusterId);
     const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
     const admitted = this.stream.admission.admit(address);
     if (admitted !== 'ok') {

@@ -3,8 +3,9 @@ import { REPLAY_LIMIT_MAX, rpcs } from '@artemis-studio/contracts';
 import { BUS, SettingsService } from '@artemis-studio/platform';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { AccessStore } from '../access/access-store';
-import { ClusterRegistry } from '../clusters/cluster-registry';
+import { Authenticator } from '../access/authenticator';
+import { SessionRepository } from '../access/session.repository';
+import { ClusterRepository } from '../clusters/cluster.repository';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { CredentialWatch } from './credential-watch';
 import { SseHub } from './sse-hub';
@@ -31,18 +32,17 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   private lagTimer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
   private sweeps = 0;
-  private readonly sessionIdleMs: number;
 
   constructor(
     @Inject(BUS) bus: Bus,
     private readonly settings: SettingsService,
-    private readonly registry: ClusterRegistry,
-    private readonly access: AccessStore,
+    private readonly clusters: ClusterRepository,
+    private readonly authenticator: Authenticator,
+    private readonly sessions: SessionRepository,
     metrics: Registry,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.admission = new StreamAdmission(config.streamLimits);
-    this.sessionIdleMs = config.access.sessionIdleMs;
     this.ended = new Counter({
       name: 'studio_gateway_stream_credential_ends_total',
       help: 'Streams ended because the session or token that opened them was revoked, expired or disabled',
@@ -136,12 +136,9 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async sweepCredentials(): Promise<void> {
     try {
-      if (++this.sweeps % SWEEPS_PER_TOUCH === 0)
-        await this.access.touchSessions(this.credentials.sessions());
+      if (++this.sweeps % SWEEPS_PER_TOUCH === 0) await this.sessions.touch(this.credentials.sessions());
       this.ended.inc(
-        await this.credentials.sweep((sessions, tokens) =>
-          this.access.invalidCredentials(sessions, tokens, this.sessionIdleMs),
-        ),
+        await this.credentials.sweep((sessions, tokens) => this.authenticator.noLongerGood(sessions, tokens)),
       );
     } catch {
       // Checked again at the next sweep.
@@ -157,7 +154,7 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     const open = this.hub.subscribedClusters();
     if (open.length === 0) return;
     try {
-      const registered = await this.registry.registered(open);
+      const registered = await this.clusters.registered(open);
       for (const clusterId of open) if (!registered.has(clusterId)) this.hub.clusterRemoved(clusterId);
     } catch {
       // Checked again at the next heartbeat.

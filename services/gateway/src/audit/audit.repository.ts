@@ -1,0 +1,105 @@
+import type { AuditEvent, AuditPage, AuditQuery } from '@artemis-studio/contracts';
+import { changeOf, Filters, pageBefore, rowsOf, type Sql } from '@artemis-studio/db';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Injectable } from '@nestjs/common';
+
+/** An audit row before it is written: seq and time are the database's. */
+export type AuditDraft = Omit<AuditEvent, 'seq' | 'at'>;
+
+interface AuditRecord {
+  seq: string;
+  at: Date;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_name: string;
+  address: string | null;
+  role: AuditEvent['role'];
+  action: string;
+  cluster_id: string | null;
+  target: string | null;
+  outcome: AuditEvent['outcome'];
+  status: number;
+  code: string | null;
+  request_id: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+const toEvent = (r: AuditRecord): AuditEvent => ({
+  seq: Number(r.seq),
+  at: r.at.toISOString(),
+  actor: { kind: r.actor_kind, id: r.actor_id, name: r.actor_name },
+  address: r.address,
+  role: r.role,
+  action: r.action,
+  clusterId: r.cluster_id,
+  target: r.target,
+  outcome: r.outcome,
+  status: r.status,
+  code: r.code,
+  requestId: r.request_id,
+  detail: r.detail ?? {},
+});
+
+/** `audit_event`: append-only (a trigger refuses updates, and deletes but the reaper's). */
+@Injectable()
+export class AuditRepository {
+  constructor(private readonly database: DatabaseService) {}
+
+  /** Writes a row in `sql` (a transaction's, so it commits with the change it records), or on its own. */
+  async insert(draft: AuditDraft, sql?: Sql): Promise<AuditEvent> {
+    const [row] = await rowsOf<{ seq: string; at: Date }>(
+      sql ?? (await this.database.forRequest()),
+      `INSERT INTO audit_event (actor_kind, actor_id, actor_name, address, role, action, cluster_id, target,
+                                outcome, status, code, request_id, detail)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING seq, at`,
+      [
+        draft.actor.kind,
+        draft.actor.id,
+        draft.actor.name,
+        draft.address,
+        draft.role,
+        draft.action,
+        draft.clusterId,
+        draft.target,
+        draft.outcome,
+        draft.status,
+        draft.code,
+        draft.requestId,
+        JSON.stringify(draft.detail),
+      ],
+    );
+    return { ...draft, seq: Number(row.seq), at: row.at.toISOString() };
+  }
+
+  /** Newest first, keyset-paged by seq. */
+  async page(query: AuditQuery): Promise<AuditPage> {
+    const filters = new Filters()
+      .add('actor_name = ?', query.actor)
+      .add('action = ?', query.action)
+      .add('cluster_id = ?', query.clusterId)
+      .add('outcome = ?', query.outcome)
+      .add('at >= ?', query.from)
+      .add('at < ?', query.to);
+    const { rows, nextBefore } = await pageBefore<AuditRecord>(
+      await this.database.forRequest(),
+      'audit_event',
+      filters,
+      query,
+    );
+    return { items: rows.map(toEvent), nextBefore };
+  }
+
+  /** Rows older than `days` go; the only deletion the append-only trigger allows. */
+  async reap(days: number): Promise<number> {
+    return this.database.transaction(async (tx) => {
+      // The append-only trigger lets this transaction, and only it, delete.
+      await tx.query(`SET LOCAL studio.audit_reaper = 'on'`);
+      const { count } = await changeOf(
+        tx,
+        `DELETE FROM audit_event WHERE at < now() - $1 * interval '1 day'`,
+        [days],
+      );
+      return count;
+    });
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { ClustersModule } from '../clusters/clusters.module';
+import { LiveListsController } from './live-lists.controller';
+
+/** Live consumers, sessions and connections, through the scraper that owns the cluster. */
+@Module({
+  imports: [ClustersModule],
+  controllers: [LiveListsController],
+})
+export class LiveListsModule {}

@@ -1,0 +1,128 @@
+import type { QueuePage, QueueQuery, QueueRow } from '@artemis-studio/contracts';
+import { firstRow, rowsOf } from '@artemis-studio/db';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Injectable } from '@nestjs/common';
+
+const SORT_COLUMNS: Record<QueueQuery['sort'], string> = {
+  name: 's.name',
+  address: 's.address',
+  messageCount: 's.message_count',
+  consumerCount: 's.consumer_count',
+  deliveringCount: 's.delivering_count',
+  messagesAdded: 's.messages_added',
+  messagesAcknowledged: 's.messages_acknowledged',
+  messagesExpired: 's.messages_expired',
+  messagesKilled: 's.messages_killed',
+  addedPerSecond: 's.added_per_second',
+  acknowledgedPerSecond: 's.acknowledged_per_second',
+  expiredPerSecond: 's.expired_per_second',
+  killedPerSecond: 's.killed_per_second',
+  observedAt: 's.observed_at',
+  changedAt: 's.changed_at',
+};
+
+/** What a dead-letter or expiry queue is called, by Artemis' defaults and common practice. */
+const KIND_PATTERNS: Record<NonNullable<QueueQuery['kind']>, string[]> = {
+  dlq: ['%dlq%', '%dead%letter%'],
+  expiry: ['%expir%'],
+};
+
+/** A `queue_snapshot` row with its node's name and the page's total (bigint comes as text). */
+interface QueueSnapshotRecord {
+  node: string;
+  address: string;
+  name: string;
+  routing_type: string;
+  message_count: string;
+  consumer_count: number;
+  delivering_count: string;
+  messages_added: string;
+  messages_acknowledged: string;
+  messages_expired: string;
+  messages_killed: string;
+  added_per_second: number | null;
+  acknowledged_per_second: number | null;
+  expired_per_second: number | null;
+  killed_per_second: number | null;
+  paused: boolean;
+  durable: boolean;
+  temporary: boolean;
+  observed_at: Date;
+  changed_at: Date;
+  total: string;
+}
+
+const toQueue = (r: QueueSnapshotRecord): QueueRow => ({
+  node: r.node,
+  address: r.address,
+  name: r.name,
+  routingType: r.routing_type,
+  messageCount: Number(r.message_count),
+  consumerCount: r.consumer_count,
+  deliveringCount: Number(r.delivering_count),
+  messagesAdded: Number(r.messages_added),
+  messagesAcknowledged: Number(r.messages_acknowledged),
+  messagesExpired: Number(r.messages_expired),
+  messagesKilled: Number(r.messages_killed),
+  addedPerSecond: r.added_per_second,
+  acknowledgedPerSecond: r.acknowledged_per_second,
+  expiredPerSecond: r.expired_per_second,
+  killedPerSecond: r.killed_per_second,
+  paused: r.paused,
+  durable: r.durable,
+  temporary: r.temporary,
+  observedAt: r.observed_at.toISOString(),
+  changedAt: r.changed_at.toISOString(),
+});
+
+/** Queues as the scraper last persisted them (queue_snapshot): filtered, sorted, paged. */
+@Injectable()
+export class QueueSnapshotQueries {
+  constructor(private readonly database: DatabaseService) {}
+
+  async page(clusterId: string, query: QueueQuery): Promise<QueuePage> {
+    const db = await this.database.forRequest();
+    const params: unknown[] = [clusterId];
+    let where = 's.cluster_id = $1';
+    if (query.search) {
+      params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where += ` AND (s.name ILIKE $${params.length} OR s.address ILIKE $${params.length})`;
+    }
+    if (query.address !== undefined) {
+      params.push(query.address);
+      where += ` AND s.address = $${params.length}`;
+    }
+    if (query.routingType) {
+      params.push(query.routingType);
+      where += ` AND upper(s.routing_type) = $${params.length}`;
+    }
+    if (query.consumers)
+      where += query.consumers === 'with' ? ' AND s.consumer_count > 0' : ' AND s.consumer_count = 0';
+    if (query.kind) {
+      params.push(KIND_PATTERNS[query.kind]);
+      where += ` AND s.name ILIKE ANY ($${params.length}::text[])`;
+    }
+    // Unknown rates (null) sort last either way: PostgreSQL would put them first in descending order.
+    const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, s.name, n.name`;
+    const rows = await rowsOf<QueueSnapshotRecord>(
+      db,
+      `SELECT n.name AS node, s.*, count(*) OVER () AS total
+         FROM queue_snapshot s JOIN cluster_node n ON n.id = s.node_id
+        WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.pageSize, (query.page - 1) * query.pageSize],
+    );
+    // A page past the end has no row to carry the total: it is counted on its own.
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number(
+          (
+            await firstRow<{ count: string }>(
+              db,
+              `SELECT count(*) FROM queue_snapshot s WHERE ${where}`,
+              params,
+            )
+          )?.count ?? 0,
+        );
+    return { items: rows.map(toQueue), total, page: query.page, pageSize: query.pageSize };
+  }
+}
