@@ -2,7 +2,7 @@ import type { BrokerEvent, ReplayGapFrame } from '@artemis-studio/contracts';
 import type { StreamListener } from '../stream/cluster-stream';
 
 /** Live events kept in memory by a screen; older ones are in the history. */
-export const LIVE_EVENTS_CAP = 1000;
+const LIVE_EVENTS_CAP = 1000;
 
 /** A replay gap the stream announced, dated from the newest event heard before it. */
 export interface LiveGap {
