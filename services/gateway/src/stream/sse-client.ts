@@ -64,12 +64,13 @@ export class SseClient {
     readonly clusterId: string,
     readonly topics: ReadonlySet<Topic>,
     private readonly sink: StreamSink,
-    lastEventId: number | undefined,
+    /** The client's Last-Event-ID: it is sent what came after it first, then live (ADR-0027). */
+    readonly resumeAfter: number | undefined,
     private readonly bounds: SendBounds,
     private readonly hooks: ClientHooks,
     private readonly now: () => number = Date.now,
   ) {
-    this.lastSeq = lastEventId ?? 0;
+    this.lastSeq = resumeAfter ?? 0;
   }
 
   get wantsEvents(): boolean {

@@ -16,7 +16,7 @@ const metrics = () => ({
 const bounds = { maxBufferedBytes: 1 << 20, maxLagMs: 10_000 };
 const event = (seq: number) => ({ seq, clusterId: 'c', type: 'T' }) as BrokerEvent;
 
-function client(lastEventId: number) {
+function client(lastEventId?: number) {
   const frames: string[] = [];
   const sink: StreamSink = {
     write: (chunk) => frames.push(Buffer.from(chunk).toString()) > 0,
@@ -39,7 +39,7 @@ describe('SseHub replay', () => {
     const replay = async (): Promise<Replay> => ({ events: [event(90), event(91)], skipped: 303 });
     const sut = new SseHub(quietBus(), replay, metrics());
     const c = client(7);
-    await sut.open(c.sut, 7);
+    await sut.open(c.sut);
     expect(c.named('replay-gap')).toEqual([
       { clusterId: 'c', lastEventId: 7, replayFrom: 90, missed: 303, reason: 'replay-cap' },
     ]);
@@ -49,7 +49,7 @@ describe('SseHub replay', () => {
   it('says nothing when the replay covers the gap', async () => {
     const sut = new SseHub(quietBus(), async () => ({ events: [event(8)], skipped: 0 }), metrics());
     const c = client(7);
-    await sut.open(c.sut, 7);
+    await sut.open(c.sut);
     expect(c.named('replay-gap')).toEqual([]);
   });
 
@@ -57,7 +57,7 @@ describe('SseHub replay', () => {
     const m = metrics();
     const sut = new SseHub(quietBus(), () => Promise.reject(new Error('no responders')), m);
     const c = client(7);
-    await sut.open(c.sut, 7);
+    await sut.open(c.sut);
     expect(c.named('replay-gap')).toEqual([
       { clusterId: 'c', lastEventId: 7, replayFrom: null, missed: null, reason: 'history-unavailable' },
     ]);
@@ -72,7 +72,7 @@ describe('SseHub replay', () => {
     const bus = { subscribe: () => () => undefined, flush: () => flushed } as unknown as Bus;
     const sut = new SseHub(bus, async () => ({ events: [] }), metrics());
     let opened = false;
-    const opening = sut.open(client(0).sut, undefined).then(() => (opened = true));
+    const opening = sut.open(client().sut).then(() => (opened = true));
     await new Promise((r) => setImmediate(r));
     expect(opened).toBe(false);
     confirm();
@@ -82,8 +82,8 @@ describe('SseHub replay', () => {
 
   it('ends every stream of a removed cluster and releases its subscription', async () => {
     const sut = new SseHub(quietBus(), async () => ({ events: [] }), metrics());
-    const c = client(0);
-    await sut.open(c.sut, undefined);
+    const c = client();
+    await sut.open(c.sut);
     sut.clusterRemoved('c');
     expect(c.named('cluster-removed')).toEqual([{ clusterId: 'c', ts: expect.any(String) }]);
     expect(sut.subscribedClusters()).toEqual([]);
@@ -112,8 +112,8 @@ describe('SseHub: a stored event the bus lost', () => {
     const m = metrics();
     const replay = jest.fn(async (): Promise<Replay> => ({ events: [event(12), event(13)] }));
     const sut = new SseHub(bus, replay, m);
-    const c = client(0);
-    await sut.open(c.sut, undefined);
+    const c = client();
+    await sut.open(c.sut);
 
     publish(10, 5);
     // 12 and 13 were committed and never published (the event store died, NATS restarted).
@@ -132,8 +132,8 @@ describe('SseHub: a stored event the bus lost', () => {
     const { bus, publish } = storedBus();
     const m = metrics();
     const sut = new SseHub(bus, () => Promise.reject(new Error('no responders')), m);
-    const c = client(0);
-    await sut.open(c.sut, undefined);
+    const c = client();
+    await sut.open(c.sut);
 
     publish(10, 5);
     publish(14, 13);
@@ -149,8 +149,8 @@ describe('SseHub: a stored event the bus lost', () => {
   it('sends what it could read of a hole longer than the cap, then says where the gap is', async () => {
     const { bus, publish } = storedBus();
     const sut = new SseHub(bus, async () => ({ events: [event(11), event(12)] }), metrics());
-    const c = client(0);
-    await sut.open(c.sut, undefined);
+    const c = client();
+    await sut.open(c.sut);
     publish(10, 5);
     publish(30, 29);
     await settle();
@@ -164,8 +164,8 @@ describe('SseHub: a stored event the bus lost', () => {
     const { bus, publish } = storedBus();
     const replay = jest.fn(async (): Promise<Replay> => ({ events: [] }));
     const sut = new SseHub(bus, replay, metrics());
-    const c = client(0);
-    await sut.open(c.sut, undefined);
+    const c = client();
+    await sut.open(c.sut);
     publish(10, 5);
     publish(11, 10);
     publish(20, 11);

@@ -15,6 +15,12 @@ export interface Replay {
   skipped?: number;
 }
 
+/**
+ * The events after `afterSeq`, at most the replay cap: the newest of them for a client's
+ * Last-Event-ID (ADR-0027), the oldest to fill a hole in a feed (the hole is right after it).
+ */
+export type ReplayRead = (clusterId: string, afterSeq: number, from: 'newest' | 'oldest') => Promise<Replay>;
+
 interface ClusterFeed {
   clusterId: string;
   clients: Set<SseClient>;
@@ -48,15 +54,7 @@ export class SseHub {
 
   constructor(
     private readonly bus: Bus,
-    /**
-     * The events after `afterSeq`, at most the replay cap: the newest of them for a client's
-     * Last-Event-ID (ADR-0027), the oldest to fill a hole in a feed (the hole is right after it).
-     */
-    private readonly replay: (
-      clusterId: string,
-      afterSeq: number,
-      from: 'newest' | 'oldest',
-    ) => Promise<Replay>,
+    private readonly replay: ReplayRead,
     private readonly metrics: HubMetrics,
   ) {}
 
@@ -65,7 +63,8 @@ export class SseHub {
    * is missed. With a Last-Event-ID the replay is read after that, and the client holds live
    * events until the replay is sent: nothing falls in between.
    */
-  async open(client: SseClient, lastEventId: number | undefined): Promise<void> {
+  async open(client: SseClient): Promise<void> {
+    const lastEventId = client.resumeAfter;
     const feed = this.feed(client.clusterId);
     feed.clients.add(client);
     this.metrics.clients(++this.count);

@@ -1,121 +1,120 @@
 import { Bus } from '@artemis-studio/bus';
-import { REPLAY_LIMIT_MAX, rpcs } from '@artemis-studio/contracts';
+import { REPLAY_LIMIT_MAX, rpcs, type Topic } from '@artemis-studio/contracts';
 import { BUS, SettingsService } from '@artemis-studio/platform';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Response } from 'express';
 import { Authenticator } from '../access/authenticator';
+import type { Credential } from '../access/principal';
 import { SessionRepository } from '../access/session.repository';
 import { ClusterRepository } from '../clusters/cluster.repository';
+import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { CredentialWatch } from './credential-watch';
-import { SseHub } from './sse-hub';
+import { SseClient, type SendBounds } from './sse-client';
+import { SseHub, type Replay } from './sse-hub';
 import { StreamAdmission } from './stream-admission';
+import { StreamMetrics } from './stream-metrics';
 
 /** How soon a revoked session or token's streams end, on every replica. */
 const CREDENTIAL_SWEEP_MS = 2000;
 const SWEEPS_PER_TOUCH = 30;
+/** What a refused stream is told: try again in a few seconds (the browser's EventSource backs off). */
+const RETRY_AFTER_SECONDS = 5;
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  // Proxies (nginx) would otherwise buffer the stream.
+  'X-Accel-Buffering': 'no',
+};
 
-/** The hub, its heartbeat and its metrics, for the life of the gateway. */
+/** One stream to open, as the route validated it. */
+export interface StreamRequest {
+  clusterId: string;
+  topics: ReadonlySet<Topic>;
+  lastEventId: number | undefined;
+  /** The client's address, for the per-address limit. */
+  address: string;
+  /** What the stream was authorised with; null when sign-in is off. */
+  credential: Credential | null;
+}
+
+/** The HTTP exchange a stream lives on: its response, and being told when the client goes. */
+export interface StreamConnection {
+  response: Response;
+  onClose(listener: () => void): void;
+}
+
+/** The SSE hub, its heartbeat, sweeps and limits, for the life of the gateway. */
 @Injectable()
 export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
-  readonly hub: SseHub;
-  /** SSE frames written so far (exported as studio_gateway_stream_frames_total). */
-  framesWritten = 0;
-  readonly slow: Counter;
-  /** Streams refused by a limit (studio_gateway_stream_refused_total{limit}). */
-  readonly refused: Counter<'limit'>;
-  readonly admission: StreamAdmission;
+  private readonly hub: SseHub;
+  private readonly admission: StreamAdmission;
   /** Each stream's credential, re-checked every CREDENTIAL_SWEEP_MS. */
-  readonly credentials = new CredentialWatch();
-  private readonly ended: Counter;
+  private readonly credentials = new CredentialWatch();
+  private readonly sendBounds: SendBounds;
   private timer?: NodeJS.Timeout;
   private lagTimer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
   private sweeps = 0;
 
   constructor(
-    @Inject(BUS) bus: Bus,
+    @Inject(BUS) private readonly bus: Bus,
     private readonly settings: SettingsService,
     private readonly clusters: ClusterRepository,
     private readonly authenticator: Authenticator,
     private readonly sessions: SessionRepository,
-    metrics: Registry,
+    private readonly metrics: StreamMetrics,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.admission = new StreamAdmission(config.streamLimits);
-    this.ended = new Counter({
-      name: 'studio_gateway_stream_credential_ends_total',
-      help: 'Streams ended because the session or token that opened them was revoked, expired or disabled',
-      registers: [metrics],
-    });
-    this.refused = new Counter({
-      name: 'studio_gateway_stream_refused_total',
-      help: 'Streams refused because this replica, or the client address, holds as many as it may',
-      labelNames: ['limit'],
-      registers: [metrics],
-    });
-    const clients = new Gauge({
-      name: 'studio_gateway_stream_clients',
-      help: 'Connected SSE clients',
-      registers: [metrics],
-    });
-    let counted = 0;
-    const written = () => this.framesWritten;
-    new Counter({
-      name: 'studio_gateway_stream_frames_total',
-      help: 'SSE frames written',
-      registers: [metrics],
-      // Counted in a plain number and added at scrape time: a signal to 10,000 clients is 10,000
-      // frames, and a labelled increment per frame showed in the fan-out's latency.
-      collect() {
-        const now = written();
-        this.inc(now - counted);
-        counted = now;
-      },
-    });
-    this.slow = new Counter({
-      name: 'studio_gateway_stream_slow_disconnects_total',
-      help: 'Clients cut off because they fell behind their send bound',
-      registers: [metrics],
-    });
-    const replayed = new Histogram({
-      name: 'studio_gateway_stream_replay_size',
-      help: 'Events replayed after a Last-Event-ID',
-      buckets: [0, 1, 10, 50, 100, 250, 500],
-      registers: [metrics],
-    });
-    const replayFailed = new Counter({
-      name: 'studio_gateway_stream_replay_failures_total',
-      help: 'Replays that could not be read (the client went live without them)',
-      registers: [metrics],
-    });
-    const repaired = new Counter({
-      name: 'studio_gateway_stream_repaired_events_total',
-      help: 'Stored events a cluster feed missed on the bus (event store restarted, NATS restarted) and read from the store',
-      registers: [metrics],
-    });
-    const repairFailed = new Counter({
-      name: 'studio_gateway_stream_repair_failures_total',
-      help: 'Holes in a cluster feed that could not be read back: its clients were told of a gap',
-      registers: [metrics],
-    });
+    this.sendBounds = config.sendBounds;
     this.hub = new SseHub(
       bus,
-      (clusterId, afterSeq, from) =>
-        bus.request(rpcs.eventsSince, {
-          clusterId,
-          afterSeq,
-          limit: Math.min(settings.get('artemis-studio.stream.replay-cap'), REPLAY_LIMIT_MAX) || 1,
-          newest: from === 'newest',
-        }),
+      (clusterId, afterSeq, from) => this.readReplay(clusterId, afterSeq, from),
+      metrics.hub,
+    );
+  }
+
+  /**
+   * Opens one client's stream: admitted under the limits (or refused, 503 with Retry-After),
+   * watched for its credential, added to the hub, and released however it ends.
+   */
+  async open(request: StreamRequest, connection: StreamConnection): Promise<void> {
+    const { response } = connection;
+    this.admit(request.address);
+    response.status(200).set(SSE_HEADERS);
+    const client = new SseClient(
+      request.clusterId,
+      request.topics,
+      response,
+      request.lastEventId,
+      this.sendBounds,
       {
-        clients: (n) => clients.set(n),
-        replayed: (n) => replayed.observe(n),
-        replayFailed: () => replayFailed.inc(),
-        repaired: (n) => repaired.inc(n),
-        repairFailed: () => repairFailed.inc(),
+        slow: (slow) => {
+          this.metrics.slow.inc();
+          this.hub.close(slow);
+          response.destroy();
+        },
+        frame: () => this.metrics.frameWritten(),
       },
     );
+    this.credentials.hold(client, request.credential, () => {
+      this.hub.close(client);
+      response.end();
+    });
+    connection.onClose(() => {
+      this.hub.close(client);
+      this.credentials.release(client);
+      this.admission.release(request.address);
+    });
+    await this.hub.open(client);
+    // Headers only once the hub's subscription for the cluster is confirmed: a client told 200
+    // before it was could miss a signal published right after, and the console refetches on
+    // open, not later (a fresh-clone CI run lost a queues signal so).
+    if (response.destroyed || response.writableEnded) return;
+    response.flushHeaders();
+    response.write('retry: 1000\n\n');
   }
 
   onApplicationBootstrap(): void {
@@ -129,6 +128,39 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     this.sweepTimer = setInterval(() => void this.sweepCredentials(), CREDENTIAL_SWEEP_MS);
   }
 
+  /** Before the HTTP server closes: it would otherwise wait on every open stream. */
+  onModuleDestroy(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.lagTimer);
+    clearInterval(this.sweepTimer);
+    this.hub.closeAll();
+  }
+
+  private admit(address: string): void {
+    const admitted = this.admission.admit(address);
+    if (admitted === 'ok') return;
+    this.metrics.refused.inc({ limit: admitted });
+    throw new DomainError(
+      'unavailable',
+      'TOO_MANY_STREAMS',
+      admitted === 'total'
+        ? 'this gateway holds as many streams as it may; another replica may have room'
+        : 'too many streams from this address; close some, or raise SSE_MAX_STREAMS_PER_ADDRESS',
+      undefined,
+      RETRY_AFTER_SECONDS,
+    );
+  }
+
+  /** A replay from the event store, at most the replay cap (a runtime setting). */
+  private readReplay(clusterId: string, afterSeq: number, from: 'newest' | 'oldest'): Promise<Replay> {
+    return this.bus.request(rpcs.eventsSince, {
+      clusterId,
+      afterSeq,
+      limit: Math.min(this.settings.get('artemis-studio.stream.replay-cap'), REPLAY_LIMIT_MAX) || 1,
+      newest: from === 'newest',
+    });
+  }
+
   /**
    * Ends the streams whose credential is no longer good, within CREDENTIAL_SWEEP_MS of a sign-out
    * or revocation on any replica; once a minute, marks their sessions as in use. With PostgreSQL
@@ -137,7 +169,7 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   private async sweepCredentials(): Promise<void> {
     try {
       if (++this.sweeps % SWEEPS_PER_TOUCH === 0) await this.sessions.touch(this.credentials.sessions());
-      this.ended.inc(
+      this.metrics.credentialEnds.inc(
         await this.credentials.sweep((sessions, tokens) => this.authenticator.noLongerGood(sessions, tokens)),
       );
     } catch {
@@ -159,13 +191,5 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     } catch {
       // Checked again at the next heartbeat.
     }
-  }
-
-  /** Before the HTTP server closes: it would otherwise wait on every open stream. */
-  onModuleDestroy(): void {
-    clearTimeout(this.timer);
-    clearInterval(this.lagTimer);
-    clearInterval(this.sweepTimer);
-    this.hub.closeAll();
   }
 }
