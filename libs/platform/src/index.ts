@@ -13,7 +13,7 @@ export type { ServiceConfig } from './config/service-config';
 export { serviceConfigModule } from './config/config.module';
 export { DatabaseService, DatabaseUnavailableError } from './database/database.service';
 export { SettingsService } from './settings/settings.service';
-export { InvalidSettingError, SettingsStore, effectiveSettings } from './settings/settings-store';
+export { InvalidSettingError, SettingsRepository, effectiveSettings } from './settings/settings.repository';
 export { OwnedClusters, ownedClustersFor } from './leases/owned-clusters';
 export { ClusterOwnership } from './leases/cluster-ownership';
 export { OPERATIONAL_ENDPOINT } from './http/operational';

@@ -1,7 +1,7 @@
 import { PlatformModule } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { QueriesModule } from './queries/queries.module';
+import { HistoryModule } from './history/history.module';
 import { RetentionModule } from './retention/retention.module';
 import { WriterModule } from './writer/writer.module';
 
@@ -10,7 +10,7 @@ import { WriterModule } from './writer/writer.module';
   imports: [
     PlatformModule.forService({ service: 'event-store', defaultPort: 8083 }),
     ScheduleModule.forRoot(),
-    QueriesModule,
+    HistoryModule,
     WriterModule,
     RetentionModule,
   ],

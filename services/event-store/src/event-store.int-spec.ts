@@ -1,6 +1,6 @@
 import { channels, rpcs, subjects, type BrokerEvent, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
-import { SettingsStore } from '@artemis-studio/platform';
+import { SettingsRepository } from '@artemis-studio/platform';
 import {
   TcpProxy,
   spawnService,
@@ -257,7 +257,7 @@ describe('event store against real PostgreSQL and NATS', () => {
     });
 
     it('loses nothing when its buffer is full: the overflow stays in the stream and is written later', async () => {
-      const settings = new SettingsStore(db);
+      const settings = new SettingsRepository(db);
       await settings.put('artemis-studio.events.buffer-size', 20);
       try {
         await waitFor('the setting in force', async () => {

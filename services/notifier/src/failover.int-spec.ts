@@ -1,7 +1,7 @@
 import type { Stoppable } from '@artemis-studio/bus';
 import { channels, subjects, unobservedPeriod, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
-import { SettingsStore } from '@artemis-studio/platform';
+import { SettingsRepository } from '@artemis-studio/platform';
 import {
   artemis,
   brokerCluster,
@@ -21,7 +21,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { NotifierModule } from './app.module';
-import { NotifierOwnershipService } from './ownership/notifier-ownership.service';
+import { SubscriptionOwnershipService } from './ownership/subscription-ownership.service';
 import { IDLE_TIMEOUT_MS, silenceLimitMs } from './subscriptions/notification-subscription';
 
 const SILENCE_LIMIT_MS = silenceLimitMs(IDLE_TIMEOUT_MS);
@@ -43,7 +43,7 @@ describe('notification subscription across a live/backup failover', () => {
   beforeAll(async () => {
     pair = await startBroker('pair');
     db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
-    await new SettingsStore(db).put('artemis-studio.scrape.tier-a-millis', 1000);
+    await new SettingsRepository(db).put('artemis-studio.scrape.tier-a-millis', 1000);
     scraper = await spawnService('scraper', 18281, { LEASE_TTL_MS: '3000' });
     notifier = await startService(NotifierModule, { LEASE_TTL_MS: '3000' });
   }, 120_000);
@@ -54,7 +54,7 @@ describe('notification subscription across a live/backup failover', () => {
     await scraper?.stop();
     await cleanStream({ clusterIds: clusterId ? [clusterId] : [], durables: [durable] });
     await bus.close();
-    await new SettingsStore(db).reset('artemis-studio.scrape.tier-a-millis');
+    await new SettingsRepository(db).reset('artemis-studio.scrape.tier-a-millis');
     await db.destroy();
     // The killed primary's journal is behind the backup's: start the next run from fresh instances.
     await artemis('reset', 'pair');
@@ -63,7 +63,7 @@ describe('notification subscription across a live/backup failover', () => {
   it('moves the subscription to the backup when the live primary dies, and back when it returns', async () => {
     const cluster = await insertCluster(db, brokerCluster(pair));
     clusterId = cluster.id;
-    const notifications = notifier.app.get(NotifierOwnershipService);
+    const notifications = notifier.app.get(SubscriptionOwnershipService);
     const subscribed = () => notifications.cluster(cluster.id)?.subscribedNodes() ?? [];
     await waitFor('a subscription on the primary only', () => subscribed().join() === 'primary', {
       timeoutMs: 30_000,

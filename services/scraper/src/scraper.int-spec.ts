@@ -1,6 +1,6 @@
 import { buckets, channels, rpcs, subjectPatterns, type Signal } from '@artemis-studio/contracts';
 import { ClusterEntity, NodeStateEntity, createDataSource } from '@artemis-studio/db';
-import { SettingsStore } from '@artemis-studio/platform';
+import { SettingsRepository } from '@artemis-studio/platform';
 import {
   artemis,
   brokerCluster,
@@ -63,7 +63,7 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
   beforeAll(async () => {
     broker = await brokerProfile(testConfig.brokerProfile);
     db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
-    const settings = new SettingsStore(db);
+    const settings = new SettingsRepository(db);
     await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
     await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
     bus.subscribe(channels.signal, subjectPatterns.signal(), (s) => void signals.push(s));
@@ -71,7 +71,7 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
   });
 
   afterAll(async () => {
-    const settings = new SettingsStore(db);
+    const settings = new SettingsRepository(db);
     await settings.reset('artemis-studio.scrape.tier-a-millis');
     await settings.reset('artemis-studio.scrape.tier-b-millis');
     await db.destroy();

@@ -1,6 +1,6 @@
 import type { Bus } from '@artemis-studio/bus';
 import { buckets } from '@artemis-studio/contracts';
-import { ClusterCatalog, SecretVault, type ClusterTarget } from '@artemis-studio/db';
+import { ClusterTargetQueries, SecretVault, type ClusterTarget } from '@artemis-studio/db';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
@@ -128,7 +128,7 @@ export interface OwnedClustersForOptions<W extends ClusterWork> extends Pick<
 export async function ownedClustersFor<W extends ClusterWork>(
   options: OwnedClustersForOptions<W>,
 ): Promise<OwnedClusters<W>> {
-  const catalog = new ClusterCatalog(options.dataSource, SecretVault.fromBase64(options.secretKey));
+  const catalog = new ClusterTargetQueries(options.dataSource, SecretVault.fromBase64(options.secretKey));
   return new OwnedClusters({
     leases: new ClusterLeases(
       await options.bus.kv(buckets.leases),

@@ -1,7 +1,7 @@
 import { SETTINGS, type SettingKey } from '@artemis-studio/contracts';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DatabaseService } from '../database/database.service';
-import { SettingsStore } from './settings-store';
+import { SettingsRepository } from './settings.repository';
 
 /** How often every service re-reads `studio_setting`: a change takes effect within this, without a restart. */
 const SETTINGS_REFRESH_MS = 2000;
@@ -15,14 +15,14 @@ export class SettingsService implements OnModuleInit, OnApplicationShutdown {
   private overrides = new Map<SettingKey, number>();
   private timer?: NodeJS.Timeout;
   private readonly logger = new Logger('Settings');
-  private store?: SettingsStore;
+  private store?: SettingsRepository;
   private stopped = false;
 
   constructor(private readonly database: DatabaseService) {}
 
   onModuleInit(): void {
     void this.database.whenReady().then(async (dataSource) => {
-      this.store = new SettingsStore(dataSource);
+      this.store = new SettingsRepository(dataSource);
       await this.refresh();
       // Stopped while the first read was under way: a timer started now would outlive the service.
       if (this.stopped) return;

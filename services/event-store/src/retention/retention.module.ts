@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { QueriesModule } from '../queries/queries.module';
+import { HistoryModule } from '../history/history.module';
 import { WriterModule } from '../writer/writer.module';
 import { RetentionService } from './retention.service';
 
 /** Hourly reaping past the retention, on the writer replica. */
-@Module({ imports: [QueriesModule, WriterModule], providers: [RetentionService] })
+@Module({ imports: [HistoryModule, WriterModule], providers: [RetentionService] })
 export class RetentionModule {}

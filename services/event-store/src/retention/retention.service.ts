@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { EventQueriesService } from '../queries/event-queries.service';
+import { HistoryService } from '../history/history.service';
 import { EventStoreWriterService } from '../writer/event-store-writer.service';
 
 /** Reaps `broker_event` past `artemis-studio.events.retention-hours`, hourly, on the writer replica. */
@@ -10,7 +10,7 @@ export class RetentionService {
 
   constructor(
     private readonly writer: EventStoreWriterService,
-    private readonly queries: EventQueriesService,
+    private readonly queries: HistoryService,
   ) {}
 
   @Interval(3_600_000)

@@ -12,7 +12,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { randomUUID } from 'node:crypto';
 import { IntakeBuffer } from '../intake/intake-buffer';
 import { EventStoreMetrics } from '../metrics/event-store-metrics';
-import { EventQueries } from '../queries/event-queries';
+import { BrokerEventRepository } from '../history/broker-event.repository';
 import { BatchWriter } from './batch-writer';
 import { storedEventJson } from './stored-event';
 import { EventWriter } from './event-writer';
@@ -44,7 +44,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
     private readonly database: DatabaseService,
     private readonly settings: SettingsService,
     private readonly buffer: IntakeBuffer,
-    private readonly queries: EventQueries,
+    private readonly queries: BrokerEventRepository,
     private readonly metrics: EventStoreMetrics,
   ) {}
 

@@ -2,12 +2,12 @@ import { SettingsService } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
 import { IntakeBuffer } from '../intake/intake-buffer';
 import { EventStoreMetrics } from '../metrics/event-store-metrics';
-import { QueriesModule } from '../queries/queries.module';
+import { HistoryModule } from '../history/history.module';
 import { EventStoreWriterService } from './event-store-writer.service';
 
 /** The writer role: the lock, the intake buffer, batched writes and the stored-event publication. */
 @Module({
-  imports: [QueriesModule],
+  imports: [HistoryModule],
   providers: [
     {
       provide: IntakeBuffer,

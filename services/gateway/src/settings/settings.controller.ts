@@ -8,7 +8,7 @@ import {
   DatabaseService,
   InvalidSettingError,
   SettingsService,
-  SettingsStore,
+  SettingsRepository,
   effectiveSettings,
 } from '@artemis-studio/platform';
 import { Body, Controller, Get, Param, PipeTransform, Put } from '@nestjs/common';
@@ -57,7 +57,7 @@ export class SettingsController {
     try {
       const setting = await this.database.transaction(async (tx) => {
         const before = (await this.list()).find((s) => s.key === key)?.value;
-        const written = await new SettingsStore(tx).put(key, value);
+        const written = await new SettingsRepository(tx).put(key, value);
         await note.within(tx, { detail: { from: before, to: written.value } });
         return written;
       });
@@ -70,7 +70,7 @@ export class SettingsController {
     }
   }
 
-  private async store(): Promise<SettingsStore> {
-    return new SettingsStore(await this.database.forRequest());
+  private async store(): Promise<SettingsRepository> {
+    return new SettingsRepository(await this.database.forRequest());
   }
 }

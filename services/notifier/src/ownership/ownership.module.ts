@@ -3,11 +3,11 @@ import { NotificationRouter } from '../events/notification-router';
 import { MetricsModule } from '../metrics/metrics.module';
 import { PublishingModule } from '../publishing/publishing.module';
 import { SignalsModule } from '../signals/signals.module';
-import { NotifierOwnershipService } from './notifier-ownership.service';
+import { SubscriptionOwnershipService } from './subscription-ownership.service';
 
 /** The clusters this replica owns, their subscriptions, and where their notifications go. */
 @Module({
   imports: [MetricsModule, PublishingModule, SignalsModule],
-  providers: [NotifierOwnershipService, NotificationRouter],
+  providers: [SubscriptionOwnershipService, NotificationRouter],
 })
 export class OwnershipModule {}

@@ -3,11 +3,11 @@ import { Module } from '@nestjs/common';
 import { JolokiaModule } from '../jolokia/jolokia.module';
 import { QueuesModule } from '../queues/queues.module';
 import { PollMetrics } from '../polling/poll-metrics';
-import { OwnershipService } from './ownership.service';
+import { PollerOwnershipService } from './poller-ownership.service';
 
 /** The clusters this replica polls, their pollers and their live-list reads. */
 @Module({
   imports: [JolokiaModule, QueuesModule],
-  providers: [OwnershipService, SignalPublisher, PollMetrics],
+  providers: [PollerOwnershipService, SignalPublisher, PollMetrics],
 })
 export class OwnershipModule {}

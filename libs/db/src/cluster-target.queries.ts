@@ -24,7 +24,7 @@ export interface ClusterTarget {
 }
 
 /** Reads the cluster registry (written by the gateway) for the scraper and the notifier. */
-export class ClusterCatalog {
+export class ClusterTargetQueries {
   constructor(
     private readonly dataSource: DataSource,
     private readonly vault: SecretVault,

@@ -12,7 +12,7 @@ import {
 } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JolokiaClient } from '../jolokia/jolokia-client';
-import { readLiveList } from '../live-lists/live-list.service';
+import { readLiveList } from '../live-lists/read-live-list';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
 import { PollMetrics } from '../polling/poll-metrics';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
@@ -40,7 +40,7 @@ class OwnedCluster {
  * per-node call budget as polling.
  */
 @Injectable()
-export class OwnershipService extends ClusterOwnership<OwnedCluster> {
+export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
   protected readonly logger = new Logger('Ownership');
 
   constructor(

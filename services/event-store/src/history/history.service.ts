@@ -2,16 +2,16 @@ import { Bus, RpcError, type Unsubscribe } from '@artemis-studio/bus';
 import { rpcs } from '@artemis-studio/contracts';
 import { BUS, DatabaseUnavailableError, SettingsService } from '@artemis-studio/platform';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { EventQueries } from './event-queries';
+import { BrokerEventRepository } from './broker-event.repository';
 
 /** Replay, history, drop counting and on-demand reaping over request/reply: every replica serves them. */
 @Injectable()
-export class EventQueriesService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class HistoryService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly served: Unsubscribe[] = [];
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
-    private readonly queries: EventQueries,
+    private readonly queries: BrokerEventRepository,
     private readonly settings: SettingsService,
   ) {}
 

@@ -27,7 +27,7 @@ const OBSERVATION_REFRESH_MS = 5000;
  * to the router; the verdict of each cluster to `studio_capabilities`, with a signal.
  */
 @Injectable()
-export class NotifierOwnershipService extends ClusterOwnership<ClusterNotifications> {
+export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifications> {
   protected readonly logger = new Logger('Notifier');
   private liveNodesWatch?: Stoppable;
   private readonly liveNodeSets = new Map<string, LiveNodeSet>();

@@ -41,7 +41,7 @@ const toEvent = (r: EventRow): BrokerEvent => ({
 
 /** Reads of `broker_event` and the drop counters; every query is served by an index. */
 @Injectable()
-export class EventQueries {
+export class BrokerEventRepository {
   constructor(private readonly database: DatabaseService) {}
 
   /**

@@ -10,7 +10,7 @@ export class InvalidSettingError extends Error {
  * Reads and writes `studio_setting`; values are validated against the contract's bounds. Given a
  * transaction's manager, its writes commit (or roll back) with the rest of that transaction.
  */
-export class SettingsStore {
+export class SettingsRepository {
   constructor(private readonly dataSource: DataSource | EntityManager) {}
 
   /** The overrides in force; a stored value that no longer passes validation is ignored (default applies). */
