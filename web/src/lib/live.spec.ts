@@ -22,60 +22,15 @@ describe('pollInterval', () => {
   it("tries a failed query again with the stream's backoff, live or not, and never while paused", () => {
     const low = () => 0;
     const high = () => 0.999999;
+    const failed = (failuresInARow: number, random: () => number, live = true, paused = false) =>
+      pollInterval({ paused, live, floorMs, whileLiveMs: undefined, failuresInARow, random });
     // The first retry within 1 to 2 s, then a ceiling that doubles up to 30 s.
-    expect(
-      pollInterval({
-        paused: false,
-        live: true,
-        floorMs,
-        whileLiveMs: undefined,
-        failuresInARow: 1,
-        random: low,
-      }),
-    ).toBe(1000);
-    expect(
-      pollInterval({
-        paused: false,
-        live: true,
-        floorMs,
-        whileLiveMs: undefined,
-        failuresInARow: 1,
-        random: high,
-      }),
-    ).toBe(2000);
-    expect(
-      pollInterval({
-        paused: false,
-        live: true,
-        floorMs,
-        whileLiveMs: undefined,
-        failuresInARow: 9,
-        random: high,
-      }),
-    ).toBe(30_000);
+    expect(failed(1, low)).toBe(1000);
+    expect(failed(1, high)).toBe(2000);
+    expect(failed(9, high)).toBe(30_000);
     // Polling already: whichever comes first.
-    expect(
-      pollInterval({
-        paused: false,
-        live: false,
-        floorMs,
-        whileLiveMs: undefined,
-        failuresInARow: 9,
-        random: high,
-      }),
-    ).toBe(5000);
-    expect(
-      pollInterval({
-        paused: false,
-        live: false,
-        floorMs,
-        whileLiveMs: undefined,
-        failuresInARow: 1,
-        random: low,
-      }),
-    ).toBe(1000);
-    expect(
-      pollInterval({ paused: true, live: true, floorMs, whileLiveMs: undefined, failuresInARow: 1 }),
-    ).toBe(false);
+    expect(failed(9, high, false)).toBe(5000);
+    expect(failed(1, low, false)).toBe(1000);
+    expect(failed(1, low, true, true)).toBe(false);
   });
 });

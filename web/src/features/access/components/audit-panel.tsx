@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { formatInstant } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useAudit } from '../api/access';
+import { TableHead } from '../../../lib/ui/table-head';
 
 const OUTCOME_COLOUR: Record<AuditEvent['outcome'], string> = {
   success: 'green',
@@ -43,16 +44,7 @@ export function AuditPanel() {
         {(page) => (
           <>
             <Table aria-label="Audit trail" verticalSpacing={4} fz="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>Who</Table.Th>
-                  <Table.Th>From</Table.Th>
-                  <Table.Th>Action</Table.Th>
-                  <Table.Th>Target</Table.Th>
-                  <Table.Th>Outcome</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead columns={['When', 'Who', 'From', 'Action', 'Target', 'Outcome']} />
               <Table.Tbody>
                 {page.items.map((event) => (
                   <Table.Tr key={event.seq}>

@@ -5,6 +5,7 @@ import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateGrant, useDeleteGrant, useGrants, useUsers } from '../api/access';
 import { RoleFields } from './role-fields';
+import { TableHead } from '../../../lib/ui/table-head';
 
 /** Roles on clusters, for a Studio user or for an identity-provider group (by the name in its groups claim). */
 export function GrantsPanel() {
@@ -63,14 +64,7 @@ export function GrantsPanel() {
       <QueryState query={grants} what="grants">
         {(list) => (
           <Table aria-label="Grants" verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Who</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>On clusters</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Who', 'Role', 'On clusters', '']} />
             <Table.Tbody>
               {list.map((grant) => (
                 <Table.Tr key={grant.id}>

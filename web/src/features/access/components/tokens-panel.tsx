@@ -19,6 +19,7 @@ import { formatInstant } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateToken, useRevokeToken, useTokens, useUsers } from '../api/access';
 import { RoleFields } from './role-fields';
+import { TableHead } from '../../../lib/ui/table-head';
 
 /** The secret, once: it is never shown again, anywhere. */
 function NewSecret({ created, onClose }: { created: CreatedToken | null; onClose: () => void }) {
@@ -120,16 +121,7 @@ export function TokensPanel({ me }: { me: Me }) {
       <QueryState query={tokens} what="API tokens">
         {(list) => (
           <Table aria-label="API tokens" verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Owner</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Name', 'Owner', 'Role', 'Expires', 'Last used', '']} />
             <Table.Tbody>
               {list.map((token) => (
                 <Table.Tr key={token.id}>

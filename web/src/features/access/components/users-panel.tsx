@@ -17,6 +17,7 @@ import { formatInstant } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/access';
 import { RoleFields } from './role-fields';
+import { TableHead } from '../../../lib/ui/table-head';
 
 function NewUser() {
   const create = useCreateUser();
@@ -120,15 +121,7 @@ export function UsersPanel({ me }: { me: Me }) {
       <QueryState query={users} what="users">
         {(list) => (
           <Table aria-label="Users" verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>User</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Groups</Table.Th>
-                <Table.Th>Last sign-in</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['User', 'Kind', 'Groups', 'Last sign-in', '']} />
             <Table.Tbody>
               {list.map((user) => (
                 <Table.Tr key={user.id}>

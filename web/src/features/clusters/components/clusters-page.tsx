@@ -12,6 +12,7 @@ import { useClusters } from '../api/get-clusters';
 import { useTopology } from '../api/get-topology';
 import { ClusterForm } from './cluster-form';
 import { confirmRemoveCluster } from './remove-cluster';
+import { TableHead } from '../../../lib/ui/table-head';
 
 function ClusterRow({ cluster }: { cluster: ClusterSummary }) {
   const topology = useTopology(cluster.id);
@@ -99,15 +100,7 @@ export function ClustersPage() {
             <EmptyState onRegister={open} />
           ) : (
             <Table highlightOnHover verticalSpacing="sm" aria-label="Clusters">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Nodes</Table.Th>
-                  <Table.Th>Health</Table.Th>
-                  <Table.Th>Notifications</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead columns={['Name', 'Nodes', 'Health', 'Notifications', '']} />
               <Table.Tbody>
                 {list.map((cluster) => (
                   <ClusterRow key={cluster.id} cluster={cluster} />

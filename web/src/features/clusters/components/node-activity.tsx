@@ -4,6 +4,7 @@ import { latestOf, sparklinesOf, type NodeSparklines } from '../../../lib/metric
 import { formatNumber, formatRate } from '../../../lib/ui/format';
 import { Sparkline } from '../../../lib/ui/sparkline';
 import { LAST_HOUR_MS, useClusterMetrics } from '../api/get-cluster-activity';
+import { TableHead } from '../../../lib/ui/table-head';
 
 const NONE: readonly (number | null)[] = [];
 const count = (v: number | null) => (v === null ? '—' : formatNumber(v));
@@ -54,14 +55,7 @@ export function NodeActivity({ clusterId, nodes }: { clusterId: string; nodes: s
       </Text>
       <Table.ScrollContainer minWidth={600}>
         <Table aria-label="Each node, last hour" verticalSpacing={4}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Node</Table.Th>
-              <Table.Th>Messages waiting</Table.Th>
-              <Table.Th>In per second</Table.Th>
-              <Table.Th>Connections</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={['Node', 'Messages waiting', 'In per second', 'Connections']} />
           <Table.Tbody>
             {nodes.map((name) => (
               <ActivityRow key={name} name={name} lines={lines?.get(name)} of={`node ${name}`} />

@@ -8,6 +8,7 @@ import { useCluster } from '../api/get-cluster';
 import { useTopology } from '../api/get-topology';
 import { ClusterActivity } from './cluster-activity';
 import { NodeActivity } from './node-activity';
+import { TableHead } from '../../../lib/ui/table-head';
 
 const route = getRouteApi('/clusters/$clusterId');
 
@@ -22,17 +23,9 @@ function NodesTable({ topology }: { topology: Topology }) {
   return (
     <Table.ScrollContainer minWidth={800}>
       <Table verticalSpacing="sm" aria-label="Nodes">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Node</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>Replication</Table.Th>
-            <Table.Th>Version</Table.Th>
-            <Table.Th>Uptime</Table.Th>
-            <Table.Th>Reachability</Table.Th>
-            <Table.Th>Observed</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead
+          columns={['Node', 'Role', 'Replication', 'Version', 'Uptime', 'Reachability', 'Observed']}
+        />
         <Table.Tbody>
           {topology.nodes.map((node) => (
             <Table.Tr key={node.name} data-testid={`node-${node.name}`}>

@@ -7,6 +7,7 @@ import { useLiveEvents } from '../../../lib/live-events/use-live-events';
 import { formatNumber, formatRate, formatTime } from '../../../lib/ui/format';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
+import { TableHead } from '../../../lib/ui/table-head';
 import { useQueueEvents } from '../api/get-queue-events';
 import { useQueueMetrics } from '../hooks/use-queue-metrics';
 import { useQueues } from '../api/get-queues';
@@ -15,34 +16,30 @@ import { MetricCharts } from '../../../lib/metrics/metric-charts';
 
 const route = getRouteApi('/clusters/$clusterId/queues/$queue');
 
+const ATTRIBUTE_COLUMNS = [
+  'Node',
+  'Address',
+  'Routing',
+  'Depth',
+  'Consumers',
+  'Delivering',
+  'Added',
+  'Acked',
+  'Expired',
+  'Killed',
+  'In/s',
+  'Acked/s',
+  'State',
+  'Observed',
+];
+
 function Attributes({ rows }: { rows: QueueRow[] }) {
   if (rows.length === 0)
     return <Text c="dimmed">The queue is not on any node now; its history is below.</Text>;
   return (
     <Table.ScrollContainer minWidth={1000}>
       <Table aria-label="Queue on each node">
-        <Table.Thead>
-          <Table.Tr>
-            {[
-              'Node',
-              'Address',
-              'Routing',
-              'Depth',
-              'Consumers',
-              'Delivering',
-              'Added',
-              'Acked',
-              'Expired',
-              'Killed',
-              'In/s',
-              'Acked/s',
-              'State',
-              'Observed',
-            ].map((h) => (
-              <Table.Th key={h}>{h}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead columns={ATTRIBUTE_COLUMNS} />
         <Table.Tbody>
           {rows.map((q) => (
             <Table.Tr key={q.node}>

@@ -8,6 +8,7 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { describeError } from '../../../lib/api-client';
 import { QueryState } from '../../../lib/ui/query-state';
 import { usePutSetting, useSettings } from '../api/settings';
+import { TableHead } from '../../../lib/ui/table-head';
 
 function SettingRow({ setting }: { setting: Setting & { key: SettingKey } }) {
   const put = usePutSetting();
@@ -97,13 +98,7 @@ export function SettingsPage() {
       <QueryState query={settings} what="settings">
         {(list) => (
           <Table verticalSpacing="md" aria-label="Runtime settings">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Setting</Table.Th>
-                <Table.Th>Value</Table.Th>
-                <Table.Th>Source</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Setting', 'Value', 'Source']} />
             <Table.Tbody>
               {list
                 .filter((s): s is Setting & { key: SettingKey } => isSettingKey(s.key))
