@@ -51,6 +51,11 @@ export interface Bus {
     handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>,
     options?: { key?: string },
   ): Unsubscribe;
+  /**
+   * Serves every RPC of a keyed table for one key (a cluster this replica owns), as one service
+   * instance: all of them answer from here until the returned call lets the key go.
+   */
+  serveKeyed<T extends Record<string, RpcDef>>(table: T, handlers: HandlersOf<T>, key: string): Unsubscribe;
 
   /** Publishes to the JetStream stream that captures `channel`; `msgId` makes a retry a discarded duplicate. */
   publishDurable<C extends Channel>(
@@ -136,3 +141,8 @@ export interface BusMetrics {
 }
 
 export const noopBusMetrics: BusMetrics = { malformed() {}, handlerFailed() {}, publishDropped() {} };
+
+/** What answers each RPC of a table. */
+export type HandlersOf<T extends Record<string, RpcDef>> = {
+  [K in keyof T]: (request: RequestOf<T[K]>) => Promise<ReplyOf<T[K]>>;
+};

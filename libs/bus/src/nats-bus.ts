@@ -15,6 +15,7 @@ import type {
   BusState,
   Delivery,
   DurableConsumerOptions,
+  HandlersOf,
   Stoppable,
   TypedKv,
   Unsubscribe,
@@ -25,7 +26,7 @@ import { BusConnection } from './connection';
 import { JetStreamStreams, consume } from './jetstream';
 import { NatsTypedKv } from './kv';
 import { BusReporter, type BusLog } from './reporter';
-import { request, serve } from './rpc';
+import { request, serve, serveEndpoints, type Served } from './rpc';
 
 export interface NatsBusOptions {
   servers: string | string[];
@@ -116,6 +117,18 @@ export class NatsBus implements Bus {
       rpc,
       handler,
       { queue: this.options.name, key: options.key },
+      this.reporter,
+    );
+  }
+
+  serveKeyed<T extends Record<string, RpcDef>>(table: T, handlers: HandlersOf<T>, key: string): Unsubscribe {
+    const endpoints = (Object.keys(table) as (keyof T)[]).map(
+      (name) => ({ rpc: table[name], handler: handlers[name] }) as Served,
+    );
+    return serveEndpoints(
+      this.connection.connected,
+      endpoints,
+      { queue: this.options.name, key },
       this.reporter,
     );
   }

@@ -80,6 +80,12 @@ function sharedService(nc: NatsConnection, name: string): Promise<Service> {
   return service;
 }
 
+/** One endpoint of a served table: the RPC and what answers it. */
+export interface Served<R extends RpcDef = RpcDef> {
+  rpc: R;
+  handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>;
+}
+
 /**
  * Serves an RPC in the queue group `queue` (one replica answers each request): a malformed request
  * is a 400, an RpcError keeps its code, anything else is a 500 that is counted and logged.
@@ -91,10 +97,22 @@ export function serve<R extends RpcDef>(
   options: { queue: string; key?: string },
   reporter: BusReporter,
 ): Unsubscribe {
-  const subject = rpcSubject(rpc, options.key);
+  return serveEndpoints(connected, [{ rpc, handler } as Served], options, reporter);
+}
+
+/**
+ * Serves every RPC given under one key, as one service instance (a cluster's owner answers all of
+ * that cluster's owner RPCs, and stops answering all of them together when it lets the key go).
+ */
+export function serveEndpoints(
+  connected: Promise<NatsConnection>,
+  endpoints: readonly Served[],
+  options: { queue: string; key?: string },
+  reporter: BusReporter,
+): Unsubscribe {
   let released = false;
   let stop: () => void = () => undefined;
-  const answer = (msg: ServiceMsg) => {
+  const answer = ({ rpc, handler }: Served, msg: ServiceMsg) => {
     // A shared service keeps its endpoints until the last is released: one let go answers so.
     if (released) return msg.respondError(503, `${rpc.name} is no longer served here`);
     const decoded = decode(rpc.request, msg.data);
@@ -102,7 +120,7 @@ export function serve<R extends RpcDef>(
       reporter.malformed(`${rpc.name} request`, msg.subject, decoded.reason);
       return msg.respondError(400, `malformed ${rpc.name} request: ${decoded.reason}`);
     }
-    handler(decoded.value as RequestOf<R>)
+    handler(decoded.value as RequestOf<typeof rpc>)
       .then((result) => msg.respond(encode(rpc.reply, result, `${rpc.name} reply`)))
       .catch((error: unknown) => {
         if (error instanceof RpcError) return msg.respondError(error.code, error.message);
@@ -111,6 +129,8 @@ export function serve<R extends RpcDef>(
         msg.respondError(500, `${rpc.name} failed: ${(error as Error).message}`);
       });
   };
+  const subjects = endpoints.map(({ rpc }) => rpcSubject(rpc, options.key));
+  const names = endpoints.map(({ rpc }) => rpc.name).join(', ');
   void connected
     .then(async (nc) => {
       if (released) return;
@@ -123,15 +143,17 @@ export function serve<R extends RpcDef>(
             metadata: { key: options.key },
           })
         : await sharedService(nc, options.queue);
-      service.addEndpoint(endpointName(rpc), {
-        subject,
-        handler: (err, msg) =>
-          err ? reporter.log.warn(`bus: rpc ${rpc.name}: ${err.message}`) : answer(msg),
-      });
+      endpoints.forEach((endpoint, i) =>
+        service.addEndpoint(endpointName(endpoint.rpc), {
+          subject: subjects[i],
+          handler: (err, msg) =>
+            err ? reporter.log.warn(`bus: rpc ${endpoint.rpc.name}: ${err.message}`) : answer(endpoint, msg),
+        }),
+      );
       if (options.key) stop = () => void service.stop().catch(() => undefined);
       if (released) stop();
     })
-    .catch((err: unknown) => reporter.log.error(`bus: cannot serve ${rpc.name}: ${(err as Error).message}`));
+    .catch((err: unknown) => reporter.log.error(`bus: cannot serve ${names}: ${(err as Error).message}`));
   return () => {
     released = true;
     stop();

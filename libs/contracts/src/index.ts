@@ -15,6 +15,7 @@ export * from './bus/rpc';
 export * from './http/errors';
 export * from './http/clusters';
 export * from './http/state';
+export * from './http/queue-actions';
 export * from './http/stream';
 export * from './http/metrics';
 export * from './http/access';

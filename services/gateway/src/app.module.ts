@@ -7,6 +7,7 @@ import { ClustersModule } from './clusters/clusters.module';
 import { EventsModule } from './events/events.module';
 import { LiveListsModule } from './live-lists/live-lists.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { QueueActionsModule } from './queue-actions/queue-actions.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
 import { DirectoryModule } from './directory/directory.module';
@@ -29,6 +30,7 @@ import { StreamModule } from './stream/stream.module';
     ClustersModule,
     TopologyModule,
     QueuesModule,
+    QueueActionsModule,
     MetricsModule,
     EventsModule,
     LiveListsModule,

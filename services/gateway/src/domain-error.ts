@@ -1,6 +1,15 @@
 /** What kind of failure, in the product's terms; only the HTTP filter turns a kind into a status. */
 export type DomainErrorKind =
-  'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'rate-limited' | 'unavailable';
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'locked'
+  | 'rate-limited'
+  | 'bad-gateway'
+  | 'unavailable'
+  | 'timeout';
 
 export interface FieldProblem {
   path: string;

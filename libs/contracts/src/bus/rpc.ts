@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Uuid } from '../common';
 import { BrokerEventSchema, DropReportSchema } from './broker-event';
 import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchema } from '../http/state';
+import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
 
 /** A request/reply endpoint on `studio.v1.rpc.<name>`, served by one queue group. */
 export interface RpcDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodType = z.ZodType> {
@@ -63,4 +64,30 @@ export const rpcs = {
     LiveListPageSchema,
     'clusterId',
   ),
+  /** One queue action (or its dry run) on every live node holding the queue, by the cluster's owner. */
+  queueAction: rpc('scraper.queue-action', QueueActionCallSchema, QueueActionResultSchema, 'clusterId'),
+} as const;
+
+/**
+ * What a cluster's owner (the scraper replica holding its lease) answers, on
+ * `studio.v1.rpc.<name>.<clusterId>`: served as one table for each cluster it holds, and for no
+ * other. Adding an action is an entry here, a handler in the scraper and a route in the gateway.
+ */
+export const ownerRpcs = { liveList: rpcs.liveList, queueAction: rpcs.queueAction } as const;
+
+/**
+ * How an owner RPC fails, as its NATS service error code; the gateway answers each with one HTTP
+ * status. No responder at all (no replica owns the cluster) is 503, no answer in time 504.
+ */
+export const OWNER_FAILURES = {
+  /** The request makes no sense to the broker (a name or filter it rejects). */
+  invalid: 400,
+  /** What the request names is on no live node. */
+  notFound: 404,
+  /** The broker refused it (the queue has consumers, it exists already, ...). */
+  refused: 409,
+  /** The broker's management lock is held (AMQ229245): retryable. */
+  busy: 423,
+  /** No live node could be reached or answered. */
+  unreachable: 502,
 } as const;

@@ -35,6 +35,8 @@ export const CreateClusterRequestSchema = z
     credentials: CredentialsInputSchema.optional(),
     /** The `Origin` sent to Jolokia; defaults to each node's own scheme and host (strict checking). */
     jolokiaOrigin: httpUrl.optional(),
+    /** Refuse every action on this cluster's brokers (browsing and reading stay). */
+    readOnly: z.boolean().optional(),
   })
   .strict();
 export type CreateClusterRequest = z.infer<typeof CreateClusterRequestSchema>;
@@ -52,6 +54,7 @@ export const UpdateClusterRequestSchema = z
       .strict()
       .optional(),
     jolokiaOrigin: httpUrl.nullable().optional(),
+    readOnly: z.boolean().optional(),
   })
   .strict();
 export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequestSchema>;
@@ -70,6 +73,8 @@ export const ClusterSummarySchema = z.object({
   jolokiaOrigin: z.string().nullable(),
   /** Which credentials are stored; the secrets themselves are never returned. */
   credentials: z.object({ jolokia: z.boolean(), amqp: z.boolean() }),
+  /** Actions on this cluster's brokers are refused (issue 28). */
+  readOnly: z.boolean(),
   createdAt: Instant,
   updatedAt: Instant,
 });

@@ -8,5 +8,7 @@ export class ClusterEntity {
   @Column({ type: 'timestamptz', name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
   @Column({ type: 'text' }) name!: string;
   @Column({ type: 'text', name: 'jolokia_origin', nullable: true }) jolokiaOrigin!: string | null;
+  /** Every action on this cluster's brokers is refused (issue 28). */
+  @Column({ type: 'boolean', name: 'read_only', default: false }) readOnly!: boolean;
   @OneToMany(() => ClusterNodeEntity, (node) => node.cluster, { cascade: true }) nodes!: ClusterNodeEntity[];
 }

@@ -4,6 +4,7 @@ import { QueueRates1764600000000 } from './1764600000000-queue-rates';
 import { DropPeriod1764610000000 } from './1764610000000-drop-period';
 import { NodeSamples1764620000000 } from './1764620000000-node-samples';
 import { Access1764700000000 } from './1764700000000-access';
+import { BrokerActions1764800000000 } from './1764800000000-broker-actions';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   DropPeriod1764610000000,
   NodeSamples1764620000000,
   Access1764700000000,
+  BrokerActions1764800000000,
 ];

@@ -155,6 +155,27 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     'GET /api/v1/clusters/:id/queues/:queue/metrics': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q/metrics`,
     }),
+    // Refused after the guard (no Idempotency-Key, or an unknown action): acting would ask a
+    // scraper this test does not run.
+    'GET /api/v1/clusters/:id/queues/:queue/impact': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/impact?action=nothing`,
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/pause': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/pause`,
+      init: json('POST', {}),
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/resume': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/resume`,
+      init: json('POST', {}),
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/purge': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/purge`,
+      init: json('POST', {}),
+    }),
+    'DELETE /api/v1/clusters/:id/queues/:queue': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q`,
+      init: { method: 'DELETE' },
+    }),
     // Refused by validation, after the guard: a valid read would ask a scraper this test does not run.
     'GET /api/v1/clusters/:id/consumers': async () => ({
       path: `/api/v1/clusters/${clusterId}/consumers?page=0`,

@@ -43,6 +43,7 @@ export class ClusterRepository {
         const cluster = await tx.getRepository(ClusterEntity).save({
           name: request.name,
           jolokiaOrigin: request.jolokiaOrigin ?? null,
+          readOnly: request.readOnly ?? false,
           nodes: nodeRows(request.nodes),
         });
         await this.writeCredentials(tx, cluster.id, request.credentials);
@@ -98,6 +99,7 @@ export class ClusterRepository {
         if (!cluster) throw clusterNotFound(id);
         if (request.name !== undefined) cluster.name = request.name;
         if (request.jolokiaOrigin !== undefined) cluster.jolokiaOrigin = request.jolokiaOrigin;
+        if (request.readOnly !== undefined) cluster.readOnly = request.readOnly;
         cluster.updatedAt = new Date();
         await tx.getRepository(ClusterEntity).save(cluster);
         if (request.nodes) {
@@ -139,6 +141,17 @@ export class ClusterRepository {
     if (!(await (await this.database.forRequest()).getRepository(ClusterEntity).existsBy({ id })))
       throw clusterNotFound(id);
     return id;
+  }
+
+  /** Whether actions on the cluster's brokers are refused; a cluster not registered is not found. */
+  async readOnly(id: string): Promise<boolean> {
+    const cluster = await (
+      await this.database.forRequest()
+    )
+      .getRepository(ClusterEntity)
+      .findOne({ where: { id }, select: { id: true, readOnly: true } });
+    if (!cluster) throw clusterNotFound(id);
+    return cluster.readOnly;
   }
 
   /** Which of `ids` are still registered. */
@@ -234,6 +247,7 @@ function toSummary(cluster: ClusterEntity, kinds: CredentialKind[]): ClusterSumm
       .map((n) => ({ id: n.id, name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
     jolokiaOrigin: cluster.jolokiaOrigin,
     credentials: { jolokia: kinds.includes('JOLOKIA'), amqp: kinds.includes('AMQP') },
+    readOnly: cluster.readOnly,
     createdAt: cluster.createdAt.toISOString(),
     updatedAt: cluster.updatedAt.toISOString(),
   };

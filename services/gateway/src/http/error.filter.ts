@@ -10,8 +10,11 @@ const STATUS: Record<DomainErrorKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  locked: 423,
   'rate-limited': 429,
+  'bad-gateway': 502,
   unavailable: 503,
+  timeout: 504,
 };
 
 /**
@@ -28,7 +31,8 @@ export class ErrorFilter implements ExceptionFilter {
     const { status, code, message, details } = describeFailure(error);
     if (error instanceof DomainError && error.retryAfterSeconds !== undefined && !res.headersSent)
       res.setHeader('Retry-After', String(error.retryAfterSeconds));
-    if (status >= 500 && status !== 503) this.logger.error(`${code}: ${(error as Error)?.stack ?? error}`);
+    if (status >= 500 && status !== 503 && !(error instanceof DomainError))
+      this.logger.error(`${code}: ${(error as Error)?.stack ?? error}`);
     if (res.headersSent) {
       res.end();
       return;

@@ -31,13 +31,16 @@ import {
   UpdateClusterRequestSchema,
   UpdateUserRequestSchema,
   UserSchema,
+  PauseQueueRequestSchema,
+  QueueActionResultSchema,
+  QueueImpactQuerySchema,
 } from '@artemis-studio/contracts';
 import { z } from 'zod';
 
 /** One operation of the HTTP API, described from the contracts' own schemas. */
 export interface Operation {
   summary: string;
-  tag: 'access' | 'clusters' | 'state' | 'settings' | 'stream' | 'api';
+  tag: 'access' | 'clusters' | 'state' | 'actions' | 'settings' | 'stream' | 'api';
   query?: z.ZodObject;
   body?: z.ZodType;
   /** The success status and what it carries (none for 204, a redirect or the event stream). */
@@ -45,7 +48,29 @@ export interface Operation {
   response?: z.ZodType;
   /** What is sent instead of JSON (the SSE stream, a redirect). */
   produces?: 'text/event-stream' | 'redirect';
+  /** Request headers the operation reads (an action's Idempotency-Key). */
+  headers?: { name: string; required: boolean; description: string }[];
+  /** Answered by the cluster's owner: its failures (refused, busy, unreachable, timeout) may come back. */
+  owner?: boolean;
 }
+
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  required: true,
+  description:
+    'A new UUID per action, the same one when retrying it: a retry is answered what the first request was, and acts once',
+};
+
+/** A queue action: each answers with what every node did. */
+const queueAction = (summary: string, body?: z.ZodObject): Operation => ({
+  summary,
+  tag: 'actions',
+  ...(body ? { body } : {}),
+  status: 200,
+  response: QueueActionResultSchema,
+  headers: [IDEMPOTENCY_KEY],
+  owner: true,
+});
 
 /** Live consumers, sessions or connections: one route each, one shape. */
 const liveList = (kind: 'consumers' | 'sessions' | 'connections'): Operation => ({
@@ -230,6 +255,23 @@ export const OPERATIONS: Record<string, Operation> = {
     status: 200,
     response: MetricsResponseSchema,
   },
+  'GET /api/v1/clusters/:id/queues/:queue/impact': {
+    summary: 'What a purge or a delete would remove, counted by the broker; nothing changes',
+    tag: 'actions',
+    query: QueueImpactQuerySchema,
+    status: 200,
+    response: QueueActionResultSchema,
+    owner: true,
+  },
+  'POST /api/v1/clusters/:id/queues/:queue/pause': queueAction(
+    'Pause a queue on every live node',
+    PauseQueueRequestSchema,
+  ),
+  'POST /api/v1/clusters/:id/queues/:queue/resume': queueAction('Resume a paused queue on every live node'),
+  'POST /api/v1/clusters/:id/queues/:queue/purge': queueAction(
+    'Remove every message of a queue, on every live node',
+  ),
+  'DELETE /api/v1/clusters/:id/queues/:queue': queueAction('Delete a queue (refused while it has consumers)'),
   'GET /api/v1/clusters/:id/consumers': liveList('consumers'),
   'GET /api/v1/clusters/:id/sessions': liveList('sessions'),
   'GET /api/v1/clusters/:id/connections': liveList('connections'),

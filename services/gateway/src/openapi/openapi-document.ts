@@ -82,6 +82,13 @@ function operationObject(key: string, op: Operation, route: DeclaredRoute, param
     parameters: [
       ...params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
       ...queryParameters(op.query),
+      ...(op.headers ?? []).map((h) => ({
+        name: h.name,
+        in: 'header',
+        required: h.required,
+        description: h.description,
+        schema: { type: 'string' },
+      })),
     ],
     ...(op.body
       ? {
@@ -98,6 +105,21 @@ function operationObject(key: string, op: Operation, route: DeclaredRoute, param
         : {}),
       ...(isPublic ? {} : { '401': { description: 'No session or token', ...ERROR } }),
       ...(isPublic ? {} : { '403': { description: 'The role does not allow it', ...ERROR } }),
+      ...(op.owner
+        ? {
+            '404': { description: 'The cluster, or the queue on any live node, does not exist', ...ERROR },
+            '409': {
+              description: 'The broker refused it, or the idempotency key was for another outcome',
+              ...ERROR,
+            },
+            '423': { description: "The broker's management lock is held: retry after Retry-After", ...ERROR },
+            '502': { description: 'No live node could be asked', ...ERROR },
+            '504': {
+              description: "The cluster's owner did not answer in time: look before retrying",
+              ...ERROR,
+            },
+          }
+        : {}),
       '503': { description: 'A dependency is down', ...ERROR },
     },
   };
@@ -132,6 +154,7 @@ export function openApiDocument(routes: readonly DeclaredRoute[], version: strin
       { name: 'access', description: 'Sign-in, users, grants, API tokens, the audit trail' },
       { name: 'clusters', description: 'Cluster registration' },
       { name: 'state', description: "A cluster's persisted, live and historical state" },
+      { name: 'actions', description: "Acting on a cluster's brokers, through its owner" },
       { name: 'settings', description: 'Runtime settings' },
       { name: 'stream', description: 'Server-Sent Events' },
       { name: 'api', description: 'This description' },

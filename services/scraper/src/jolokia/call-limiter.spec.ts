@@ -22,4 +22,24 @@ describe('CallLimiter', () => {
     expect(sut.tryAcquire('b')).toBe(true);
     expect(sut.tryAcquire('a')).toBe(false);
   });
+
+  it('lets an action wait for the next call instead of being refused, and gives up after its wait', async () => {
+    let now = 0;
+    const refused: string[] = [];
+    const sut = new CallLimiter(
+      2,
+      (key) => refused.push(key),
+      () => now,
+    );
+    const sleep = async (ms: number) => void (now += ms);
+    sut.tryAcquire('n1');
+    sut.tryAcquire('n1');
+    expect(await sut.acquire('n1', 5000, sleep)).toBe(true);
+    expect(now).toBeGreaterThanOrEqual(500);
+    expect(refused).toEqual([]);
+    const before = now;
+    expect(await sut.acquire('n1', 0, sleep)).toBe(false);
+    expect(now).toBe(before);
+    expect(refused).toEqual(['n1']);
+  });
 });

@@ -12,6 +12,23 @@ export class CallLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Waits for the node's next call, for work a person asked for and is waiting on (an action):
+   * it spends the same budget as polling, queued instead of refused. Gives up after `maxWaitMs`.
+   */
+  async acquire(
+    nodeKey: string,
+    maxWaitMs: number,
+    sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+  ): Promise<boolean> {
+    const giveUpAt = this.now() + maxWaitMs;
+    for (;;) {
+      if (this.peek(nodeKey) >= 1) return this.tryAcquire(nodeKey);
+      if (this.now() >= giveUpAt) return this.tryAcquire(nodeKey);
+      await sleep(Math.max(10, Math.ceil(1000 / this.perSecond)));
+    }
+  }
+
   tryAcquire(nodeKey: string): boolean {
     const now = this.now();
     const bucket = this.buckets.get(nodeKey) ?? { tokens: this.perSecond, at: now };
@@ -24,5 +41,12 @@ export class CallLimiter {
     }
     bucket.tokens -= 1;
     return true;
+  }
+
+  /** Tokens the node has now, refilled, without taking one. */
+  private peek(nodeKey: string): number {
+    const bucket = this.buckets.get(nodeKey);
+    if (!bucket) return this.perSecond;
+    return Math.min(this.perSecond, bucket.tokens + ((this.now() - bucket.at) / 1000) * this.perSecond);
   }
 }

@@ -7,6 +7,14 @@ export type JolokiaRequest =
   | { type: 'read'; mbean: string; attribute?: string | string[] }
   | { type: 'exec'; mbean: string; operation: string; arguments: unknown[] };
 
+/** How a call is made: polling's are refused when the budget is spent; an action's wait for it. */
+export interface CallOptions {
+  /** Wait this long for the node's call budget instead of failing at once. */
+  waitForBudgetMs?: number;
+  /** The answer's deadline; the client's default (5 s) otherwise. */
+  timeoutMs?: number;
+}
+
 export interface JolokiaResponse {
   status: number;
   value?: unknown;
@@ -59,8 +67,16 @@ export class JolokiaClient {
   ) {}
 
   /** Sends the requests as one bulk POST; answers come back in order, one per request. */
-  async bulk(target: JolokiaTarget, requests: JolokiaRequest[]): Promise<JolokiaResponse[]> {
-    if (!this.limiter.tryAcquire(target.nodeKey)) {
+  async bulk(
+    target: JolokiaTarget,
+    requests: JolokiaRequest[],
+    options: CallOptions = {},
+  ): Promise<JolokiaResponse[]> {
+    const granted =
+      options.waitForBudgetMs === undefined
+        ? this.limiter.tryAcquire(target.nodeKey)
+        : await this.limiter.acquire(target.nodeKey, options.waitForBudgetMs);
+    if (!granted) {
       throw new JolokiaError('limited', 'call budget for this node exhausted; retrying next tick');
     }
     let response;
@@ -70,6 +86,7 @@ export class JolokiaClient {
         headers: { Origin: target.origin, 'Content-Type': 'application/json' },
         auth: target.auth,
         validateStatus: () => true,
+        ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
       });
     } catch (err) {
       const code = (err as { code?: string }).code;

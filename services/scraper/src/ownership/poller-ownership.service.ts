@@ -1,5 +1,5 @@
 import { Bus } from '@artemis-studio/bus';
-import { buckets, rpcs } from '@artemis-studio/contracts';
+import { buckets, ownerRpcs } from '@artemis-studio/contracts';
 import { type ClusterTarget } from '@artemis-studio/db';
 import {
   BUS,
@@ -15,11 +15,13 @@ import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/read-live-list';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
 import { PollMetrics } from '../polling/poll-metrics';
+import { BrokerLanes } from '../queue-actions/broker-lanes';
+import { QueueActions } from '../queue-actions/queue-actions';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
 
-/** A cluster this replica polls: its poller, and its live-list reads served on the owner's keyed subject. */
+/** A cluster this replica polls: its poller, and the owner RPCs it answers for it (ownerRpcs). */
 class OwnedCluster {
   constructor(
     readonly poller: ClusterPoller,
@@ -36,12 +38,14 @@ class OwnedCluster {
 
 /**
  * Which clusters this replica polls: a lease per cluster in `studio_leases`. Owning a cluster
- * means running its poller and answering its live-list reads, so live reads spend the same
- * per-node call budget as polling.
+ * means running its poller and answering its owner RPCs (live lists, queue actions), so live
+ * reads and actions spend the same per-node call budget as polling.
  */
 @Injectable()
 export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
   protected readonly logger = new Logger('Ownership');
+  /** One action at a time per broker, across every cluster this replica owns. */
+  private readonly queueActions: QueueActions;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -55,6 +59,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     private readonly metrics: PollMetrics,
   ) {
     super();
+    this.queueActions = new QueueActions(jolokia, new BrokerLanes());
   }
 
   protected async own(): Promise<OwnedClusters<OwnedCluster>> {
@@ -84,10 +89,14 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
         const poller = new ClusterPoller(target, deps);
-        const stopServing = this.bus.serve(
-          rpcs.liveList,
-          async (request) => readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
-          { key: target.id },
+        const stopServing = this.bus.serveKeyed(
+          ownerRpcs,
+          {
+            liveList: (request) =>
+              readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
+            queueAction: (call) => this.queueActions.run(poller, call),
+          },
+          target.id,
         );
         poller.start();
         return new OwnedCluster(poller, stopServing);
