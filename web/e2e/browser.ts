@@ -36,7 +36,8 @@ export function clearScreenshots(): void {
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const image = await page.screenshot({ fullPage: false });
+  // Transitions finished, not caught half-way (a dialog opening read as a faded page).
+  const image = await page.screenshot({ fullPage: false, animations: 'disabled' });
   writeFileSync(join(DOCS_SCREENSHOTS, `${name}.png`), image);
   writeFileSync(join(RUN_SCREENSHOTS, `${name}.png`), image);
 }

@@ -36,6 +36,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
   let admin: ApiSession;
   const base = `http://127.0.0.1:${PORTS.gateway}`;
   const CLUSTER_NAME = `e2e-${randomUUID().slice(0, 8)}`;
+  /** The queue the action scenarios purge, and the viewer's is shown. */
+  const actionQueue = `e2e.actions.${randomUUID().slice(0, 8)}`;
 
   const start = async (name: keyof typeof PORTS) => {
     services[name] = await spawnService(
@@ -168,7 +170,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     // Narrowed to the queues of this test, as a person would: the table shows only the rows in view.
     await page.getByRole('textbox', { name: 'Search queues' }).fill('e2e.paused.');
     await page.waitForURL(/search=e2e.paused./);
-    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await waitForState('paused');
 
     const queue = `e2e.paused.${randomUUID().slice(0, 8)}`;
@@ -259,7 +261,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
       const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
       await waitFor('depth 1', async () => (await depth.innerText()) === '1', { timeoutMs: 30_000 });
       await waitForState('live');
-      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByRole('button', { name: 'Pause', exact: true }).click();
       await waitForState('paused');
 
       await client.createReceiver({ source: { address: queue, capabilities: ['queue'] }, credit_window: 0 });
@@ -464,6 +466,38 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await screenshot(page, '11-settings');
   });
 
+  it('purges a queue from the console: the broker counts first, the confirmation says so, the depth drops', async () => {
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      const sender = await client.createAwaitableSender({
+        target: { address: actionQueue, capabilities: ['queue'] },
+      });
+      for (let i = 0; i < 30; i++) await sender.send({ body: `to purge ${i}` });
+    } finally {
+      await client.close();
+    }
+    await page.goto(`${base}/clusters/${clusterId}/queues/${actionQueue}`);
+    const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
+    await waitFor('depth 30', async () => (await depth.innerText()) === '30', { timeoutMs: 30_000 });
+
+    await page.getByRole('button', { name: 'Purge…' }).click();
+    const dialog = page.getByTestId('queue-action-confirmation');
+    await dialog
+      .getByText(`Purge 30 messages from ${actionQueue} on node ${broker.nodes[0].name}?`)
+      .waitFor();
+    await screenshot(page, '15-queue-purge-confirmation');
+    await dialog.getByRole('button', { name: 'Purge 30 messages' }).click();
+    await page.getByText(`${actionQueue} purged`).waitFor({ timeout: 30_000 });
+    await waitFor('depth 0', async () => (await depth.innerText()) === '0', { timeoutMs: 30_000 });
+    await screenshot(page, '15-queue-purged');
+
+    // The audit trail says who purged how many, node by node.
+    const audit = (await (
+      await admin.fetch(`${base}/api/v1/audit?action=queue.purge&clusterId=${clusterId}`)
+    ).json()) as { items: { target: string; detail: { messages: number } }[] };
+    expect(audit.items.find((e) => e.target === actionQueue)?.detail.messages).toBe(30);
+  }, 90_000);
+
   it('shows a viewer everything but offers no change, and says why', async () => {
     const username = `viewer-${randomUUID().slice(0, 6)}`;
     const password = `${username}-password`;
@@ -490,9 +524,19 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await screenshot(viewer, '13-viewer-read-only');
 
       await viewer.goto(`${base}/clusters/${clusterId}/settings`);
-      await viewer.getByText('Read-only').waitFor();
+      await viewer.getByText('Read-only', { exact: true }).waitFor();
+      expect(await viewer.getByRole('switch', { name: 'Read-only mode' }).isDisabled()).toBe(true);
       expect(await viewer.getByRole('button', { name: 'Remove cluster' }).isDisabled()).toBe(true);
       expect(await viewer.getByRole('button', { name: 'Save changes' }).count()).toBe(0);
+
+      // A queue: every action shown, none offered, and why.
+      await viewer.goto(`${base}/clusters/${clusterId}/queues/${actionQueue}`);
+      const purge = viewer.getByRole('button', { name: 'Purge…' });
+      await purge.waitFor();
+      expect(await purge.isDisabled()).toBe(true);
+      expect(await purge.getAttribute('data-refusal')).toMatch(/operator role/);
+      expect(await viewer.getByRole('button', { name: 'Pause queue…' }).isDisabled()).toBe(true);
+      await screenshot(viewer, '16-viewer-queue-actions-refused');
 
       await viewer.goto(`${base}/settings`);
       await viewer.getByText('artemis-studio.stream.heartbeat-millis').waitFor();

@@ -12,6 +12,7 @@ describe('getJson', () => {
     name: 'prod',
     nodes: [],
     jolokiaOrigin: null,
+    readOnly: false,
     credentials: { jolokia: true, amqp: false },
     createdAt: '2026-11-29T10:00:00.000Z',
     updatedAt: '2026-11-29T10:00:00.000Z',

@@ -64,19 +64,24 @@ export function getJson<S extends z.ZodType>(
   return call(path, { headers: { Accept: 'application/json' } }, schema, fetchImpl);
 }
 
-/** Sends a JSON body (POST, PATCH, PUT) or none (DELETE); validates the answer when a schema is given. */
+/**
+ * Sends a JSON body (POST, PATCH, PUT) or none (DELETE); validates the answer when a schema is given.
+ * `headers` adds to the console's own (an action's Idempotency-Key).
+ */
 export function sendJson<S extends z.ZodType>(
   method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
   path: string,
   body: unknown,
   schema?: S,
   fetchImpl: typeof fetch = fetch,
+  headers: Record<string, string> = {},
 ): Promise<z.infer<S>> {
   return call(
     path,
     {
       method,
       headers: {
+        ...headers,
         Accept: 'application/json',
         // The gateway refuses a change made with the session cookie without it: a cross-site form cannot send one.
         'X-Studio-Request': 'console',

@@ -1,11 +1,11 @@
-import { Alert, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, Group, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useAbilities } from '../../../lib/access/me';
 import { RefusableButton } from '../../../lib/access/refusable-button';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useRemoveCluster, useUpdateCluster } from '../api/change-cluster';
-import { useCluster } from '../api/get-cluster';
+import { useCluster } from '../../../lib/clusters/get-cluster';
 import { ClusterForm } from './cluster-form';
 import { confirmRemoveCluster } from './remove-cluster';
 
@@ -41,6 +41,32 @@ export function ClusterSettingsPage() {
                   notifications.show({ message: 'Saved.' });
                 }}
               />
+            </Card>
+            <Card withBorder>
+              <Group justify="space-between">
+                <Stack gap={2}>
+                  <Text fw={600}>Read-only mode</Text>
+                  <Text size="sm" c="dimmed">
+                    Refuse every action on this cluster&apos;s brokers (pause, purge, delete…); reading stays.
+                  </Text>
+                </Stack>
+                <Tooltip label={can.refusal(data.name, 'admin')} disabled={!can.refusal(data.name, 'admin')}>
+                  <Switch
+                    aria-label="Read-only mode"
+                    checked={data.readOnly}
+                    disabled={can.refusal(data.name, 'admin') !== null || update.isPending}
+                    onChange={(e) =>
+                      void update.mutateAsync({ readOnly: e.currentTarget.checked }).then((c) =>
+                        notifications.show({
+                          message: c.readOnly
+                            ? 'Actions on this cluster are now refused.'
+                            : 'Actions are allowed again.',
+                        }),
+                      )
+                    }
+                  />
+                </Tooltip>
+              </Group>
             </Card>
             <Card withBorder>
               <Group justify="space-between">

@@ -7,7 +7,7 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { QueryState } from '../../../lib/ui/query-state';
 import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
 import { useRegisterCluster, useRemoveCluster } from '../api/change-cluster';
-import { useCluster } from '../api/get-cluster';
+import { useCluster } from '../../../lib/clusters/get-cluster';
 import { useClusters } from '../api/get-clusters';
 import { useTopology } from '../api/get-topology';
 import { ClusterForm } from './cluster-form';

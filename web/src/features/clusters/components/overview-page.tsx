@@ -4,7 +4,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { QueryState } from '../../../lib/ui/query-state';
 import { formatDuration, formatInstant } from '../../../lib/ui/format';
 import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
-import { useCluster } from '../api/get-cluster';
+import { useCluster } from '../../../lib/clusters/get-cluster';
 import { useTopology } from '../api/get-topology';
 import { ClusterActivity } from './cluster-activity';
 import { NodeActivity } from './node-activity';

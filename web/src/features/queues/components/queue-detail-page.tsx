@@ -11,6 +11,8 @@ import { TableHead } from '../../../lib/ui/table-head';
 import { useQueueEvents } from '../api/get-queue-events';
 import { useQueueMetrics } from '../hooks/use-queue-metrics';
 import { useQueues } from '../api/get-queues';
+import { useCluster } from '../../../lib/clusters/get-cluster';
+import { QueueActions } from './queue-actions';
 import { chartData, markersOf, RANGES, type RangeName } from '../../../lib/metrics/chart-data';
 import { MetricCharts } from '../../../lib/metrics/metric-charts';
 
@@ -85,6 +87,7 @@ export function QueueDetailPage() {
     order: 'asc',
     search: queue,
   });
+  const cluster = useCluster(clusterId);
   const metrics = useQueueMetrics(clusterId, queue, { rangeMs });
   const history = useQueueEvents(clusterId, queue, rangeMs);
   // Held while paused like every live event (ADR-0052: paused means nothing moves).
@@ -109,6 +112,14 @@ export function QueueDetailPage() {
             ← Queues
           </Anchor>
           <Title order={2}>{queue}</Title>
+          {cluster.data && (
+            <QueueActions
+              clusterId={clusterId}
+              cluster={cluster.data}
+              queue={queue}
+              rows={(attributes.data?.items ?? []).filter((q) => q.name === queue)}
+            />
+          )}
         </Stack>
         <SegmentedControl
           aria-label="Time range"

@@ -1,7 +1,7 @@
 import { ClusterDetailSchema } from '@artemis-studio/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getJson } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { getJson } from '../api-client';
+import { queryKeys } from '../query-keys';
 
 /** The registration and the cached notification verdict (never a live probe of the broker). */
 const getCluster = (clusterId: string) => getJson(`/clusters/${clusterId}`, ClusterDetailSchema);

@@ -1,0 +1,50 @@
+import type { NodeActionResult, QueueActionResult } from '@artemis-studio/contracts';
+import { describe, expect, it } from 'vitest';
+import { describeNode, statement } from './action-text';
+
+const node = (over: Partial<NodeActionResult>): NodeActionResult => ({
+  node: 'a',
+  outcome: 'counted',
+  messages: 12408,
+  depthBefore: 12408,
+  depthAfter: 12408,
+  consumers: 0,
+  paused: false,
+  error: null,
+  busy: false,
+  ...over,
+});
+const impact = (nodes: NodeActionResult[]): QueueActionResult => ({
+  clusterId: '00000000-0000-4000-8000-000000000001',
+  queue: 'orders.DLQ',
+  action: 'purge',
+  dryRun: true,
+  messages: nodes.reduce((n, r) => n + (r.messages ?? 0), 0),
+  nodes,
+  at: '2026-12-01T10:00:00.000Z',
+});
+
+describe('what a queue action says', () => {
+  it('states the count the broker gave and where, as the confirmation reads', () => {
+    expect(statement('purge', 'orders.DLQ', impact([node({})]))).toBe(
+      'Purge 12,408 messages from orders.DLQ on node a?',
+    );
+    expect(
+      statement(
+        'delete',
+        'orders.DLQ',
+        impact([node({ messages: 1 }), node({ node: 'b', outcome: 'absent', messages: null })]),
+      ),
+    ).toBe('Delete orders.DLQ on node a, with the 1 message it holds?');
+  });
+
+  it("says what each node did, the broker's refusal and a busy lock apart", () => {
+    expect(describeNode(node({ outcome: 'done', messages: 3, depthBefore: 3, depthAfter: 0 }))).toBe(
+      'a: done, 3 messages removed (depth 3 → 0)',
+    );
+    expect(describeNode(node({ outcome: 'failed', error: 'AMQ229245: busy', busy: true }))).toBe(
+      'a: busy, try again shortly (AMQ229245: busy)',
+    );
+    expect(describeNode(node({ outcome: 'absent' }))).toBe('a: the queue is not there');
+  });
+});

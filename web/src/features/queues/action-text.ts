@@ -1,0 +1,36 @@
+import type { QueueActionResult } from '@artemis-studio/contracts';
+import { formatNumber } from '../../lib/ui/format';
+
+export type Destructive = 'purge' | 'delete';
+
+/** "12,408 messages" / "1 message". */
+export const messages = (n: number) => `${formatNumber(n)} message${n === 1 ? '' : 's'}`;
+
+/** One line per node of a result: what the broker did there. */
+export function describeNode(node: QueueActionResult['nodes'][number]): string {
+  switch (node.outcome) {
+    case 'absent':
+      return `${node.node}: the queue is not there`;
+    case 'failed':
+      return `${node.node}: ${node.busy ? 'busy, try again shortly' : 'refused'} (${node.error})`;
+    case 'counted':
+      return `${node.node}: ${node.messages === null ? 'nothing to count' : messages(node.messages)}`;
+    case 'done':
+      return `${node.node}: done${node.messages !== null ? `, ${messages(node.messages)} removed` : ''}${
+        node.depthBefore !== null && node.depthAfter !== null
+          ? ` (depth ${formatNumber(node.depthBefore)} → ${formatNumber(node.depthAfter)})`
+          : ''
+      }`;
+  }
+}
+
+/** "purge 12,408 messages from orders.DLQ on node a": what the confirmation states. */
+export function statement(action: Destructive, queue: string, impact: QueueActionResult): string {
+  const nodes = impact.nodes.filter((n) => n.outcome === 'counted');
+  const where =
+    nodes.length === 1 ? `on node ${nodes[0].node}` : `on nodes ${nodes.map((n) => n.node).join(', ')}`;
+  const count = messages(impact.messages ?? 0);
+  return action === 'purge'
+    ? `Purge ${count} from ${queue} ${where}?`
+    : `Delete ${queue} ${where}, with the ${count} it holds?`;
+}

@@ -1,0 +1,198 @@
+import {
+  TYPED_CONFIRMATION_THRESHOLD,
+  type QueueActionResult,
+  type QueueRow,
+} from '@artemis-studio/contracts';
+import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useAbilities } from '../../../lib/access/me';
+import { RefusableButton } from '../../../lib/access/refusable-button';
+import { describeError } from '../../../lib/api-client';
+import { formatNumber } from '../../../lib/ui/format';
+import { useQueueAction, useQueueImpact } from '../api/queue-actions';
+import { describeNode, messages, statement, type Destructive } from '../action-text';
+
+interface Props {
+  clusterId: string;
+  cluster: { name: string; readOnly: boolean };
+  queue: string;
+  /** The queue on each node, as last observed: whether it is paused anywhere. */
+  rows: readonly QueueRow[];
+}
+
+/**
+ * Pause, resume, purge and delete, for an operator. A purge or a delete first asks the broker what
+ * it would remove and says so in the confirmation; past TYPED_CONFIRMATION_THRESHOLD messages the
+ * queue's name must be typed. One idempotency key per confirmation: a retried click acts once.
+ */
+export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
+  const can = useAbilities();
+  const action = useQueueAction(clusterId, queue);
+  const impact = useQueueImpact(clusterId, queue);
+  const [confirming, setConfirming] = useState<{ action: Destructive; key: string } | null>(null);
+  const [pausing, setPausing] = useState<{ key: string; persist: boolean } | null>(null);
+  const [typed, setTyped] = useState('');
+  const refusal =
+    can.refusal(cluster.name, 'operator') ??
+    (cluster.readOnly ? 'this cluster is read-only: an administrator can change that in its settings' : null);
+  const paused = rows.some((r) => r.paused);
+
+  const done = (result: QueueActionResult, verb: string) => {
+    const failed = result.nodes.filter((n) => n.outcome === 'failed');
+    notifications.show({
+      color: failed.length ? 'orange' : 'green',
+      title: `${queue} ${verb}${failed.length ? ' on some nodes only' : ''}`,
+      message: result.nodes.map(describeNode).join('; '),
+    });
+  };
+  const run = async (request: Parameters<typeof action.mutateAsync>[0], verb: string) => {
+    const result = await action.mutateAsync(request);
+    done(result, verb);
+    return result;
+  };
+  const open = (which: Destructive) => {
+    setTyped('');
+    action.reset();
+    setConfirming({ action: which, key: crypto.randomUUID() });
+    impact.mutate(which);
+  };
+  const close = () => {
+    setConfirming(null);
+    impact.reset();
+  };
+  const total = impact.data?.messages ?? 0;
+  const mustType = total > TYPED_CONFIRMATION_THRESHOLD;
+
+  return (
+    <>
+      <Group gap="xs" aria-label="Queue actions">
+        {paused ? (
+          <RefusableButton
+            refusal={refusal}
+            variant="light"
+            loading={action.isPending && action.variables?.action === 'resume'}
+            onClick={() =>
+              void run({ action: 'resume', idempotencyKey: crypto.randomUUID() }, 'resumed').catch(
+                () => undefined,
+              )
+            }
+          >
+            Resume queue
+          </RefusableButton>
+        ) : (
+          <RefusableButton
+            refusal={refusal}
+            variant="light"
+            onClick={() => setPausing({ key: crypto.randomUUID(), persist: false })}
+          >
+            Pause queue…
+          </RefusableButton>
+        )}
+        <RefusableButton refusal={refusal} variant="light" color="orange" onClick={() => open('purge')}>
+          Purge…
+        </RefusableButton>
+        <RefusableButton refusal={refusal} variant="light" color="red" onClick={() => open('delete')}>
+          Delete queue…
+        </RefusableButton>
+      </Group>
+      {action.isError && !confirming && !pausing && (
+        <Alert color="red" role="alert" mt="xs" withCloseButton onClose={() => action.reset()}>
+          {describeError(action.error)}
+        </Alert>
+      )}
+
+      <Modal opened={pausing !== null} onClose={() => setPausing(null)} title={`Pause ${queue}`}>
+        <Stack>
+          <Text size="sm">
+            Consumers stop receiving from this queue on every live node; messages still arrive.
+          </Text>
+          <Checkbox
+            label="Stay paused after a broker restart"
+            checked={pausing?.persist ?? false}
+            onChange={(e) => pausing && setPausing({ ...pausing, persist: e.currentTarget.checked })}
+          />
+          {action.isError && <Alert color="red">{describeError(action.error)}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setPausing(null)}>
+              Cancel
+            </Button>
+            <Button
+              loading={action.isPending}
+              onClick={() =>
+                pausing &&
+                void run({ action: 'pause', persist: pausing.persist, idempotencyKey: pausing.key }, 'paused')
+                  .then(() => setPausing(null))
+                  .catch(() => undefined)
+              }
+            >
+              Pause
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal
+        opened={confirming !== null}
+        onClose={close}
+        title={confirming?.action === 'delete' ? `Delete ${queue}` : `Purge ${queue}`}
+      >
+        <Stack data-testid="queue-action-confirmation">
+          {impact.isPending && <Text size="sm">Asking the broker how many messages this would remove…</Text>}
+          {impact.isError && (
+            <Alert color="red" role="alert">
+              The broker could not count them, so nothing is offered: {describeError(impact.error)}
+            </Alert>
+          )}
+          {confirming && impact.data && (
+            <>
+              <Text fw={600}>{statement(confirming.action, queue, impact.data)}</Text>
+              <List size="sm">
+                {impact.data.nodes.map((n) => (
+                  <List.Item key={n.node}>{describeNode(n)}</List.Item>
+                ))}
+              </List>
+              <Text size="sm" c="dimmed">
+                Counted by the broker just now; messages that arrive before you confirm are removed too.
+                {confirming.action === 'delete' ? ' A queue with consumers is refused by the broker.' : ''}
+              </Text>
+              {mustType && (
+                <TextInput
+                  label={`Type the queue's name to confirm (more than ${formatNumber(TYPED_CONFIRMATION_THRESHOLD)} messages)`}
+                  value={typed}
+                  onChange={(e) => setTyped(e.currentTarget.value)}
+                />
+              )}
+            </>
+          )}
+          {action.isError && (
+            <Alert color="red" role="alert">
+              {describeError(action.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              disabled={!impact.data || (mustType && typed !== queue)}
+              loading={action.isPending}
+              onClick={() =>
+                confirming &&
+                void run(
+                  { action: confirming.action, idempotencyKey: confirming.key },
+                  confirming.action === 'purge' ? 'purged' : 'deleted',
+                )
+                  .then(close)
+                  .catch(() => undefined)
+              }
+            >
+              {confirming?.action === 'delete' ? 'Delete queue' : `Purge ${messages(total)}`}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
