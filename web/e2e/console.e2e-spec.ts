@@ -480,6 +480,22 @@ describe('the console in Chromium, against the real stack and broker', () => {
     const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
     await waitFor('depth 30', async () => (await depth.innerText()) === '30', { timeoutMs: 30_000 });
 
+    // What is in it, before it goes: the broker's own view of each message.
+    const table = page.getByRole('table', { name: 'Messages' });
+    await table.getByText('to purge 0', { exact: true }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('messages-count')
+      .getByText(`30 on node ${broker.nodes[0].name}`, { exact: false })
+      .waitFor();
+    await table.getByText('to purge 0', { exact: true }).click();
+    const drawer = page.getByTestId('message-drawer');
+    await drawer.getByText('to purge 0', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Next' }).click();
+    await drawer.getByText('to purge 1', { exact: true }).waitFor();
+    await screenshot(page, '15-queue-message-drawer');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+
     await page.getByRole('button', { name: 'Purge…' }).click();
     const dialog = page.getByTestId('queue-action-confirmation');
     await dialog
@@ -489,6 +505,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await dialog.getByRole('button', { name: 'Purge 30 messages' }).click();
     await page.getByText(`${actionQueue} purged`).waitFor({ timeout: 30_000 });
     await waitFor('depth 0', async () => (await depth.innerText()) === '0', { timeoutMs: 30_000 });
+    await page.getByText('No message on this page.').waitFor({ timeout: 30_000 });
     await screenshot(page, '15-queue-purged');
 
     // The audit trail says who purged how many, node by node.
@@ -536,6 +553,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
       expect(await purge.isDisabled()).toBe(true);
       expect(await purge.getAttribute('data-refusal')).toMatch(/operator role/);
       expect(await viewer.getByRole('button', { name: 'Pause queue…' }).isDisabled()).toBe(true);
+      await viewer.getByText(/Reading messages needs the operator role/).waitFor();
+      expect(await viewer.getByRole('table', { name: 'Messages' }).count()).toBe(0);
       await screenshot(viewer, '16-viewer-queue-actions-refused');
 
       await viewer.goto(`${base}/settings`);

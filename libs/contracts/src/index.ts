@@ -16,6 +16,7 @@ export * from './http/errors';
 export * from './http/clusters';
 export * from './http/state';
 export * from './http/queue-actions';
+export * from './http/queue-messages';
 export * from './http/stream';
 export * from './http/metrics';
 export * from './http/access';

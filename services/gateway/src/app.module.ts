@@ -8,6 +8,7 @@ import { EventsModule } from './events/events.module';
 import { LiveListsModule } from './live-lists/live-lists.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { QueueActionsModule } from './queue-actions/queue-actions.module';
+import { QueueMessagesModule } from './queue-messages/queue-messages.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
 import { DirectoryModule } from './directory/directory.module';
@@ -31,6 +32,7 @@ import { StreamModule } from './stream/stream.module';
     TopologyModule,
     QueuesModule,
     QueueActionsModule,
+    QueueMessagesModule,
     MetricsModule,
     EventsModule,
     LiveListsModule,

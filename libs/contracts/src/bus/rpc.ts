@@ -3,6 +3,7 @@ import { Uuid } from '../common';
 import { BrokerEventSchema, DropReportSchema } from './broker-event';
 import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchema } from '../http/state';
 import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
+import { QueueBrowseCallSchema, QueueMessagesPageSchema } from '../http/queue-messages';
 
 /** A request/reply endpoint on `studio.v1.rpc.<name>`, served by one queue group. */
 export interface RpcDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodType = z.ZodType> {
@@ -66,6 +67,8 @@ export const rpcs = {
   ),
   /** One queue action (or its dry run) on every live node holding the queue, by the cluster's owner. */
   queueAction: rpc('scraper.queue-action', QueueActionCallSchema, QueueActionResultSchema, 'clusterId'),
+  /** One page of a queue's messages on one node, bodies as the broker shows them (cut at its limit). */
+  queueBrowse: rpc('scraper.queue-browse', QueueBrowseCallSchema, QueueMessagesPageSchema, 'clusterId'),
 } as const;
 
 /**
@@ -73,7 +76,11 @@ export const rpcs = {
  * `studio.v1.rpc.<name>.<clusterId>`: served as one table for each cluster it holds, and for no
  * other. Adding an action is an entry here, a handler in the scraper and a route in the gateway.
  */
-export const ownerRpcs = { liveList: rpcs.liveList, queueAction: rpcs.queueAction } as const;
+export const ownerRpcs = {
+  liveList: rpcs.liveList,
+  queueAction: rpcs.queueAction,
+  queueBrowse: rpcs.queueBrowse,
+} as const;
 
 /**
  * How an owner RPC fails, as its NATS service error code; the gateway answers each with one HTTP

@@ -157,6 +157,9 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     }),
     // Refused after the guard (no Idempotency-Key, or an unknown action): acting would ask a
     // scraper this test does not run.
+    'GET /api/v1/clusters/:id/queues/:queue/messages': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/messages?pageSize=0`,
+    }),
     'GET /api/v1/clusters/:id/queues/:queue/impact': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q/impact?action=nothing`,
     }),

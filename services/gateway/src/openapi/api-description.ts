@@ -34,6 +34,8 @@ import {
   PauseQueueRequestSchema,
   QueueActionResultSchema,
   QueueImpactQuerySchema,
+  QueueMessagesPageSchema,
+  QueueMessagesQuerySchema,
 } from '@artemis-studio/contracts';
 import { z } from 'zod';
 
@@ -254,6 +256,14 @@ export const OPERATIONS: Record<string, Operation> = {
     query: MetricsQuerySchema,
     status: 200,
     response: MetricsResponseSchema,
+  },
+  'GET /api/v1/clusters/:id/queues/:queue/messages': {
+    summary: "One page of a queue's messages on one node, bodies as the broker shows them (operator)",
+    tag: 'actions',
+    query: QueueMessagesQuerySchema,
+    status: 200,
+    response: QueueMessagesPageSchema,
+    owner: true,
   },
   'GET /api/v1/clusters/:id/queues/:queue/impact': {
     summary: 'What a purge or a delete would remove, counted by the broker; nothing changes',

@@ -1,4 +1,9 @@
-import { QueueActionResultSchema, type AuditEvent, type QueueActionResult } from '@artemis-studio/contracts';
+import {
+  QueueActionResultSchema,
+  QueueMessagesPageSchema,
+  type AuditEvent,
+  type QueueActionResult,
+} from '@artemis-studio/contracts';
 import {
   brokerProfile,
   openAmqpClient,
@@ -255,4 +260,94 @@ describe('queue actions on a real broker', () => {
     }
     expect((await onBroker(queue))?.MessageCount).toBe(4);
   });
+
+  it('browses text, bytes, a 1 MiB body and a paged queue, marks what the broker cut, and says an invalid filter in its words', async () => {
+    const queue = `actions.browse.${randomUUID().slice(0, 8)}`;
+    // Paging from the first kilobytes: the queue holds more than its address may keep in memory.
+    const paging = await jolokia({
+      type: 'exec',
+      mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+      operation: 'addAddressSettings(java.lang.String,java.lang.String)',
+      arguments: [
+        queue,
+        JSON.stringify({ maxSizeBytes: 20480, pageSizeBytes: 10240, addressFullMessagePolicy: 'PAGE' }),
+      ],
+    });
+    expect(paging.status).toBe(200);
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      const sender = await client.createAwaitableSender({
+        target: { address: queue, capabilities: ['queue'] },
+      });
+      await sender.send({ body: 'héllo, wörld', application_properties: { customer: 'alice', n: 3 } });
+      await sender.send({
+        body: Buffer.from([0xff, 0xfe, 0x00, 0x41]),
+        application_properties: { customer: 'bob' },
+      });
+      await sender.send({ body: 'x'.repeat(1024 * 1024) });
+      await sender.send({ body: 'z'.repeat(1000) });
+      for (let i = 0; i < 200; i++) await sender.send({ body: `filler ${i} ${'y'.repeat(500)}` });
+    } finally {
+      await client.close();
+    }
+    const addressState = await jolokia({
+      type: 'read',
+      mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}",component=addresses,address="${queue}"`,
+      attribute: 'Paging',
+    });
+    expect(addressState.value).toBe(true);
+    const browse = async (query: string) => {
+      const response = await operator.fetch(`${base()}/queues/${queue}/messages?${query}`);
+      expect(response.status).toBe(200);
+      return QueueMessagesPageSchema.parse(await response.json());
+    };
+
+    const first = await browse('pageSize=4');
+    expect(first.depth).toBe(204);
+    expect(first.matched).toBeNull();
+    const [text, bytes, large, long] = first.messages;
+    expect(text).toEqual(
+      expect.objectContaining({
+        type: 'text',
+        properties: expect.objectContaining({
+          'applicationProperties.customer': 'alice',
+          'applicationProperties.n': 3,
+        }),
+        body: { preview: 'héllo, wörld', truncated: false, omitted: null },
+      }),
+    );
+    expect(bytes.body.preview).toBe('\\xff\\xfe\\x00A');
+    // A large message's body is not shown at all; a long one is cut at the broker's limit, and says so.
+    expect(large).toEqual(
+      expect.objectContaining({
+        largeMessage: true,
+        body: { preview: null, truncated: true, omitted: null },
+      }),
+    );
+    expect(long.body).toEqual({ preview: 'z'.repeat(256), truncated: true, omitted: 744 });
+
+    // Past what the address keeps in memory: the broker reads the page files for these.
+    const deep = await browse('page=40&pageSize=5');
+    expect(deep.messages.map((m) => m.body.preview?.slice(0, 10))).toEqual([
+      'filler 191',
+      'filler 192',
+      'filler 193',
+      'filler 194',
+      'filler 195',
+    ]);
+
+    const filtered = await browse(`filter=${encodeURIComponent("customer = 'bob'")}`);
+    expect(filtered.messages.map((m) => m.properties['applicationProperties.customer'])).toEqual(['bob']);
+    expect(filtered.matched).toEqual({ count: 1, atLeast: false });
+
+    const invalid = await operator.fetch(
+      `${base()}/queues/${queue}/messages?filter=${encodeURIComponent('customer =')}`,
+    );
+    expect(await errorOf(invalid)).toEqual({ status: 400, code: 'INVALID_REQUEST' });
+    // Bodies are the operator's: a viewer is refused.
+    expect(await errorOf(await viewer.fetch(`${base()}/queues/${queue}/messages`))).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+  }, 120_000);
 });

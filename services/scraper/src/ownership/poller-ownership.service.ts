@@ -17,6 +17,7 @@ import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
 import { PollMetrics } from '../polling/poll-metrics';
 import { BrokerLanes } from '../queue-actions/broker-lanes';
 import { QueueActions } from '../queue-actions/queue-actions';
+import { QueueBrowser } from '../queue-actions/queue-browse';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
@@ -44,8 +45,9 @@ class OwnedCluster {
 @Injectable()
 export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
   protected readonly logger = new Logger('Ownership');
-  /** One action at a time per broker, across every cluster this replica owns. */
+  /** One management call at a time per broker (actions and browsing), across every cluster owned. */
   private readonly queueActions: QueueActions;
+  private readonly queueBrowser: QueueBrowser;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -59,7 +61,9 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     private readonly metrics: PollMetrics,
   ) {
     super();
-    this.queueActions = new QueueActions(jolokia, new BrokerLanes());
+    const lanes = new BrokerLanes();
+    this.queueActions = new QueueActions(jolokia, lanes);
+    this.queueBrowser = new QueueBrowser(jolokia, lanes);
   }
 
   protected async own(): Promise<OwnedClusters<OwnedCluster>> {
@@ -95,6 +99,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
             liveList: (request) =>
               readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
             queueAction: (call) => this.queueActions.run(poller, call),
+            queueBrowse: (call) => this.queueBrowser.page(poller, call),
           },
           target.id,
         );

@@ -1,5 +1,5 @@
 import type { NodeActionResult, QueueAction } from '@artemis-studio/contracts';
-import { count, flag } from '../jolokia/attribute-values';
+import { count, flag, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 /** A value in an MBean name, quoted as JMX's `ObjectName.quote` does: `*` and `?` stay literal. */
@@ -7,7 +7,7 @@ export function quoted(value: string): string {
   return `"${value.replace(/[\\"*?\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`;
 }
 
-const STATE_ATTRIBUTES = ['MessageCount', 'ConsumerCount', 'Paused'];
+const STATE_ATTRIBUTES = ['MessageCount', 'ConsumerCount', 'Paused', 'Address'];
 
 /** Every queue MBean of that name on the broker, whatever its address and routing type. */
 export const findQueue = (broker: string, queue: string): JolokiaRequest => ({
@@ -18,6 +18,7 @@ export const findQueue = (broker: string, queue: string): JolokiaRequest => ({
 
 export interface QueueState {
   mbean: string;
+  address: string | null;
   depth: number | null;
   consumers: number | null;
   paused: boolean | null;
@@ -39,6 +40,7 @@ export function parseFound(answer: JolokiaResponse): QueueState | null {
 function stateOf(mbean: string, attributes: Record<string, unknown>): QueueState {
   return {
     mbean,
+    address: text(attributes.Address),
     depth: count(attributes.MessageCount),
     consumers: count(attributes.ConsumerCount),
     paused: flag(attributes.Paused),

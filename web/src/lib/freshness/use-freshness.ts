@@ -31,6 +31,8 @@ export function useFreshness(): Freshness {
   const queries: ActiveQuery[] = live.queryClient
     .getQueryCache()
     .findAll({ type: 'active' })
+    // Read when the operator asks (a queue's messages), not kept fresh: the screen dates them itself.
+    .filter((q) => q.meta?.onDemand !== true)
     .map((q) => ({
       label: typeof q.meta?.label === 'string' ? q.meta.label : labelOf(q.queryKey),
       status: q.state.status,

@@ -37,11 +37,15 @@ function runQueueAction(
   return sendJson('POST', `${path}/${request.action}`, body, QueueActionResultSchema, fetch, headers);
 }
 
-/** An action on the queue; the cluster's queues are read again once it is done. */
+/** An action on the queue; the cluster's queues and the queue's messages are read again once it is done. */
 export function useQueueAction(clusterId: string, queue: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: QueueActionRequest) => runQueueAction(clusterId, queue, request),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
+        queryClient.invalidateQueries({ queryKey: ['cluster', clusterId, 'queue-messages'] }),
+      ]),
   });
 }

@@ -13,6 +13,8 @@ import { useQueueMetrics } from '../hooks/use-queue-metrics';
 import { useQueues } from '../api/get-queues';
 import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
+import { QueueMessages } from './queue-messages';
+import { useAbilities } from '../../../lib/access/me';
 import { chartData, markersOf, RANGES, type RangeName } from '../../../lib/metrics/chart-data';
 import { MetricCharts } from '../../../lib/metrics/metric-charts';
 
@@ -88,6 +90,7 @@ export function QueueDetailPage() {
     search: queue,
   });
   const cluster = useCluster(clusterId);
+  const can = useAbilities();
   const metrics = useQueueMetrics(clusterId, queue, { rangeMs });
   const history = useQueueEvents(clusterId, queue, rangeMs);
   // Held while paused like every live event (ADR-0052: paused means nothing moves).
@@ -173,6 +176,13 @@ export function QueueDetailPage() {
           </Stack>
         )}
       </Card>
+      {cluster.data && (
+        <QueueMessages
+          clusterId={clusterId}
+          queue={queue}
+          refusal={can.refusal(cluster.data.name, 'operator')}
+        />
+      )}
       <EventDrawer event={selected} onClose={() => setSelected(null)} />
     </Stack>
   );

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { Instant, Uuid } from '../common';
+
+/** How many messages one page of a browse holds at most: the broker rescans from the head for each. */
+export const BROWSE_PAGE_SIZE_MAX = 100;
+
+/** `GET …/queues/{queue}/messages`: one page of a queue's messages on one node, optionally filtered. */
+export const QueueMessagesQuerySchema = z
+  .object({
+    /** The node to read; the first live node holding the queue when absent. */
+    node: z.string().min(1).max(200).optional(),
+    page: z.coerce.number().int().min(1).max(10_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(BROWSE_PAGE_SIZE_MAX).default(50),
+    /** An Artemis filter expression (selector syntax); the broker's own error is answered when it is invalid. */
+    filter: z.string().max(2000).optional(),
+  })
+  .strict();
+export type QueueMessagesQuery = z.infer<typeof QueueMessagesQuerySchema>;
+
+const PropertyValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const MESSAGE_TYPES = ['default', 'object', 'text', 'bytes', 'map', 'stream', 'unknown'] as const;
+
+export const BrowsedMessageSchema = z.object({
+  /** The broker's id on this node: a move or a retry gives the message a new one. */
+  messageId: z.string(),
+  userId: z.string().nullable(),
+  type: z.enum(MESSAGE_TYPES),
+  protocol: z.string().nullable(),
+  address: z.string().nullable(),
+  durable: z.boolean(),
+  priority: z.number().int(),
+  redelivered: z.boolean(),
+  largeMessage: z.boolean(),
+  persistentSize: z.number().int().nullable(),
+  /** When it was sent, as its producer stamped it; null when it carries no time. */
+  timestamp: Instant.nullable(),
+  expiration: Instant.nullable(),
+  /** Every property as the broker typed it, names as the broker gives them (`applicationProperties.x`). */
+  properties: z.record(z.string(), PropertyValue),
+  body: z.object({
+    /** The body as the broker shows it: text, or its escaped form of bytes; null when it shows none. */
+    preview: z.string().nullable(),
+    /**
+     * Not the whole body: cut by the broker at its management attribute size limit, or not shown at
+     * all (a large message's body stays in its file).
+     */
+    truncated: z.boolean(),
+    /** How much the broker left out, as it counted it. */
+    omitted: z.number().int().nonnegative().nullable(),
+  }),
+});
+export type BrowsedMessage = z.infer<typeof BrowsedMessageSchema>;
+
+export const QueueMessagesPageSchema = z.object({
+  clusterId: Uuid,
+  queue: z.string(),
+  node: z.string(),
+  /** Every live node holding the queue, to choose another from. */
+  nodes: z.array(z.string()),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  filter: z.string().nullable(),
+  messages: z.array(BrowsedMessageSchema),
+  /** The queue's depth on the node (MessageCount): every message, paged ones included. */
+  depth: z.number().int().nonnegative().nullable(),
+  /**
+   * With a filter, how many match as the broker counted them; `atLeast` when it stopped counting
+   * at its browse page size (`management-browse-page-size`), so the true number may be larger.
+   */
+  matched: z.object({ count: z.number().int().nonnegative(), atLeast: z.boolean() }).nullable(),
+  /** The broker reads no further than this many messages for a browse or a filtered count. */
+  browseLimit: z.number().int().positive().nullable(),
+});
+export type QueueMessagesPage = z.infer<typeof QueueMessagesPageSchema>;
+
+/** The owner RPC's request. */
+export const QueueBrowseCallSchema = QueueMessagesQuerySchema.extend({
+  clusterId: Uuid,
+  queue: z.string().min(1).max(1000),
+}).strict();
+export type QueueBrowseCall = z.infer<typeof QueueBrowseCallSchema>;

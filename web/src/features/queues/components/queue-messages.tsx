@@ -1,0 +1,272 @@
+import type { BrowsedMessage } from '@artemis-studio/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Drawer,
+  Group,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useState } from 'react';
+import { describeError } from '../../../lib/api-client';
+import { formatNumber, formatTime } from '../../../lib/ui/format';
+import { TableHead } from '../../../lib/ui/table-head';
+import { useQueueMessages } from '../api/get-queue-messages';
+import { bodyNote, matchedText, previewLine } from '../message-text';
+
+const PAGE_SIZE = 25;
+
+/**
+ * The queue's messages, a page at a time, as the broker shows them: filtered with the broker's own
+ * selector syntax (its error beside the field), counted as far as the broker counts, bodies marked
+ * where the broker cut them. Read on demand: each read rescans the queue under the broker's lock.
+ */
+export function QueueMessages({
+  clusterId,
+  queue,
+  refusal,
+}: {
+  clusterId: string;
+  queue: string;
+  refusal: string | null;
+}) {
+  const [page, setPage] = useState(1);
+  const [filter, setFilter] = useState('');
+  const [node, setNode] = useState<string | undefined>(undefined);
+  const [opened, setOpened] = useState<number | null>(null);
+  const params = { page, pageSize: PAGE_SIZE, node, filter: filter || undefined };
+  const messages = useQueueMessages(clusterId, queue, params, refusal === null);
+  const data = messages.data;
+  const rows = data?.messages ?? [];
+  const last = data ? rows.length < PAGE_SIZE : true;
+  const filterError = messages.isError ? describeError(messages.error) : null;
+
+  if (refusal)
+    return (
+      <Card withBorder>
+        <Text fw={600}>Messages</Text>
+        <Text size="sm" c="dimmed">
+          Reading messages {refusal} (message contents are often personal data).
+        </Text>
+      </Card>
+    );
+
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb="xs">
+        <Text fw={600}>Messages</Text>
+        <Group gap="xs">
+          {data && (
+            <Text size="sm" c="dimmed" data-testid="messages-read-at">
+              read at {formatTime(messages.dataUpdatedAt)}
+            </Text>
+          )}
+          <Button
+            size="xs"
+            variant="default"
+            loading={messages.isFetching}
+            onClick={() => void messages.refetch()}
+          >
+            Read again
+          </Button>
+        </Group>
+      </Group>
+      <Group align="flex-start" mb="xs">
+        <TextInput
+          label="Filter"
+          description="The broker's selector syntax, e.g. customer = 'alice' AND priority > 4"
+          placeholder="every message"
+          defaultValue={filter}
+          error={filter && filterError ? filterError : undefined}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter') return;
+            setFilter(e.currentTarget.value.trim());
+            setPage(1);
+          }}
+          onBlur={(e) => {
+            const next = e.currentTarget.value.trim();
+            if (next !== filter) {
+              setFilter(next);
+              setPage(1);
+            }
+          }}
+          w={420}
+        />
+        {data && data.nodes.length > 1 && (
+          <Select
+            label="Node"
+            data={data.nodes}
+            value={data.node}
+            onChange={(value) => {
+              setNode(value ?? undefined);
+              setPage(1);
+            }}
+            w={160}
+          />
+        )}
+      </Group>
+      {messages.isError && !filter && (
+        <Alert color="red" role="alert" mb="xs">
+          {filterError}
+        </Alert>
+      )}
+      {data && (
+        <Text size="sm" c="dimmed" mb="xs" data-testid="messages-count">
+          {data.matched
+            ? matchedText(data.matched, data.browseLimit)
+            : `${formatNumber(data.depth ?? 0)} on node ${data.node}`}
+          {` · page ${data.page}`}
+        </Text>
+      )}
+      {messages.isPending ? (
+        <Text size="sm" c="dimmed">
+          Reading messages…
+        </Text>
+      ) : rows.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {data?.filter ? 'No message matches.' : 'No message on this page.'}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={800}>
+          <Table aria-label="Messages" verticalSpacing={4} fz="sm" highlightOnHover>
+            <TableHead columns={['ID', 'Sent', 'Type', 'Size', 'Body']} />
+            <Table.Tbody>
+              {rows.map((m, i) => (
+                <Table.Tr key={m.messageId} onClick={() => setOpened(i)} style={{ cursor: 'pointer' }}>
+                  <Table.Td>{m.messageId}</Table.Td>
+                  <Table.Td>{m.timestamp ? formatTime(m.timestamp) : '—'}</Table.Td>
+                  <Table.Td>{m.type}</Table.Td>
+                  <Table.Td>{m.persistentSize === null ? '—' : formatNumber(m.persistentSize)}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" truncate="end" maw={520}>
+                      {previewLine(m)}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Group justify="flex-end" mt="xs">
+        <Button size="xs" variant="default" disabled={page === 1} onClick={() => setPage(page - 1)}>
+          Newer
+        </Button>
+        <Button size="xs" variant="default" disabled={last} onClick={() => setPage(page + 1)}>
+          Older
+        </Button>
+      </Group>
+      <MessageDrawer
+        message={opened === null ? null : (rows[opened] ?? null)}
+        position={opened}
+        count={rows.length}
+        onMove={setOpened}
+        onClose={() => setOpened(null)}
+      />
+    </Card>
+  );
+}
+
+function MessageDrawer({
+  message,
+  position,
+  count,
+  onMove,
+  onClose,
+}: {
+  message: BrowsedMessage | null;
+  position: number | null;
+  count: number;
+  onMove(index: number): void;
+  onClose(): void;
+}) {
+  const note = message ? bodyNote(message) : null;
+  return (
+    <Drawer
+      opened={message !== null}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={message ? `Message ${message.messageId}` : ''}
+    >
+      {message && position !== null && (
+        <Stack data-testid="message-drawer">
+          <Group justify="space-between">
+            <Group gap="xs">
+              <Badge variant="light">{message.type}</Badge>
+              {message.durable && <Badge variant="light">durable</Badge>}
+              {message.redelivered && (
+                <Badge color="orange" variant="light">
+                  redelivered
+                </Badge>
+              )}
+              {message.largeMessage && (
+                <Badge color="grape" variant="light">
+                  large
+                </Badge>
+              )}
+            </Group>
+            <Group gap="xs">
+              <Button
+                size="xs"
+                variant="default"
+                disabled={position === 0}
+                onClick={() => onMove(position - 1)}
+              >
+                Previous
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                disabled={position >= count - 1}
+                onClick={() => onMove(position + 1)}
+              >
+                Next
+              </Button>
+            </Group>
+          </Group>
+          <Table fz="sm" verticalSpacing={2} aria-label="Headers">
+            <Table.Tbody>
+              {(
+                [
+                  ['User id', message.userId ?? '—'],
+                  ['Address', message.address ?? '—'],
+                  ['Protocol', message.protocol ?? '—'],
+                  ['Priority', String(message.priority)],
+                  ['Sent', message.timestamp ?? '—'],
+                  ['Expires', message.expiration ?? 'never'],
+                  [
+                    'Size (persistent)',
+                    message.persistentSize === null ? '—' : formatNumber(message.persistentSize),
+                  ],
+                ] as const
+              ).map(([name, value]) => (
+                <Table.Tr key={name}>
+                  <Table.Td fw={600} w={160}>
+                    {name}
+                  </Table.Td>
+                  <Table.Td>{value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          <Text fw={600}>Properties</Text>
+          <Code block>{JSON.stringify(message.properties, null, 2)}</Code>
+          <Text fw={600}>Body</Text>
+          {note && (
+            <Alert color="yellow" data-testid="body-truncated">
+              {note}
+            </Alert>
+          )}
+          {message.body.preview !== null && <Code block>{message.body.preview}</Code>}
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,30 @@
+import type { BrowsedMessage } from '@artemis-studio/contracts';
+import { describe, expect, it } from 'vitest';
+import { bodyNote, matchedText, previewLine } from './message-text';
+
+const message = (body: BrowsedMessage['body'], largeMessage = false) =>
+  ({ messageId: '1', largeMessage, body }) as BrowsedMessage;
+
+describe('what the messages card says', () => {
+  it('never passes a cut body off as whole, and says how to see more', () => {
+    const cut = message({ preview: 'abc', truncated: true, omitted: 744 });
+    expect(previewLine(cut)).toBe('abc…');
+    expect(bodyNote(cut)).toMatch(
+      /^Cut by the broker: 744 more not shown\. .*management-message-attribute-size-limit/,
+    );
+    expect(bodyNote(message({ preview: 'whole', truncated: false, omitted: null }))).toBeNull();
+  });
+
+  it("says a large message's body is not shown rather than showing the broker's placeholder", () => {
+    const large = message({ preview: null, truncated: true, omitted: null }, true);
+    expect(previewLine(large)).toBe('(a large message: its body is not shown)');
+    expect(bodyNote(large)).toMatch(/^A large message/);
+  });
+
+  it('says "at least" where the broker stopped counting', () => {
+    expect(matchedText({ count: 12, atLeast: false }, 200)).toBe('12 match');
+    expect(matchedText({ count: 200, atLeast: true }, 200)).toBe(
+      'at least 200 match (the broker counts no further than 200)',
+    );
+  });
+});

@@ -1,0 +1,33 @@
+import type { BrowsedMessage, QueueMessagesPage } from '@artemis-studio/contracts';
+import { formatNumber } from '../../lib/ui/format';
+
+/** One line of a message's body for the table: its start, and whether there is more. */
+export function previewLine(message: BrowsedMessage): string {
+  if (message.largeMessage) return '(a large message: its body is not shown)';
+  if (message.body.preview === null) return '(no body shown)';
+  return message.body.truncated
+    ? `${message.body.preview.slice(0, 200)}…`
+    : message.body.preview.slice(0, 200);
+}
+
+/** What the drawer says of a body that is not whole, and how to see more; null when it is whole. */
+export function bodyNote(message: BrowsedMessage): string | null {
+  if (message.largeMessage)
+    return 'A large message: the broker keeps its body in a file of its own and does not show it over management.';
+  if (!message.body.truncated) return null;
+  const left = message.body.omitted === null ? 'the rest' : `${formatNumber(message.body.omitted)} more`;
+  return `Cut by the broker: ${left} not shown. The broker's management-message-attribute-size-limit (256 by default, -1 for none) in its address settings decides how much it shows; what is shown here is never the whole body.`;
+}
+
+/** "12 match" or "at least 200 match (the broker counts no further than 200)". */
+export function matchedText(
+  matched: NonNullable<QueueMessagesPage['matched']>,
+  browseLimit: number | null,
+): string {
+  if (!matched.atLeast) return `${formatNumber(matched.count)} match`;
+  const why =
+    browseLimit === null
+      ? 'the broker may count no further'
+      : `the broker counts no further than ${formatNumber(browseLimit)}`;
+  return `at least ${formatNumber(matched.count)} match (${why})`;
+}
