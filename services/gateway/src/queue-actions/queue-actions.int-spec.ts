@@ -16,7 +16,6 @@ import {
   type BrokerProfile,
   type ServiceProcess,
 } from '@artemis-studio/testing';
-import axios from 'axios';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -33,13 +32,18 @@ describe('queue actions on a real broker', () => {
   let clusterId: string;
   const base = () => `${gateway.url}/api/v1/clusters/${clusterId}`;
 
-  const jolokia = async (body: unknown) =>
-    (
-      await axios.post(broker.nodes[0].jolokiaUrl, body, {
-        auth: { username: broker.user, password: broker.password },
-        headers: { Origin: 'http://127.0.0.1' },
-      })
-    ).data as { status: number; value: unknown; error?: string };
+  const jolokia = async (body: unknown) => {
+    const response = await fetch(broker.nodes[0].jolokiaUrl, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: 'http://127.0.0.1',
+        Authorization: `Basic ${Buffer.from(`${broker.user}:${broker.password}`).toString('base64')}`,
+      },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as { status: number; value: unknown; error?: string };
+  };
   /** The queue's attributes as the broker has them now, or null when it has no such queue. */
   const onBroker = async (queue: string) => {
     const answer = await jolokia({
