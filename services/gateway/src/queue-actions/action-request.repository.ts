@@ -6,6 +6,8 @@ import { Injectable } from '@nestjs/common';
 export type EarlierRequest =
   | { state: 'new' }
   | { state: 'running' }
+  /** Claimed long enough ago that it cannot still be running (its replica died): the outcome is unknown. */
+  | { state: 'abandoned' }
   | { state: 'other-request' }
   | { state: 'answered'; status: number; response: unknown };
 
@@ -13,7 +15,12 @@ interface ActionRequestRecord {
   request: unknown;
   status: number | null;
   response: unknown;
+  /** Whether it was claimed longer ago than any action may run. */
+  stale: boolean;
 }
+
+/** Longer than the gateway ever waits for an action (90 s): a claim this old has no one running it. */
+const ABANDONED_AFTER_SECONDS = 120;
 
 /**
  * `action_request`: each mutating action request under its idempotency key (per cluster), so a
@@ -36,13 +43,14 @@ export class ActionRequestRepository {
     if (claimed.length) return { state: 'new' };
     const earlier = await firstRow<ActionRequestRecord>(
       db,
-      `SELECT request, status, response FROM action_request WHERE cluster_id = $1 AND idempotency_key = $2`,
-      [clusterId, key],
+      `SELECT request, status, response, created_at < now() - $3 * interval '1 second' AS stale
+         FROM action_request WHERE cluster_id = $1 AND idempotency_key = $2`,
+      [clusterId, key, ABANDONED_AFTER_SECONDS],
     );
     // Gone between the two statements (forgotten after a failure): the caller may claim it again.
     if (!earlier) return this.claim(clusterId, key, request);
     if (canonical(earlier.request) !== canonical(request)) return { state: 'other-request' };
-    if (earlier.status === null) return { state: 'running' };
+    if (earlier.status === null) return earlier.stale ? { state: 'abandoned' } : { state: 'running' };
     return { state: 'answered', status: earlier.status, response: earlier.response };
   }
 

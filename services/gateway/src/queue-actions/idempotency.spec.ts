@@ -75,6 +75,21 @@ describe('once', () => {
   });
 });
 
+describe('once, after a gateway died mid-action', () => {
+  it('answers the outcome unknown, and does not act', async () => {
+    let acted = false;
+    const requests = {
+      claim: async (): Promise<EarlierRequest> => ({ state: 'abandoned' }),
+      answer: async () => undefined,
+      forget: async () => undefined,
+    };
+    await expect(once(requests, 'c', 'key-0005', {}, async () => void (acted = true))).rejects.toMatchObject({
+      code: 'ACTION_OUTCOME_UNKNOWN',
+    });
+    expect(acted).toBe(false);
+  });
+});
+
 describe('idempotencyKey', () => {
   it('requires a printable key of 8 to 200 characters', () => {
     expect(idempotencyKey('6f1c1d2e-0b7a-4d35-9a51-1b2f3c4d5e6f')).toBe(

@@ -60,6 +60,12 @@ export async function once<T>(
         'IDEMPOTENCY_KEY_REUSED',
         'this Idempotency-Key was sent with another request; a new action needs a new key',
       );
+    case 'abandoned':
+      throw new DomainError(
+        'conflict',
+        'ACTION_OUTCOME_UNKNOWN',
+        'the action with this Idempotency-Key was started and never answered (its gateway stopped): it was not repeated. Look at the queue before acting again with a new key.',
+      );
     case 'answered':
       if (earlier.status < 300) return earlier.response as T;
       throw new DomainError(

@@ -4,6 +4,7 @@ import {
   type AuditEvent,
   type QueueActionResult,
 } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
 import {
   brokerProfile,
   openAmqpClient,
@@ -11,6 +12,7 @@ import {
   signInAs,
   spawnService,
   testConfig,
+  testDatabaseUrl,
   waitFor,
   type ApiSession,
   type BrokerProfile,
@@ -165,6 +167,27 @@ describe('queue actions on a real broker', () => {
         }),
       }),
     );
+  });
+
+  it('answers a key whose request was claimed and never answered (its gateway died) as unknown, and does not act', async () => {
+    const queue = `actions.abandoned.${randomUUID().slice(0, 8)}`;
+    await fill(queue, 2);
+    const key = randomUUID();
+    const db = await createDataSource({ url: testDatabaseUrl(), poolSize: 1 }).initialize();
+    try {
+      await db.query(
+        `INSERT INTO action_request (cluster_id, idempotency_key, request, created_at)
+         VALUES ($1, $2, $3, now() - interval '10 minutes')`,
+        [clusterId, key, JSON.stringify({ action: 'purge', queue, persist: false })],
+      );
+    } finally {
+      await db.destroy();
+    }
+    expect(await errorOf(await act(operator, 'POST', `${queue}/purge`, key))).toEqual({
+      status: 409,
+      code: 'ACTION_OUTCOME_UNKNOWN',
+    });
+    expect((await onBroker(queue))?.MessageCount).toBe(2);
   });
 
   it('pauses (persisted) and resumes, as the broker then says', async () => {

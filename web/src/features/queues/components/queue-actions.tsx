@@ -11,6 +11,7 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { describeError } from '../../../lib/api-client';
 import { formatNumber } from '../../../lib/ui/format';
 import { useQueueAction, useQueueImpact } from '../api/queue-actions';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { describeNode, messages, statement, type Destructive } from '../action-text';
 
 interface Props {
@@ -54,7 +55,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
   const open = (which: Destructive) => {
     setTyped('');
     action.reset();
-    setConfirming({ action: which, key: crypto.randomUUID() });
+    setConfirming({ action: which, key: newIdempotencyKey() });
     impact.mutate(which);
   };
   const close = () => {
@@ -73,7 +74,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
             variant="light"
             loading={action.isPending && action.variables?.action === 'resume'}
             onClick={() =>
-              void run({ action: 'resume', idempotencyKey: crypto.randomUUID() }, 'resumed').catch(
+              void run({ action: 'resume', idempotencyKey: newIdempotencyKey() }, 'resumed').catch(
                 () => undefined,
               )
             }
@@ -84,7 +85,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
           <RefusableButton
             refusal={refusal}
             variant="light"
-            onClick={() => setPausing({ key: crypto.randomUUID(), persist: false })}
+            onClick={() => setPausing({ key: newIdempotencyKey(), persist: false })}
           >
             Pause queue…
           </RefusableButton>
