@@ -40,7 +40,15 @@ export class ClusterTargetQueries {
     return clusters.map((cluster) => {
       const opened: Partial<Record<CredentialKind, Credential>> = {};
       let credentialError: string | null = null;
-      let revision = cluster.updatedAt.toISOString();
+      // What the pollers and subscriptions use, and only that: a change elsewhere in the registration
+      // (read-only mode) must not restart them, or actions fail until the next poll sees the nodes.
+      let revision = JSON.stringify([
+        cluster.name,
+        cluster.jolokiaOrigin,
+        [...cluster.nodes]
+          .sort((a, b) => a.position - b.position)
+          .map((n) => [n.id, n.name, n.jolokiaUrl, n.amqpUrl]),
+      ]);
       for (const row of credentials.filter((c) => c.clusterId === cluster.id)) {
         revision += `|${row.kind}@${row.updatedAt.toISOString()}`;
         try {

@@ -26,7 +26,7 @@ const liveBroker: JolokiaResponse[] = [
 ];
 
 /** A poller over one node whose answers the test scripts, with the node-state table in memory. */
-function pollerWith(answers: (() => JolokiaResponse[])[]) {
+function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerName: true }) {
   let clock = Date.parse('2026-11-30T12:00:00Z');
   let saved: NodeObservation[] = [];
   const signals: SignalTopic[] = [];
@@ -40,7 +40,8 @@ function pollerWith(answers: (() => JolokiaResponse[])[]) {
       },
     },
     nodeStates: {
-      load: async () => saved,
+      // The real table has no broker name column.
+      load: async () => (table.keepsBrokerName ? saved : saved.map((o) => ({ ...o, brokerName: null }))),
       // Upserts by node, as the table does: a node the tick skipped keeps its row.
       save: async (_cluster, observations) =>
         void (saved = [
@@ -60,6 +61,7 @@ function pollerWith(answers: (() => JolokiaResponse[])[]) {
     signals,
     failures,
     state: () => saved[0],
+    brokerName: () => poller.brokerName('n1'),
     /** One tier-A tick, a tick after the last. */
     tick: async () => {
       await poller.tierA();
@@ -71,6 +73,19 @@ function pollerWith(answers: (() => JolokiaResponse[])[]) {
 const refused = () => {
   throw new JolokiaError('unreachable', 'http://127.0.0.1:1 unreachable: ECONNREFUSED');
 };
+
+describe('ClusterPoller: a skipped poll', () => {
+  it("keeps the node's broker name, which the node-state table does not store", async () => {
+    const limited = () => {
+      throw new JolokiaError('limited', 'call budget for this node exhausted; retrying next tick');
+    };
+    const sut = pollerWith([() => liveBroker, limited], { keepsBrokerName: false });
+    await sut.tick();
+    expect(sut.brokerName()).toBe('primary');
+    await sut.tick();
+    expect(sut.brokerName()).toBe('primary');
+  });
+});
 
 describe('ClusterPoller: a node is unreachable only after two failed polls in a row', () => {
   it('keeps a live node live through one failed poll, counting it', async () => {

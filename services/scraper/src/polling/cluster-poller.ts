@@ -99,9 +99,15 @@ export class ClusterPoller {
     await this.deps.nodeStates.save(clusterId, fresh);
 
     const before = this.target.nodes.map((n) => previous.get(n.id)).filter((o): o is NodeObservation => !!o);
-    const after = this.target.nodes.map((n, i) =>
-      observed[i] === 'skipped' ? previous.get(n.id) : observed[i],
-    );
+    // node_state keeps no broker name: a skipped node's row is completed from memory, or one skipped
+    // poll (a blip, the call budget spent by an action) would forget it, and every live read and
+    // action on the node would fail until the next poll ("broker name not observed yet").
+    const known = new Map(this.observations.map((o) => [o.nodeId, o.brokerName]));
+    const after = this.target.nodes.map((n, i) => {
+      if (observed[i] !== 'skipped') return observed[i];
+      const kept = previous.get(n.id);
+      return kept && { ...kept, brokerName: kept.brokerName ?? known.get(n.id) ?? null };
+    });
     this.observations = after.filter((o): o is NodeObservation => !!o);
     if (topologyKey(before) !== topologyKey(this.observations)) this.deps.signal(clusterId, 'topology');
     if (healthOf(before) !== healthOf(this.observations)) this.deps.signal(clusterId, 'health');

@@ -1,0 +1,142 @@
+import {
+  PauseQueueRequestSchema,
+  QueueImpactQuerySchema,
+  ownerRpcs,
+  type PauseQueueRequest,
+  type QueueAction,
+  type QueueActionResult,
+  type QueueImpactQuery,
+} from '@artemis-studio/contracts';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { z } from 'zod';
+import { Access } from '../access/permission';
+import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
+import { ClusterRepository } from '../clusters/cluster.repository';
+import { ClusterId, Valid } from '../http/validation.pipe';
+import { OwnerClient } from '../owner/owner-client';
+import { ActionRunner } from './action-runner';
+import { ACTION_TIMEOUT_MS } from './action-timeout';
+
+/** A queue name from the path, as Artemis takes one: any text, bounded. */
+const QueueName = new Valid(z.string().min(1).max(1000), 'queue name');
+
+/**
+ * Pause, resume, purge and delete a queue, on every live node that holds it, through the
+ * cluster's owner. Each needs `operator`, an Idempotency-Key, and a cluster that is not read-only;
+ * each is audited with what every node did, and the depth before and after. A purge or a delete
+ * is preceded in the console by its impact (a dry run the broker counts).
+ */
+@Controller('api/v1/clusters/:id/queues/:queue')
+@Access.cluster('operator')
+export class QueueActionsController {
+  constructor(
+    private readonly clusters: ClusterRepository,
+    private readonly owner: OwnerClient,
+    private readonly actions: ActionRunner,
+  ) {}
+
+  /** What a purge or a delete would remove, counted by the broker now; nothing changes. */
+  @Get('impact')
+  async impact(
+    @Param('id', ClusterId) id: string,
+    @Param('queue', QueueName) queue: string,
+    @Query(new Valid(QueueImpactQuerySchema, 'impact query')) { action }: QueueImpactQuery,
+  ): Promise<QueueActionResult> {
+    const clusterId = await this.clusters.known(id);
+    return this.owner.ask(
+      ownerRpcs.queueAction,
+      { clusterId, queue, action, dryRun: true, persist: false },
+      `counting what ${action} would remove`,
+      ACTION_TIMEOUT_MS,
+    );
+  }
+
+  @Post('pause')
+  @HttpCode(200)
+  @Audited('queue.pause')
+  pause(
+    @Param('id', ClusterId) id: string,
+    @Param('queue', QueueName) queue: string,
+    @Body(new Valid(PauseQueueRequestSchema, 'pause')) { persist }: PauseQueueRequest,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.act(id, queue, 'pause', persist, key, note);
+  }
+
+  @Post('resume')
+  @HttpCode(200)
+  @Audited('queue.resume')
+  resume(
+    @Param('id', ClusterId) id: string,
+    @Param('queue', QueueName) queue: string,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.act(id, queue, 'resume', false, key, note);
+  }
+
+  @Post('purge')
+  @HttpCode(200)
+  @Audited('queue.purge')
+  purge(
+    @Param('id', ClusterId) id: string,
+    @Param('queue', QueueName) queue: string,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.act(id, queue, 'purge', false, key, note);
+  }
+
+  /** Refused by the broker while the queue has consumers (they are not cut off from under it). */
+  @Delete()
+  @Audited('queue.delete')
+  remove(
+    @Param('id', ClusterId) id: string,
+    @Param('queue', QueueName) queue: string,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.act(id, queue, 'delete', false, key, note);
+  }
+
+  private act(
+    id: string,
+    queue: string,
+    action: QueueAction,
+    persist: boolean,
+    key: string | undefined,
+    note: AuditNote,
+  ): Promise<QueueActionResult> {
+    return this.actions.run({
+      clusterId: id,
+      key,
+      request: { action, queue, ...(action === 'pause' ? { persist } : {}) },
+      target: queue,
+      note,
+      act: () =>
+        this.owner.ask(
+          ownerRpcs.queueAction,
+          { clusterId: id, queue, action, dryRun: false, persist },
+          `${action} of ${queue}`,
+          ACTION_TIMEOUT_MS,
+        ),
+      audit: auditDetail,
+    });
+  }
+}
+
+/** What the audit row keeps of a result: the count and each node's outcome, never a message body. */
+function auditDetail(result: QueueActionResult): Record<string, unknown> {
+  return {
+    messages: result.messages,
+    nodes: result.nodes.map(({ node, outcome, messages, depthBefore, depthAfter, error }) => ({
+      node,
+      outcome,
+      messages,
+      depthBefore,
+      depthAfter,
+      ...(error ? { error } : {}),
+    })),
+  };
+}

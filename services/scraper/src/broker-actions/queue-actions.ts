@@ -1,0 +1,119 @@
+import { RpcError } from '@artemis-studio/bus';
+import {
+  OWNER_FAILURES,
+  type NodeActionResult,
+  type QueueActionCall,
+  type QueueActionResult,
+} from '@artemis-studio/contracts';
+import type { ClusterTargetNode } from '@artemis-studio/db';
+import type { CallOptions, JolokiaRequest, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
+import type { BrokerLanes } from './broker-lanes';
+import {
+  absentResult,
+  actionCall,
+  countedResult,
+  unreachedResult,
+  findQueue,
+  nodeResult,
+  parseFound,
+  readState,
+} from './queue-action-calls';
+
+/** What an action needs of the cluster it acts on: its live nodes as the poller last saw them. */
+export interface ActionCluster {
+  readonly target: { id: string };
+  liveNodes(): ClusterTargetNode[];
+  brokerName(nodeId: string): string | null;
+  jolokiaTarget(node: ClusterTargetNode): JolokiaTarget;
+}
+
+export interface ActionJolokia {
+  bulk(target: JolokiaTarget, requests: JolokiaRequest[], options?: CallOptions): Promise<JolokiaResponse[]>;
+}
+
+/**
+ * Above the broker's own wait for its management lock (about a minute), so a call that waited its
+ * turn there is answered, not abandoned: the gateway's request outlasts this in turn.
+ */
+const ACTION_CALL_TIMEOUT_MS = 75_000;
+/** How long an action waits for the node's call budget (shared with polling) before it fails. */
+const BUDGET_WAIT_MS = 10_000;
+
+/**
+ * Queue actions on every live node that holds the queue, one at a time per broker. Each node is
+ * looked up first (the queue's MBean, its depth, consumers and pause), then acted on with its state
+ * read again in the same call, so what is reported is what the broker said before and after.
+ */
+export class QueueActions {
+  constructor(
+    private readonly jolokia: ActionJolokia,
+    private readonly lanes: BrokerLanes,
+  ) {}
+
+  async run(cluster: ActionCluster, call: QueueActionCall): Promise<QueueActionResult> {
+    const nodes = cluster.liveNodes();
+    if (nodes.length === 0)
+      throw new RpcError(OWNER_FAILURES.unreachable, 'no live node observed: nothing can be acted on');
+    const results = await Promise.all(nodes.map((node) => this.onNode(cluster, node, call)));
+    refuseWhenNothingHappened(
+      `${call.action} '${call.queue.slice(0, 200)}'`,
+      `queue '${call.queue.slice(0, 200)}'`,
+      results,
+    );
+    const counted = results.filter((r) => r.messages !== null);
+    return {
+      clusterId: call.clusterId,
+      queue: call.queue,
+      action: call.action,
+      dryRun: call.dryRun,
+      messages: counted.length ? counted.reduce((sum, r) => sum + (r.messages ?? 0), 0) : null,
+      nodes: results,
+      at: new Date().toISOString(),
+    };
+  }
+
+  private onNode(
+    cluster: ActionCluster,
+    node: ClusterTargetNode,
+    call: QueueActionCall,
+  ): Promise<NodeActionResult> {
+    const broker = cluster.brokerName(node.id);
+    if (!broker) return Promise.resolve(unreachedResult(node.name, 'broker name not observed yet'));
+    const target = cluster.jolokiaTarget(node);
+    const options = { waitForBudgetMs: BUDGET_WAIT_MS, timeoutMs: ACTION_CALL_TIMEOUT_MS };
+    return this.lanes
+      .run(target.nodeKey, async () => {
+        const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, call.queue)], options);
+        const before = parseFound(lookup);
+        if (!before) return absentResult(node.name);
+        if (call.dryRun) return countedResult(node.name, call.action, before);
+        const answers = await this.jolokia.bulk(
+          target,
+          [actionCall(broker, before, call.action, call.queue, call.persist), readState(before)],
+          options,
+        );
+        return nodeResult(node.name, call.action, before, answers);
+      })
+      .catch((err: Error) => unreachedResult(node.name, err.message));
+  }
+}
+
+/**
+ * A result with nothing done anywhere is an error the caller can act on, with its HTTP meaning:
+ * what it names is nowhere, the broker was busy, the broker refused, or no node answered.
+ * `what` is the change in words ("purge 'orders'"), `named` what it acts on ("queue 'orders'").
+ */
+export function refuseWhenNothingHappened(what: string, named: string, results: NodeActionResult[]): void {
+  const present = results.filter((r) => r.outcome !== 'absent');
+  if (present.length === 0) throw new RpcError(OWNER_FAILURES.notFound, `${named} is on no live node`);
+  if (present.some((r) => r.outcome !== 'failed')) return;
+  const reasons = present.map((r) => `${r.node}: ${r.error}`).join('; ');
+  if (present.every((r) => r.busy))
+    throw new RpcError(
+      OWNER_FAILURES.busy,
+      `the broker is busy with another management call; try again shortly (${reasons})`,
+    );
+  if (present.every((r) => r.reached === false))
+    throw new RpcError(OWNER_FAILURES.unreachable, `no node could be asked (${reasons})`);
+  throw new RpcError(OWNER_FAILURES.refused, `the broker refused to ${what}: ${reasons}`);
+}

@@ -1,0 +1,200 @@
+import { RpcError } from '@artemis-studio/bus';
+import {
+  MESSAGE_TYPES,
+  OWNER_FAILURES,
+  type BrowsedMessage,
+  type QueueBrowseCall,
+  type QueueMessagesPage,
+} from '@artemis-studio/contracts';
+import { count, text } from '../jolokia/attribute-values';
+import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import type { BrokerLanes } from './broker-lanes';
+import { findQueue, parseFound, quoted, type QueueState } from './queue-action-calls';
+import type { ActionCluster, ActionJolokia } from './queue-actions';
+
+/** Artemis' message types (`Message.*_TYPE`) by number. */
+const TYPE_NAMES: Record<number, BrowsedMessage['type']> = {
+  0: 'default',
+  2: 'object',
+  3: 'text',
+  4: 'bytes',
+  5: 'map',
+  6: 'stream',
+};
+
+/** The typed property maps of a browsed message, merged into one. */
+const PROPERTY_MAPS = [
+  'StringProperties',
+  'LongProperties',
+  'IntProperties',
+  'ShortProperties',
+  'ByteProperties',
+  'BooleanProperties',
+  'DoubleProperties',
+  'FloatProperties',
+];
+
+/** How the broker marks a value it cut at its attribute size limit: "…, + 744 more". */
+const CUT = /, \+ (\d+) more$/;
+
+const instantOf = (ms: unknown): string | null =>
+  typeof ms === 'number' && ms > 0 && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+
+/** One message as `browse` gives it (a CompositeData, as Jolokia renders it), in the API's shape. */
+export function browsedMessage(raw: Record<string, unknown>): BrowsedMessage {
+  const properties: BrowsedMessage['properties'] = {};
+  for (const map of PROPERTY_MAPS) {
+    const values = raw[map];
+    if (values && typeof values === 'object')
+      for (const [name, value] of Object.entries(values as Record<string, unknown>))
+        properties[name] =
+          typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+  }
+  // A large message's body stays in its file: the broker shows "... Large message ..." in its place.
+  const large = raw.largeMessage === true;
+  const shown = !large && typeof raw.text === 'string' ? raw.text : null;
+  const cut = shown === null ? null : CUT.exec(shown);
+  const typeNumber = count(raw.type);
+  return {
+    messageId: String(raw.messageID ?? ''),
+    userId: text(raw.userID) || null,
+    type:
+      typeNumber !== null && TYPE_NAMES[typeNumber]
+        ? TYPE_NAMES[typeNumber]
+        : MESSAGE_TYPES[MESSAGE_TYPES.length - 1],
+    protocol: text(raw.protocol),
+    address: text(raw.address),
+    durable: raw.durable === true,
+    priority: count(raw.priority) ?? 4,
+    redelivered: raw.redelivered === true,
+    largeMessage: large,
+    persistentSize: count(raw.persistentSize),
+    timestamp: instantOf(raw.timestamp),
+    expiration: instantOf(raw.expiration),
+    properties,
+    body: {
+      preview: cut ? shown!.slice(0, cut.index) : shown,
+      truncated: cut !== null || large,
+      omitted: cut ? Number(cut[1]) : null,
+    },
+  };
+}
+
+/** The calls one page needs, in one bulk request: the page, the filtered count, the browse limit. */
+function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): JolokiaRequest[] {
+  const filter = call.filter?.trim() || '';
+  return [
+    {
+      type: 'exec',
+      mbean: found.mbean,
+      operation: 'browse(int,int,java.lang.String)',
+      arguments: [call.page, call.pageSize, filter],
+    },
+    ...(filter
+      ? [
+          {
+            type: 'exec' as const,
+            mbean: found.mbean,
+            operation: 'countMessages(java.lang.String)',
+            arguments: [filter],
+          },
+        ]
+      : []),
+    {
+      type: 'exec',
+      mbean: `org.apache.activemq.artemis:broker=${quoted(broker)}`,
+      operation: 'getAddressSettingsAsJSON(java.lang.String)',
+      arguments: [found.address ?? call.queue],
+    },
+  ];
+}
+
+const BUDGET_WAIT_MS = 10_000;
+const BROWSE_CALL_TIMEOUT_MS = 75_000;
+
+/**
+ * One page of a queue's messages on one node. Browsing takes the broker's management lock like an
+ * action, so it waits its turn in the broker's lane: behind a long purge it waits (or is told the
+ * broker is busy), never fails for it.
+ */
+export class QueueBrowser {
+  constructor(
+    private readonly jolokia: ActionJolokia,
+    private readonly lanes: BrokerLanes,
+  ) {}
+
+  async page(cluster: ActionCluster, call: QueueBrowseCall): Promise<QueueMessagesPage> {
+    const options = { waitForBudgetMs: BUDGET_WAIT_MS, timeoutMs: BROWSE_CALL_TIMEOUT_MS };
+    const holders: {
+      name: string;
+      broker: string;
+      target: ReturnType<ActionCluster['jolokiaTarget']>;
+      found: QueueState;
+    }[] = [];
+    for (const node of cluster.liveNodes()) {
+      const broker = cluster.brokerName(node.id);
+      if (!broker) continue;
+      const target = cluster.jolokiaTarget(node);
+      const [lookup] = await this.jolokia
+        .bulk(target, [findQueue(broker, call.queue)], options)
+        .catch(() => [{ status: 0 } as JolokiaResponse]);
+      const found = lookup.status === 200 || lookup.status === 404 ? parseFound(lookup) : null;
+      if (found) holders.push({ name: node.name, broker, target, found });
+    }
+    if (holders.length === 0)
+      throw new RpcError(OWNER_FAILURES.notFound, `queue '${call.queue.slice(0, 200)}' is on no live node`);
+    const chosen = call.node ? holders.find((h) => h.name === call.node) : holders[0];
+    if (!chosen)
+      throw new RpcError(
+        OWNER_FAILURES.notFound,
+        `queue '${call.queue.slice(0, 200)}' is not on node ${call.node}`,
+      );
+
+    const answers = await this.lanes.run(chosen.target.nodeKey, () =>
+      this.jolokia.bulk(chosen.target, browseCalls(chosen.broker, chosen.found, call), options),
+    );
+    const [browsed, ...rest] = answers;
+    if (browsed.status !== 200) throw browseRefusal(browsed.error);
+    const counted = call.filter?.trim() ? rest.shift() : undefined;
+    const settings = rest.shift();
+    const browseLimit = settingsLimit(settings);
+    const matchedCount = counted?.status === 200 ? count(counted.value) : null;
+    return {
+      clusterId: call.clusterId,
+      queue: call.queue,
+      node: chosen.name,
+      nodes: holders.map((h) => h.name),
+      page: call.page,
+      pageSize: call.pageSize,
+      filter: call.filter?.trim() || null,
+      messages: ((browsed.value ?? []) as Record<string, unknown>[]).map(browsedMessage),
+      depth: chosen.found.depth,
+      matched:
+        matchedCount === null
+          ? null
+          : { count: matchedCount, atLeast: browseLimit === null || matchedCount >= browseLimit },
+      browseLimit,
+    };
+  }
+}
+
+/** The broker's refusal of a browse: an invalid filter is the caller's to fix, busy is retryable. */
+function browseRefusal(error: string | undefined): RpcError {
+  const said = error ?? 'the broker refused the browse';
+  if (/AMQ229245|controller is busy/i.test(said)) return new RpcError(OWNER_FAILURES.busy, said);
+  if (/AMQ229020|Invalid filter/i.test(said))
+    return new RpcError(OWNER_FAILURES.invalid, said.replace(/^.*?(AMQ229020)/, '$1'));
+  return new RpcError(OWNER_FAILURES.refused, said);
+}
+
+/** `managementBrowsePageSize` from the address settings' JSON, or null when unknown. */
+function settingsLimit(answer: JolokiaResponse | undefined): number | null {
+  if (answer?.status !== 200 || typeof answer.value !== 'string') return null;
+  try {
+    return count(
+      (JSON.parse(answer.value) as { managementBrowsePageSize?: unknown }).managementBrowsePageSize,
+    );
+  } catch {
+    return null;
+  }
+}
