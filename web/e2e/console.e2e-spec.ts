@@ -466,6 +466,31 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await screenshot(page, '11-settings');
   });
 
+  it('creates a queue and sends it a message from the console, and reads it back', async () => {
+    const queue = `e2e.created.${randomUUID().slice(0, 8)}`;
+    await page.goto(`${base}/clusters/${clusterId}/queues?search=${queue}`);
+    await page.getByRole('button', { name: 'Create queue…' }).click();
+    const create = page.getByRole('form', { name: 'Create a queue' });
+    await create.getByLabel('Name').fill(queue);
+    await screenshot(page, '15-queue-create');
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page.getByText(`${queue} created on ${broker.nodes[0].name}`).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: queue }).click({ timeout: 30_000 });
+    await page.waitForURL(`${base}/clusters/${clusterId}/queues/${queue}`);
+
+    await page.getByRole('button', { name: 'Send message…' }).click();
+    const send = page.getByRole('form', { name: 'Send a message' });
+    await send.getByLabel('Body').fill('{"order": 42}');
+    await send.getByLabel('Headers').fill('kind=order');
+    await screenshot(page, '15-queue-send-message');
+    await send.getByRole('button', { name: 'Send' }).click();
+    await page.getByText(`Sent to ${queue} on ${broker.nodes[0].name}`).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('table', { name: 'Messages' })
+      .getByText('{"order": 42}')
+      .waitFor({ timeout: 30_000 });
+  }, 90_000);
+
   it('purges a queue from the console: the broker counts first, the confirmation says so, the depth drops', async () => {
     const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
     try {

@@ -7,7 +7,7 @@ import { ClustersModule } from './clusters/clusters.module';
 import { EventsModule } from './events/events.module';
 import { LiveListsModule } from './live-lists/live-lists.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { QueueActionsModule } from './queue-actions/queue-actions.module';
+import { BrokerActionsModule } from './broker-actions/broker-actions.module';
 import { QueueMessagesModule } from './queue-messages/queue-messages.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
@@ -31,7 +31,7 @@ import { StreamModule } from './stream/stream.module';
     ClustersModule,
     TopologyModule,
     QueuesModule,
-    QueueActionsModule,
+    BrokerActionsModule,
     QueueMessagesModule,
     MetricsModule,
     EventsModule,

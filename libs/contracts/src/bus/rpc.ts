@@ -4,6 +4,7 @@ import { BrokerEventSchema, DropReportSchema } from './broker-event';
 import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchema } from '../http/state';
 import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
 import { QueueBrowseCallSchema, QueueMessagesPageSchema } from '../http/queue-messages';
+import { BrokerChangeCallSchema, BrokerChangeResultSchema } from '../http/broker-changes';
 
 /** A request/reply endpoint on `studio.v1.rpc.<name>`, served by one queue group. */
 export interface RpcDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodType = z.ZodType> {
@@ -69,6 +70,8 @@ export const rpcs = {
   queueAction: rpc('scraper.queue-action', QueueActionCallSchema, QueueActionResultSchema, 'clusterId'),
   /** One page of a queue's messages on one node, bodies as the broker shows them (cut at its limit). */
   queueBrowse: rpc('scraper.queue-browse', QueueBrowseCallSchema, QueueMessagesPageSchema, 'clusterId'),
+  /** A queue or an address created, an address deleted, or a message sent, by the cluster's owner. */
+  brokerChange: rpc('scraper.broker-change', BrokerChangeCallSchema, BrokerChangeResultSchema, 'clusterId'),
 } as const;
 
 /**
@@ -80,6 +83,7 @@ export const ownerRpcs = {
   liveList: rpcs.liveList,
   queueAction: rpcs.queueAction,
   queueBrowse: rpcs.queueBrowse,
+  brokerChange: rpcs.brokerChange,
 } as const;
 
 /**

@@ -54,6 +54,8 @@ export const NodeActionResultSchema = z.object({
   error: z.string().nullable(),
   /** The broker's management lock was held (AMQ229245): trying again later may succeed. */
   busy: z.boolean().default(false),
+  /** The node answered; false when it could not be asked (unreachable, no answer in time). */
+  reached: z.boolean().default(true),
 });
 export type NodeActionResult = z.infer<typeof NodeActionResultSchema>;
 

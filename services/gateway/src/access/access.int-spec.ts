@@ -157,6 +157,22 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     }),
     // Refused after the guard (no Idempotency-Key, or an unknown action): acting would ask a
     // scraper this test does not run.
+    'POST /api/v1/clusters/:id/queues': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues`,
+      init: json('POST', { name: 'q' }),
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/messages': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/messages`,
+      init: json('POST', { body: 'hello' }),
+    }),
+    'POST /api/v1/clusters/:id/addresses': async () => ({
+      path: `/api/v1/clusters/${clusterId}/addresses`,
+      init: json('POST', { name: 'a' }),
+    }),
+    'DELETE /api/v1/clusters/:id/addresses/:address': async () => ({
+      path: `/api/v1/clusters/${clusterId}/addresses/a`,
+      init: { method: 'DELETE' },
+    }),
     'GET /api/v1/clusters/:id/queues/:queue/messages': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q/messages?pageSize=0`,
     }),

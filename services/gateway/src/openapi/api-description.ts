@@ -31,8 +31,13 @@ import {
   UpdateClusterRequestSchema,
   UpdateUserRequestSchema,
   UserSchema,
+  BrokerChangeResultSchema,
+  CreateAddressRequestSchema,
+  CreateQueueRequestSchema,
+  DeleteAddressQuerySchema,
   PauseQueueRequestSchema,
   QueueActionResultSchema,
+  SendMessageRequestSchema,
   QueueImpactQuerySchema,
   QueueMessagesPageSchema,
   QueueMessagesQuerySchema,
@@ -62,6 +67,17 @@ const IDEMPOTENCY_KEY = {
   description:
     'A new UUID per action, the same one when retrying it: a retry is answered what the first request was, and acts once',
 };
+
+/** A change made through the owner (a queue or an address made or removed, a message sent). */
+const brokerChange = (summary: string, body?: z.ZodType): Operation => ({
+  summary,
+  tag: 'actions',
+  ...(body ? { body } : {}),
+  status: 200,
+  response: BrokerChangeResultSchema,
+  headers: [IDEMPOTENCY_KEY],
+  owner: true,
+});
 
 /** A queue action: each answers with what every node did. */
 const queueAction = (summary: string, body?: z.ZodObject): Operation => ({
@@ -272,6 +288,24 @@ export const OPERATIONS: Record<string, Operation> = {
     status: 200,
     response: QueueActionResultSchema,
     owner: true,
+  },
+  'POST /api/v1/clusters/:id/queues': brokerChange(
+    'Create a queue on every live node',
+    CreateQueueRequestSchema,
+  ),
+  'POST /api/v1/clusters/:id/queues/:queue/messages': brokerChange(
+    'Send one message to the queue, on one node (a Core message; headers become String properties)',
+    SendMessageRequestSchema,
+  ),
+  'POST /api/v1/clusters/:id/addresses': brokerChange(
+    'Create an address on every live node (admin)',
+    CreateAddressRequestSchema,
+  ),
+  'DELETE /api/v1/clusters/:id/addresses/:address': {
+    ...brokerChange(
+      'Delete an address on every live node (admin); refused while queues are bound unless removeQueues=true',
+    ),
+    query: DeleteAddressQuerySchema,
   },
   'POST /api/v1/clusters/:id/queues/:queue/pause': queueAction(
     'Pause a queue on every live node',

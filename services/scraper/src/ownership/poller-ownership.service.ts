@@ -15,9 +15,10 @@ import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/read-live-list';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
 import { PollMetrics } from '../polling/poll-metrics';
-import { BrokerLanes } from '../queue-actions/broker-lanes';
-import { QueueActions } from '../queue-actions/queue-actions';
-import { QueueBrowser } from '../queue-actions/queue-browse';
+import { BrokerLanes } from '../broker-actions/broker-lanes';
+import { QueueActions } from '../broker-actions/queue-actions';
+import { QueueBrowser } from '../broker-actions/queue-browse';
+import { BrokerChanges } from '../broker-actions/broker-changes';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
@@ -48,6 +49,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
   /** One management call at a time per broker (actions and browsing), across every cluster owned. */
   private readonly queueActions: QueueActions;
   private readonly queueBrowser: QueueBrowser;
+  private readonly brokerChanges: BrokerChanges;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -64,6 +66,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     const lanes = new BrokerLanes();
     this.queueActions = new QueueActions(jolokia, lanes);
     this.queueBrowser = new QueueBrowser(jolokia, lanes);
+    this.brokerChanges = new BrokerChanges(jolokia, lanes);
   }
 
   protected async own(): Promise<OwnedClusters<OwnedCluster>> {
@@ -100,6 +103,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
               readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
             queueAction: (call) => this.queueActions.run(poller, call),
             queueBrowse: (call) => this.queueBrowser.page(poller, call),
+            brokerChange: (call) => this.brokerChanges.run(poller, call),
           },
           target.id,
         );

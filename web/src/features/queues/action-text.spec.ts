@@ -12,6 +12,7 @@ const node = (over: Partial<NodeActionResult>): NodeActionResult => ({
   paused: false,
   error: null,
   busy: false,
+  reached: true,
   ...over,
 });
 const impact = (nodes: NodeActionResult[]): QueueActionResult => ({

@@ -1,6 +1,6 @@
 import type { BrowsedMessage } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
-import { bodyNote, matchedText, previewLine } from './message-text';
+import { bodyNote, matchedText, parseHeaders, previewLine } from './message-text';
 
 const message = (body: BrowsedMessage['body'], largeMessage = false) =>
   ({ messageId: '1', largeMessage, body }) as BrowsedMessage;
@@ -26,5 +26,10 @@ describe('what the messages card says', () => {
     expect(matchedText({ count: 200, atLeast: true }, 200)).toBe(
       'at least 200 match (the broker counts no further than 200)',
     );
+  });
+
+  it('reads headers as name=value lines, and says which line is not one', () => {
+    expect(parseHeaders('kind=order\n\ntrace = a=b')).toEqual({ headers: { kind: 'order', trace: ' a=b' } });
+    expect(parseHeaders('kind=order\nno equals')).toEqual({ error: 'line 2 is not name=value' });
   });
 });

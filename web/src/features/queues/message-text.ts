@@ -31,3 +31,15 @@ export function matchedText(
       : `the broker counts no further than ${formatNumber(browseLimit)}`;
   return `at least ${formatNumber(matched.count)} match (${why})`;
 }
+
+/** "name=value" lines as headers, or what is wrong with the first line that is not one. */
+export function parseHeaders(text: string): { headers: Record<string, string> } | { error: string } {
+  const headers: Record<string, string> = {};
+  for (const [i, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    const at = line.indexOf('=');
+    if (at < 1) return { error: `line ${i + 1} is not name=value` };
+    headers[line.slice(0, at).trim()] = line.slice(at + 1);
+  }
+  return { headers };
+}

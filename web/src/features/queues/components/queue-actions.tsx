@@ -11,6 +11,8 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { describeError } from '../../../lib/api-client';
 import { formatNumber } from '../../../lib/ui/format';
 import { useQueueAction, useQueueImpact } from '../api/queue-actions';
+import { SendMessageButton } from './queue-forms';
+import { actionRefusal } from '../action-refusal';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { describeNode, messages, statement, type Destructive } from '../action-text';
 
@@ -34,9 +36,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
   const [confirming, setConfirming] = useState<{ action: Destructive; key: string } | null>(null);
   const [pausing, setPausing] = useState<{ key: string; persist: boolean } | null>(null);
   const [typed, setTyped] = useState('');
-  const refusal =
-    can.refusal(cluster.name, 'operator') ??
-    (cluster.readOnly ? 'this cluster is read-only: an administrator can change that in its settings' : null);
+  const refusal = actionRefusal(can, cluster);
   const paused = rows.some((r) => r.paused);
 
   const done = (result: QueueActionResult, verb: string) => {
@@ -90,6 +90,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
             Pause queue…
           </RefusableButton>
         )}
+        <SendMessageButton clusterId={clusterId} queue={queue} refusal={refusal} />
         <RefusableButton refusal={refusal} variant="light" color="orange" onClick={() => open('purge')}>
           Purge…
         </RefusableButton>

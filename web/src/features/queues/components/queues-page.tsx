@@ -23,6 +23,10 @@ import { stickyHeader, virtualScroller } from '../../../lib/ui/virtual-table';
 import classes from '../../../lib/ui/virtual-table.module.css';
 import { queuesQueryOptions, type QueuesFilter } from '../api/get-queues';
 import { ROWS_PER_PAGE, useQueueRows } from '../hooks/use-queue-rows';
+import { useAbilities } from '../../../lib/access/me';
+import { useCluster } from '../../../lib/clusters/get-cluster';
+import { CreateQueueButton } from './queue-forms';
+import { actionRefusal } from '../action-refusal';
 
 const route = getRouteApi('/clusters/$clusterId/queues');
 type SortField = (typeof QUEUE_SORT_FIELDS)[number];
@@ -136,6 +140,8 @@ export function QueuesPage() {
   const { clusterId } = route.useParams();
   const search = route.useSearch();
   const navigate = route.useNavigate();
+  const cluster = useCluster(clusterId);
+  const can = useAbilities();
   const filter: QueuesFilter = {
     sort: search.sort ?? 'name',
     order: search.order ?? 'asc',
@@ -157,7 +163,12 @@ export function QueuesPage() {
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
-        <Title order={2}>Queues</Title>
+        <Group align="flex-end">
+          <Title order={2}>Queues</Title>
+          {cluster.data && (
+            <CreateQueueButton clusterId={clusterId} refusal={actionRefusal(can, cluster.data)} />
+          )}
+        </Group>
         <TextInput
           placeholder="Search queues and addresses"
           aria-label="Search queues"

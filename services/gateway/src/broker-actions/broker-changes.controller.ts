@@ -1,0 +1,151 @@
+import {
+  CreateAddressRequestSchema,
+  CreateQueueRequestSchema,
+  DeleteAddressQuerySchema,
+  SendMessageRequestSchema,
+  ownerRpcs,
+  type BrokerChange,
+  type BrokerChangeResult,
+  type CreateAddressRequest,
+  type CreateQueueRequest,
+  type DeleteAddressQuery,
+  type SendMessageRequest,
+} from '@artemis-studio/contracts';
+import { Body, Controller, Delete, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { z } from 'zod';
+import { Access } from '../access/permission';
+import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
+import { ClusterId, Valid } from '../http/validation.pipe';
+import { OwnerClient } from '../owner/owner-client';
+import { ActionRunner } from './action-runner';
+import { ACTION_TIMEOUT_MS } from './action-timeout';
+
+const BrokerName = new Valid(z.string().min(1).max(1000), 'name');
+
+/** What the audit row keeps of a change: each node's outcome. */
+const nodesOf = (result: BrokerChangeResult) => ({
+  nodes: result.nodes.map(({ node, outcome, error }) => ({ node, outcome, ...(error ? { error } : {}) })),
+});
+
+/**
+ * Creating queues and addresses, deleting addresses and sending a message, through the cluster's
+ * owner, each with an Idempotency-Key on a cluster that is not read-only. Queues and messages are
+ * an operator's; addresses, which every queue hangs from, an administrator's.
+ */
+@Controller('api/v1/clusters/:id')
+export class BrokerChangesController {
+  constructor(
+    private readonly owner: OwnerClient,
+    private readonly actions: ActionRunner,
+  ) {}
+
+  /** A queue on every live node. */
+  @Post('queues')
+  @HttpCode(200)
+  @Access.cluster('operator')
+  @Audited('queue.create')
+  createQueue(
+    @Param('id', ClusterId) id: string,
+    @Body(new Valid(CreateQueueRequestSchema, 'queue')) queue: CreateQueueRequest,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.change(id, key, note, queue.name, { kind: 'create-queue', queue }, { ...queue });
+  }
+
+  /** One message, sent by the broker to the queue on one node. Its body is never audited. */
+  @Post('queues/:queue/messages')
+  @HttpCode(200)
+  @Access.cluster('operator')
+  @Audited('message.send')
+  send(
+    @Param('id', ClusterId) id: string,
+    @Param('queue', BrokerName) queue: string,
+    @Body(new Valid(SendMessageRequestSchema, 'message')) message: SendMessageRequest,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    // The body is kept out of the audit row (personal data); its size and headers' names are in.
+    const described = {
+      queue,
+      bodyBytes: Buffer.byteLength(message.body),
+      bodyEncoding: message.bodyEncoding,
+      headers: Object.keys(message.headers),
+      durable: message.durable,
+      ...(message.node ? { node: message.node } : {}),
+    };
+    return this.change(id, key, note, queue, { kind: 'send', queue, message }, described, {
+      body: message.body,
+      headers: message.headers,
+    });
+  }
+
+  @Post('addresses')
+  @HttpCode(200)
+  @Access.cluster('admin')
+  @Audited('address.create')
+  createAddress(
+    @Param('id', ClusterId) id: string,
+    @Body(new Valid(CreateAddressRequestSchema, 'address')) address: CreateAddressRequest,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.change(id, key, note, address.name, { kind: 'create-address', address }, { ...address });
+  }
+
+  /** Refused by the broker while queues are bound to it, unless `removeQueues=true`. */
+  @Delete('addresses/:address')
+  @Access.cluster('admin')
+  @Audited('address.delete')
+  deleteAddress(
+    @Param('id', ClusterId) id: string,
+    @Param('address', BrokerName) name: string,
+    @Query(new Valid(DeleteAddressQuerySchema, 'address deletion')) { removeQueues }: DeleteAddressQuery,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    const remove = removeQueues === 'true';
+    return this.change(
+      id,
+      key,
+      note,
+      name,
+      { kind: 'delete-address', name, removeQueues: remove },
+      {
+        address: name,
+        removeQueues: remove,
+      },
+    );
+  }
+
+  /**
+   * `described` is what the audit row says of the request; `alsoCompared` what else a repeated
+   * key must match without being audited (a message's body and header values).
+   */
+  private change(
+    clusterId: string,
+    key: string | undefined,
+    note: AuditNote,
+    target: string,
+    change: BrokerChange,
+    described: Record<string, unknown>,
+    alsoCompared: Record<string, unknown> = {},
+  ): Promise<BrokerChangeResult> {
+    return this.actions.run({
+      clusterId,
+      key,
+      request: { change: change.kind, ...described },
+      compared: alsoCompared,
+      target,
+      note,
+      act: () =>
+        this.owner.ask(
+          ownerRpcs.brokerChange,
+          { clusterId, change },
+          `${change.kind} of ${target}`,
+          ACTION_TIMEOUT_MS,
+        ),
+      audit: nodesOf,
+    });
+  }
+}

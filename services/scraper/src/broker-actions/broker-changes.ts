@@ -1,0 +1,165 @@
+import { RpcError } from '@artemis-studio/bus';
+import {
+  OWNER_FAILURES,
+  type BrokerChange,
+  type BrokerChangeCall,
+  type BrokerChangeResult,
+  type NodeActionResult,
+} from '@artemis-studio/contracts';
+import type { ClusterTargetNode } from '@artemis-studio/db';
+import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import type { BrokerLanes } from './broker-lanes';
+import {
+  absentResult,
+  findQueue,
+  parseFound,
+  quoted,
+  refusedResult,
+  unreachedResult,
+} from './queue-action-calls';
+import { refuseWhenNothingHappened, type ActionCluster, type ActionJolokia } from './queue-actions';
+
+const OPTIONS = { waitForBudgetMs: 10_000, timeoutMs: 75_000 };
+
+const brokerMbean = (broker: string) => `org.apache.activemq.artemis:broker=${quoted(broker)}`;
+
+/** The broker operation that makes the change on one node (a send is on the queue's own MBean). */
+function changeCall(broker: string, change: BrokerChange, queueMbean?: string): JolokiaRequest {
+  switch (change.kind) {
+    case 'create-queue': {
+      const q = change.queue;
+      // QueueConfiguration's JSON: the broker's own names for each field.
+      const configuration = {
+        name: q.name,
+        address: q.address ?? q.name,
+        'routing-type': q.routingType,
+        durable: q.durable,
+        'max-consumers': q.maxConsumers,
+        'purge-on-no-consumers': q.purgeOnNoConsumers,
+        ...(q.filter ? { 'filter-string': q.filter } : {}),
+      };
+      return {
+        type: 'exec',
+        mbean: brokerMbean(broker),
+        operation: 'createQueue(java.lang.String,boolean)',
+        arguments: [JSON.stringify(configuration), false],
+      };
+    }
+    case 'create-address':
+      return {
+        type: 'exec',
+        mbean: brokerMbean(broker),
+        operation: 'createAddress(java.lang.String,java.lang.String)',
+        arguments: [change.address.name, change.address.routingTypes.join(',')],
+      };
+    case 'delete-address':
+      return {
+        type: 'exec',
+        mbean: brokerMbean(broker),
+        operation: 'deleteAddress(java.lang.String,boolean)',
+        arguments: [change.name, change.removeQueues],
+      };
+    case 'send': {
+      const m = change.message;
+      // Type 3 is a text message; any other type takes a Base64 body (4: bytes).
+      return {
+        type: 'exec',
+        mbean: queueMbean!,
+        operation:
+          'sendMessage(java.util.Map,int,java.lang.String,boolean,java.lang.String,java.lang.String,boolean)',
+        arguments: [m.headers, m.bodyEncoding === 'base64' ? 4 : 3, m.body, m.durable, null, null, true],
+      };
+    }
+  }
+}
+
+const targetOf = (change: BrokerChange): string =>
+  change.kind === 'create-queue'
+    ? change.queue.name
+    : change.kind === 'create-address'
+      ? change.address.name
+      : change.kind === 'delete-address'
+        ? change.name
+        : change.queue;
+
+function resultOf(node: string, answer: JolokiaResponse, messages: number | null): NodeActionResult {
+  if (answer.status !== 200)
+    return refusedResult(node, answer.error ?? `the broker answered status ${answer.status}`);
+  return { ...absentResult(node), outcome: 'done', messages };
+}
+
+/**
+ * Queues and addresses made or removed on every live node, and a message sent on one, through the
+ * same lanes as every management call: one at a time per broker.
+ */
+export class BrokerChanges {
+  constructor(
+    private readonly jolokia: ActionJolokia,
+    private readonly lanes: BrokerLanes,
+  ) {}
+
+  async run(cluster: ActionCluster, { clusterId, change }: BrokerChangeCall): Promise<BrokerChangeResult> {
+    const nodes = cluster.liveNodes();
+    if (nodes.length === 0)
+      throw new RpcError(OWNER_FAILURES.unreachable, 'no live node observed: nothing can be changed');
+    const target = targetOf(change);
+    const results =
+      change.kind === 'send'
+        ? [await this.send(cluster, nodes, change)]
+        : await Promise.all(nodes.map((node) => this.onNode(cluster, node, change)));
+    refuseWhenNothingHappened(
+      `${change.kind.replace('-', ' ')} '${target.slice(0, 200)}'`,
+      `'${target.slice(0, 200)}'`,
+      results,
+    );
+    return { clusterId, kind: change.kind, target, nodes: results, at: new Date().toISOString() };
+  }
+
+  private onNode(
+    cluster: ActionCluster,
+    node: ClusterTargetNode,
+    change: BrokerChange,
+  ): Promise<NodeActionResult> {
+    const broker = cluster.brokerName(node.id);
+    if (!broker) return Promise.resolve(unreachedResult(node.name, 'broker name not observed yet'));
+    const target = cluster.jolokiaTarget(node);
+    return this.lanes
+      .run(target.nodeKey, async () => {
+        const [answer] = await this.jolokia.bulk(target, [changeCall(broker, change)], OPTIONS);
+        return resultOf(node.name, answer, null);
+      })
+      .catch((err: Error) => unreachedResult(node.name, err.message));
+  }
+
+  /** A send goes to one node: the one asked for, or the first live node holding the queue. */
+  private async send(
+    cluster: ActionCluster,
+    nodes: ClusterTargetNode[],
+    change: Extract<BrokerChange, { kind: 'send' }>,
+  ): Promise<NodeActionResult> {
+    const candidates = change.message.node ? nodes.filter((n) => n.name === change.message.node) : nodes;
+    for (const node of candidates) {
+      const broker = cluster.brokerName(node.id);
+      if (!broker) continue;
+      const target = cluster.jolokiaTarget(node);
+      const outcome = await this.lanes
+        .run(target.nodeKey, async () => {
+          const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, change.queue)], OPTIONS);
+          const found = parseFound(lookup);
+          if (!found) return null;
+          const [answer] = await this.jolokia.bulk(
+            target,
+            [changeCall(broker, change, found.mbean)],
+            OPTIONS,
+          );
+          return { ...resultOf(node.name, answer, 1), depthBefore: found.depth };
+        })
+        .catch((err: Error) => unreachedResult(node.name, err.message));
+      if (outcome) return outcome;
+    }
+    throw new RpcError(
+      OWNER_FAILURES.notFound,
+      `queue '${change.queue.slice(0, 200)}' is on no live node${change.message.node ? ` named ${change.message.node}` : ''}`,
+    );
+  }
+}

@@ -1,0 +1,53 @@
+import {
+  BrokerChangeResultSchema,
+  type CreateQueueRequest,
+  type SendMessageRequest,
+} from '@artemis-studio/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { sendJson } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** A queue made on every live node; the queues are read again. One key per form submission. */
+export function useCreateQueue(clusterId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      queue,
+      idempotencyKey,
+    }: {
+      queue: Partial<CreateQueueRequest> & { name: string };
+      idempotencyKey: string;
+    }) =>
+      sendJson('POST', `/clusters/${clusterId}/queues`, queue, BrokerChangeResultSchema, fetch, {
+        'Idempotency-Key': idempotencyKey,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
+  });
+}
+
+/** One message sent to the queue by the broker; the queue's messages and figures are read again. */
+export function useSendMessage(clusterId: string, queue: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      message,
+      idempotencyKey,
+    }: {
+      message: Partial<SendMessageRequest> & { body: string };
+      idempotencyKey: string;
+    }) =>
+      sendJson(
+        'POST',
+        `/clusters/${clusterId}/queues/${encodeURIComponent(queue)}/messages`,
+        message,
+        BrokerChangeResultSchema,
+        fetch,
+        { 'Idempotency-Key': idempotencyKey },
+      ),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
+        queryClient.invalidateQueries({ queryKey: ['cluster', clusterId, 'queue-messages'] }),
+      ]),
+  });
+}
