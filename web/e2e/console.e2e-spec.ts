@@ -471,7 +471,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await page.goto(`${base}/clusters/${clusterId}/queues?search=${queue}`);
     await page.getByRole('button', { name: 'Create queue…' }).click();
     const create = page.getByRole('form', { name: 'Create a queue' });
-    await create.getByLabel('Name').fill(queue);
+    await create.getByRole('textbox', { name: 'Name' }).fill(queue);
     await screenshot(page, '15-queue-create');
     await create.getByRole('button', { name: 'Create' }).click();
     await page.getByText(`${queue} created on ${broker.nodes[0].name}`).waitFor({ timeout: 30_000 });
@@ -480,8 +480,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
 
     await page.getByRole('button', { name: 'Send message…' }).click();
     const send = page.getByRole('form', { name: 'Send a message' });
-    await send.getByLabel('Body').fill('{"order": 42}');
-    await send.getByLabel('Headers').fill('kind=order');
+    await send.getByRole('textbox', { name: 'Body' }).fill('{"order": 42}');
+    await send.getByRole('textbox', { name: 'Headers' }).fill('kind=order');
     await screenshot(page, '15-queue-send-message');
     await send.getByRole('button', { name: 'Send' }).click();
     await page.getByText(`Sent to ${queue} on ${broker.nodes[0].name}`).waitFor({ timeout: 30_000 });
