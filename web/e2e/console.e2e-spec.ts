@@ -540,6 +540,62 @@ describe('the console in Chromium, against the real stack and broker', () => {
     expect(audit.items.find((e) => e.target === actionQueue)?.detail.messages).toBe(30);
   }, 90_000);
 
+  it("sends a dead-letter queue's messages back from the console, after the broker counts them", async () => {
+    const work = `e2e.work.${randomUUID().slice(0, 8)}`;
+    const dlq = `${work}.DLQ`;
+    const broker0 = `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`;
+    await jolokia({
+      type: 'exec',
+      mbean: broker0,
+      operation: 'addAddressSettings(java.lang.String,java.lang.String)',
+      arguments: [work, JSON.stringify({ maxDeliveryAttempts: 1, deadLetterAddress: dlq })],
+    });
+    await jolokia({
+      type: 'exec',
+      mbean: broker0,
+      operation: 'createQueue(java.lang.String,boolean)',
+      arguments: [JSON.stringify({ name: dlq, address: dlq, 'routing-type': 'ANYCAST' }), true],
+    });
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      const sender = await client.createAwaitableSender({
+        target: { address: work, capabilities: ['queue'] },
+      });
+      for (let i = 0; i < 3; i++) await sender.send({ body: `poison ${i}` });
+      let rejected = 0;
+      let allRejected!: () => void;
+      const done = new Promise<void>((resolve) => (allRejected = resolve));
+      await client.createReceiver({
+        source: { address: work, capabilities: ['queue'] },
+        autoaccept: false,
+        credit_window: 10,
+        onMessage: (context) => {
+          context.delivery!.reject();
+          if (++rejected === 3) allRejected();
+        },
+        onError: () => undefined,
+      });
+      await done;
+    } finally {
+      await client.close();
+    }
+
+    await page.goto(`${base}/clusters/${clusterId}/queues/${dlq}`);
+    const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
+    await waitFor('3 in the DLQ', async () => (await depth.innerText()) === '3', { timeoutMs: 30_000 });
+    await page.getByRole('button', { name: 'Retry…' }).click();
+    const dialog = page.getByTestId('queue-action-confirmation');
+    await dialog
+      .getByText(
+        `Send up to 3 messages from ${dlq} back to the queues they came from, on node ${broker.nodes[0].name}?`,
+      )
+      .waitFor();
+    await screenshot(page, '15-dlq-retry-confirmation');
+    await dialog.getByRole('button', { name: 'Retry 3 messages' }).click();
+    await page.getByText(`${dlq} retried`).waitFor({ timeout: 30_000 });
+    await waitFor('the DLQ empty', async () => (await depth.innerText()) === '0', { timeoutMs: 30_000 });
+  }, 90_000);
+
   it('shows a viewer everything but offers no change, and says why', async () => {
     const username = `viewer-${randomUUID().slice(0, 6)}`;
     const password = `${username}-password`;

@@ -6,11 +6,19 @@ import { Instant, Uuid } from '../common';
  * queue, through the cluster's scraper (the only service that talks Jolokia), one action at a
  * time per broker; each node's outcome is reported as the broker gave it.
  */
-export const QUEUE_ACTIONS = ['pause', 'resume', 'purge', 'delete'] as const;
+export const QUEUE_ACTIONS = ['pause', 'resume', 'purge', 'delete', 'retry'] as const;
 export type QueueAction = (typeof QUEUE_ACTIONS)[number];
 
-/** The destructive ones: a dry run comes first, and the confirmation states its count. */
-export const DESTRUCTIVE_QUEUE_ACTIONS = ['purge', 'delete'] as const satisfies readonly QueueAction[];
+/**
+ * The ones that take messages away from the queue: a dry run comes first, and the confirmation
+ * states its count. `retry` sends a dead-letter or expiry queue's messages back to the queues they
+ * came from (`_AMQ_ORIG_QUEUE`); the broker leaves those without one where they are.
+ */
+export const DESTRUCTIVE_QUEUE_ACTIONS = [
+  'purge',
+  'delete',
+  'retry',
+] as const satisfies readonly QueueAction[];
 
 /** A queue name as Artemis takes it: any text but empty, bounded. */
 const QueueName = z.string().min(1).max(1000);
@@ -42,8 +50,9 @@ export const NodeActionResultSchema = z.object({
   node: z.string(),
   outcome: NodeActionOutcomeSchema,
   /**
-   * Messages removed (purge, delete), or that would be (a dry run), as the broker counted them;
-   * null where nothing is counted (pause, resume) or the node failed.
+   * Messages removed (purge, delete) or sent back (retry), or that would be at most (a dry run: the
+   * queue's depth), as the broker counted them; null where nothing is counted (pause, resume) or the
+   * node failed.
    */
   messages: z.number().int().nonnegative().nullable(),
   /** The queue's depth on the node before and after, read from the broker around the action. */

@@ -191,6 +191,10 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
       path: `/api/v1/clusters/${clusterId}/queues/q/purge`,
       init: json('POST', {}),
     }),
+    'POST /api/v1/clusters/:id/queues/:queue/retry': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/retry`,
+      init: json('POST', {}),
+    }),
     'DELETE /api/v1/clusters/:id/queues/:queue': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q`,
       init: { method: 'DELETE' },

@@ -191,6 +191,63 @@ describe('queue actions on a real broker', () => {
     expect((await onBroker(queue))?.MessageCount).toBe(2);
   });
 
+  it("sends a dead-letter queue's messages back where they came from, counting them first", async () => {
+    const work = `actions.work.${randomUUID().slice(0, 8)}`;
+    const dlq = `${work}.DLQ`;
+    const broker0 = `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`;
+    expect(
+      (
+        await jolokia({
+          type: 'exec',
+          mbean: broker0,
+          operation: 'addAddressSettings(java.lang.String,java.lang.String)',
+          arguments: [work, JSON.stringify({ maxDeliveryAttempts: 1, deadLetterAddress: dlq })],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await jolokia({
+          type: 'exec',
+          mbean: broker0,
+          operation: 'createQueue(java.lang.String,boolean)',
+          arguments: [JSON.stringify({ name: dlq, address: dlq, 'routing-type': 'ANYCAST' }), true],
+        })
+      ).status,
+    ).toBe(200);
+    // Three messages a consumer rejects: dead-lettered at once (one delivery attempt).
+    await fill(work, 3);
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      let rejected = 0;
+      let allRejected!: () => void;
+      const done = new Promise<void>((resolve) => (allRejected = resolve));
+      const receiver = await client.createReceiver({
+        source: { address: work, capabilities: ['queue'] },
+        autoaccept: false,
+        credit_window: 10,
+        onMessage: (context) => {
+          context.delivery!.reject();
+          if (++rejected === 3) allRejected();
+        },
+        onError: () => undefined,
+      });
+      await done;
+      await receiver.close();
+    } finally {
+      await client.close();
+    }
+    await waitFor('three in the DLQ', async () => (await onBroker(dlq))?.MessageCount === 3);
+
+    const impact = await result(await operator.fetch(`${base()}/queues/${dlq}/impact?action=retry`));
+    expect(impact.messages).toBe(3);
+    const retried = await result(await act(operator, 'POST', `${dlq}/retry`, randomUUID()));
+    expect(retried.nodes[0]).toEqual(
+      expect.objectContaining({ outcome: 'done', messages: 3, depthBefore: 3, depthAfter: 0 }),
+    );
+    expect((await onBroker(work))?.MessageCount).toBe(3);
+  });
+
   it('pauses (persisted) and resumes, as the broker then says', async () => {
     const queue = `actions.pause.${randomUUID().slice(0, 8)}`;
     await fill(queue, 1);

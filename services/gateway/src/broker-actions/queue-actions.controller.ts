@@ -88,6 +88,19 @@ export class QueueActionsController {
     return this.act(id, queue, 'purge', false, key, note);
   }
 
+  /** A dead-letter or expiry queue's messages back to the queues they came from. */
+  @Post('retry')
+  @HttpCode(200)
+  @Audited('queue.retry')
+  retry(
+    @Param('id', ClusterId) id: string,
+    @Param('queue', QueueName) queue: string,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.act(id, queue, 'retry', false, key, note);
+  }
+
   /** Refused by the broker while the queue has consumers (they are not cut off from under it). */
   @Delete()
   @Audited('queue.delete')

@@ -282,7 +282,8 @@ export const OPERATIONS: Record<string, Operation> = {
     owner: true,
   },
   'GET /api/v1/clusters/:id/queues/:queue/impact': {
-    summary: 'What a purge or a delete would remove, counted by the broker; nothing changes',
+    summary:
+      'What a purge, a delete or a retry would take from the queue, counted by the broker; nothing changes',
     tag: 'actions',
     query: QueueImpactQuerySchema,
     status: 200,
@@ -314,6 +315,9 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/v1/clusters/:id/queues/:queue/resume': queueAction('Resume a paused queue on every live node'),
   'POST /api/v1/clusters/:id/queues/:queue/purge': queueAction(
     'Remove every message of a queue, on every live node',
+  ),
+  'POST /api/v1/clusters/:id/queues/:queue/retry': queueAction(
+    "Send a dead-letter or expiry queue's messages back to the queues they came from",
   ),
   'DELETE /api/v1/clusters/:id/queues/:queue': queueAction('Delete a queue (refused while it has consumers)'),
   'GET /api/v1/clusters/:id/consumers': liveList('consumers'),

@@ -8,7 +8,7 @@ import {
 } from '@artemis-studio/contracts';
 import type { ClusterTargetNode } from '@artemis-studio/db';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import type { BrokerLanes } from './broker-lanes';
+import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
 import {
   absentResult,
   findQueue,
@@ -18,8 +18,6 @@ import {
   unreachedResult,
 } from './queue-action-calls';
 import { refuseWhenNothingHappened, type ActionCluster, type ActionJolokia } from './queue-actions';
-
-const OPTIONS = { waitForBudgetMs: 10_000, timeoutMs: 75_000 };
 
 const brokerMbean = (broker: string) => `org.apache.activemq.artemis:broker=${quoted(broker)}`;
 
@@ -125,7 +123,7 @@ export class BrokerChanges {
     const target = cluster.jolokiaTarget(node);
     return this.lanes
       .run(target.nodeKey, async () => {
-        const [answer] = await this.jolokia.bulk(target, [changeCall(broker, change)], OPTIONS);
+        const [answer] = await this.jolokia.bulk(target, [changeCall(broker, change)], MANAGEMENT_CALL);
         return resultOf(node.name, answer, null);
       })
       .catch((err: Error) => unreachedResult(node.name, err.message));
@@ -144,13 +142,17 @@ export class BrokerChanges {
       const target = cluster.jolokiaTarget(node);
       const outcome = await this.lanes
         .run(target.nodeKey, async () => {
-          const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, change.queue)], OPTIONS);
+          const [lookup] = await this.jolokia.bulk(
+            target,
+            [findQueue(broker, change.queue)],
+            MANAGEMENT_CALL,
+          );
           const found = parseFound(lookup);
           if (!found) return null;
           const [answer] = await this.jolokia.bulk(
             target,
             [changeCall(broker, change, found.mbean)],
-            OPTIONS,
+            MANAGEMENT_CALL,
           );
           return { ...resultOf(node.name, answer, 1), depthBefore: found.depth };
         })

@@ -22,3 +22,11 @@ export class BrokerLanes {
     return this.tails.size;
   }
 }
+
+/**
+ * How every management call of an action or a browse is made: waiting up to 10 s for the node's
+ * call budget (shared with polling) rather than being refused, and answered within 75 s, above the
+ * broker's own wait for its management lock (about a minute), so a call that waited its turn there
+ * is answered, not abandoned. The gateway waits longer still (90 s).
+ */
+export const MANAGEMENT_CALL = { waitForBudgetMs: 10_000, timeoutMs: 75_000 } as const;

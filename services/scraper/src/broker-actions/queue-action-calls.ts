@@ -63,6 +63,9 @@ export function actionCall(
     case 'purge':
       // Commits in batches of the broker's flush limit, reading page files too.
       return { type: 'exec', mbean: found.mbean, operation: 'removeAllMessages()', arguments: [] };
+    case 'retry':
+      // Each message back to the queue it was dead-lettered or expired from; the broker's count.
+      return { type: 'exec', mbean: found.mbean, operation: 'retryMessages()', arguments: [] };
     case 'delete':
       // removeConsumers false: a queue with consumers is refused by the broker, not cut from under them.
       return {
@@ -112,7 +115,8 @@ export function nodeResult(
   }
   const now =
     after?.status === 200 ? stateOf(before.mbean, (after.value ?? {}) as Record<string, unknown>) : null;
-  const removed = action === 'purge' ? count(done.value) : action === 'delete' ? before.depth : null;
+  const removed =
+    action === 'purge' || action === 'retry' ? count(done.value) : action === 'delete' ? before.depth : null;
   return {
     ...base,
     outcome: 'done',
@@ -129,7 +133,7 @@ export function countedResult(node: string, action: QueueAction, before: QueueSt
   return {
     node,
     outcome: 'counted',
-    messages: action === 'purge' || action === 'delete' ? before.depth : null,
+    messages: action === 'purge' || action === 'delete' || action === 'retry' ? before.depth : null,
     depthBefore: before.depth,
     depthAfter: before.depth,
     consumers: before.consumers,

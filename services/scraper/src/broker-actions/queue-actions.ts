@@ -7,7 +7,7 @@ import {
 } from '@artemis-studio/contracts';
 import type { ClusterTargetNode } from '@artemis-studio/db';
 import type { CallOptions, JolokiaRequest, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
-import type { BrokerLanes } from './broker-lanes';
+import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
 import {
   absentResult,
   actionCall,
@@ -30,14 +30,6 @@ export interface ActionCluster {
 export interface ActionJolokia {
   bulk(target: JolokiaTarget, requests: JolokiaRequest[], options?: CallOptions): Promise<JolokiaResponse[]>;
 }
-
-/**
- * Above the broker's own wait for its management lock (about a minute), so a call that waited its
- * turn there is answered, not abandoned: the gateway's request outlasts this in turn.
- */
-const ACTION_CALL_TIMEOUT_MS = 75_000;
-/** How long an action waits for the node's call budget (shared with polling) before it fails. */
-const BUDGET_WAIT_MS = 10_000;
 
 /**
  * Queue actions on every live node that holds the queue, one at a time per broker. Each node is
@@ -80,17 +72,16 @@ export class QueueActions {
     const broker = cluster.brokerName(node.id);
     if (!broker) return Promise.resolve(unreachedResult(node.name, 'broker name not observed yet'));
     const target = cluster.jolokiaTarget(node);
-    const options = { waitForBudgetMs: BUDGET_WAIT_MS, timeoutMs: ACTION_CALL_TIMEOUT_MS };
     return this.lanes
       .run(target.nodeKey, async () => {
-        const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, call.queue)], options);
+        const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, call.queue)], MANAGEMENT_CALL);
         const before = parseFound(lookup);
         if (!before) return absentResult(node.name);
         if (call.dryRun) return countedResult(node.name, call.action, before);
         const answers = await this.jolokia.bulk(
           target,
           [actionCall(broker, before, call.action, call.queue, call.persist), readState(before)],
-          options,
+          MANAGEMENT_CALL,
         );
         return nodeResult(node.name, call.action, before, answers);
       })

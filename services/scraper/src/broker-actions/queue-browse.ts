@@ -8,7 +8,7 @@ import {
 } from '@artemis-studio/contracts';
 import { count, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import type { BrokerLanes } from './broker-lanes';
+import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
 import { findQueue, parseFound, quoted, type QueueState } from './queue-action-calls';
 import type { ActionCluster, ActionJolokia } from './queue-actions';
 
@@ -109,9 +109,6 @@ function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): 
   ];
 }
 
-const BUDGET_WAIT_MS = 10_000;
-const BROWSE_CALL_TIMEOUT_MS = 75_000;
-
 /**
  * One page of a queue's messages on one node. Browsing takes the broker's management lock like an
  * action, so it waits its turn in the broker's lane: behind a long purge it waits (or is told the
@@ -124,7 +121,6 @@ export class QueueBrowser {
   ) {}
 
   async page(cluster: ActionCluster, call: QueueBrowseCall): Promise<QueueMessagesPage> {
-    const options = { waitForBudgetMs: BUDGET_WAIT_MS, timeoutMs: BROWSE_CALL_TIMEOUT_MS };
     const holders: {
       name: string;
       broker: string;
@@ -136,7 +132,7 @@ export class QueueBrowser {
       if (!broker) continue;
       const target = cluster.jolokiaTarget(node);
       const [lookup] = await this.jolokia
-        .bulk(target, [findQueue(broker, call.queue)], options)
+        .bulk(target, [findQueue(broker, call.queue)], MANAGEMENT_CALL)
         .catch(() => [{ status: 0 } as JolokiaResponse]);
       const found = lookup.status === 200 || lookup.status === 404 ? parseFound(lookup) : null;
       if (found) holders.push({ name: node.name, broker, target, found });
@@ -151,7 +147,7 @@ export class QueueBrowser {
       );
 
     const answers = await this.lanes.run(chosen.target.nodeKey, () =>
-      this.jolokia.bulk(chosen.target, browseCalls(chosen.broker, chosen.found, call), options),
+      this.jolokia.bulk(chosen.target, browseCalls(chosen.broker, chosen.found, call), MANAGEMENT_CALL),
     );
     const [browsed, ...rest] = answers;
     if (browsed.status !== 200) throw browseRefusal(browsed.error);

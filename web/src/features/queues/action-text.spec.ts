@@ -39,6 +39,12 @@ describe('what a queue action says', () => {
     ).toBe('Delete orders.DLQ on node a, with the 1 message it holds?');
   });
 
+  it('says a retry sends back at most the depth: the broker keeps what has no queue to go back to', () => {
+    expect(statement('retry', 'orders.DLQ', impact([node({ messages: 12 })]))).toBe(
+      'Send up to 12 messages from orders.DLQ back to the queues they came from, on node a?',
+    );
+  });
+
   it("says what each node did, the broker's refusal and a busy lock apart", () => {
     expect(describeNode(node({ outcome: 'done', messages: 3, depthBefore: 3, depthAfter: 0 }))).toBe(
       'a: done, 3 messages removed (depth 3 → 0)',

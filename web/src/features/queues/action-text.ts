@@ -1,7 +1,17 @@
 import type { QueueActionResult } from '@artemis-studio/contracts';
 import { formatNumber } from '../../lib/ui/format';
 
-export type Destructive = 'purge' | 'delete';
+export type Destructive = 'purge' | 'delete' | 'retry';
+
+/** Each one's words: the dialog's title, its confirming button, and what the notification says. */
+export const DESTRUCTIVE_WORDS: Record<
+  Destructive,
+  { title: string; button: (count: string) => string; done: string }
+> = {
+  purge: { title: 'Purge', button: (count) => `Purge ${count}`, done: 'purged' },
+  delete: { title: 'Delete', button: () => 'Delete queue', done: 'deleted' },
+  retry: { title: 'Retry', button: (count) => `Retry ${count}`, done: 'retried' },
+};
 
 /** "12,408 messages" / "1 message". */
 export const messages = (n: number) => `${formatNumber(n)} message${n === 1 ? '' : 's'}`;
@@ -30,7 +40,12 @@ export function statement(action: Destructive, queue: string, impact: QueueActio
   const where =
     nodes.length === 1 ? `on node ${nodes[0].node}` : `on nodes ${nodes.map((n) => n.node).join(', ')}`;
   const count = messages(impact.messages ?? 0);
-  return action === 'purge'
-    ? `Purge ${count} from ${queue} ${where}?`
-    : `Delete ${queue} ${where}, with the ${count} it holds?`;
+  switch (action) {
+    case 'purge':
+      return `Purge ${count} from ${queue} ${where}?`;
+    case 'delete':
+      return `Delete ${queue} ${where}, with the ${count} it holds?`;
+    case 'retry':
+      return `Send up to ${count} from ${queue} back to the queues they came from, ${where}?`;
+  }
 }

@@ -13,7 +13,7 @@ const queuePath = (clusterId: string, queue: string) =>
  */
 export const useQueueImpact = (clusterId: string, queue: string) =>
   useMutation({
-    mutationFn: (action: 'purge' | 'delete') =>
+    mutationFn: (action: 'purge' | 'delete' | 'retry') =>
       getJson(`${queuePath(clusterId, queue)}/impact?action=${action}`, QueueActionResultSchema),
   });
 

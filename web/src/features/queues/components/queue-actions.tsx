@@ -14,7 +14,7 @@ import { useQueueAction, useQueueImpact } from '../api/queue-actions';
 import { SendMessageButton } from './queue-forms';
 import { actionRefusal } from '../action-refusal';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { describeNode, messages, statement, type Destructive } from '../action-text';
+import { DESTRUCTIVE_WORDS, describeNode, messages, statement, type Destructive } from '../action-text';
 
 interface Props {
   clusterId: string;
@@ -91,6 +91,9 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
           </RefusableButton>
         )}
         <SendMessageButton clusterId={clusterId} queue={queue} refusal={refusal} />
+        <RefusableButton refusal={refusal} variant="light" onClick={() => open('retry')}>
+          Retry…
+        </RefusableButton>
         <RefusableButton refusal={refusal} variant="light" color="orange" onClick={() => open('purge')}>
           Purge…
         </RefusableButton>
@@ -137,7 +140,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
       <Modal
         opened={confirming !== null}
         onClose={close}
-        title={confirming?.action === 'delete' ? `Delete ${queue}` : `Purge ${queue}`}
+        title={confirming ? `${DESTRUCTIVE_WORDS[confirming.action].title} ${queue}` : ''}
       >
         <Stack data-testid="queue-action-confirmation">
           {impact.isPending && <Text size="sm">Asking the broker how many messages this would remove…</Text>}
@@ -155,7 +158,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
                 ))}
               </List>
               <Text size="sm" c="dimmed">
-                Counted by the broker just now; messages that arrive before you confirm are removed too.
+                Counted by the broker just now; messages that arrive before you confirm are taken too.
                 {confirming.action === 'delete' ? ' A queue with consumers is refused by the broker.' : ''}
               </Text>
               {mustType && (
@@ -184,13 +187,13 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
                 confirming &&
                 void run(
                   { action: confirming.action, idempotencyKey: confirming.key },
-                  confirming.action === 'purge' ? 'purged' : 'deleted',
+                  DESTRUCTIVE_WORDS[confirming.action].done,
                 )
                   .then(close)
                   .catch(() => undefined)
               }
             >
-              {confirming?.action === 'delete' ? 'Delete queue' : `Purge ${messages(total)}`}
+              {confirming ? DESTRUCTIVE_WORDS[confirming.action].button(messages(total)) : ''}
             </Button>
           </Group>
         </Stack>
