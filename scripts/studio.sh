@@ -36,6 +36,9 @@ npm install --no-audit --no-fund >/dev/null
 npm run --silent build
 bash scripts/artemis.sh start dev
 
+# The services' lines go to this terminal through a pipe (the [service] prefix): readable ones,
+# unless LOG_FORMAT says otherwise (docs/operations.md).
+export LOG_FORMAT="${LOG_FORMAT:-pretty}"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' INT TERM EXIT
 for service in event-store scraper notifier gateway; do

@@ -2,15 +2,24 @@ import { ClusterOwnerEnvSchema, ConfigError, environmentProblems, loadServiceCon
 
 describe('loadServiceConfig', () => {
   it('applies local defaults', () => {
-    expect(loadServiceConfig('gateway', 8080, {})).toEqual({
+    expect(loadServiceConfig('gateway', 8080, {}, false)).toEqual({
       service: 'gateway',
       port: 8080,
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/artemis_studio',
       natsUrl: 'nats://127.0.0.1:4222',
       migrateOnStart: true,
       logLevel: 'info',
+      logFormat: 'json',
       eventsStream: { maxBytes: 1024 * 1024 * 1024, maxMsgs: -1 },
     });
+  });
+
+  it('logs readably at a terminal and as JSON anywhere else, unless LOG_FORMAT says', () => {
+    expect(loadServiceConfig('gateway', 8080, {}, true).logFormat).toBe('pretty');
+    expect(loadServiceConfig('gateway', 8080, {}, false).logFormat).toBe('json');
+    expect(loadServiceConfig('gateway', 8080, { LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadServiceConfig('gateway', 8080, { LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+    expect(() => loadServiceConfig('gateway', 8080, { LOG_FORMAT: 'xml' }, false)).toThrow(/LOG_FORMAT/);
   });
 
   it('lists every problem at once', () => {

@@ -41,6 +41,11 @@ export const BaseEnvSchema = z.object({
   OPERATIONAL_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** How much is logged (JSON lines on stdout): fatal, error, warn, info, debug or trace. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `json` (one object a line, for containers and pipes) or `pretty` (time, level, service, message
+   * and fields, for a person at a terminal). Unset: pretty when standard output is a terminal.
+   */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   /** Set to "false" to skip migrations at start (when a release job runs `npm run db:migrate`). */
   MIGRATE_ON_START: z.enum(['true', 'false']).default('true'),
 });
@@ -84,6 +89,7 @@ export interface ServiceConfig {
   natsUrl: string;
   migrateOnStart: boolean;
   logLevel: string;
+  logFormat: 'json' | 'pretty';
   eventsStream: { maxBytes: number; maxMsgs: number };
 }
 
@@ -115,6 +121,7 @@ export function loadServiceConfig(
   service: string,
   defaultPort: number,
   env: NodeJS.ProcessEnv,
+  stdoutIsTerminal = Boolean(process.stdout.isTTY),
 ): ServiceConfig {
   const parsed = parseEnv(BaseEnvSchema, env);
   return {
@@ -124,6 +131,7 @@ export function loadServiceConfig(
     natsUrl: parsed.NATS_URL,
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
     logLevel: parsed.LOG_LEVEL,
+    logFormat: parsed.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json'),
     eventsStream: { maxBytes: parsed.STUDIO_EVENTS_MAX_BYTES, maxMsgs: parsed.STUDIO_EVENTS_MAX_MSGS },
   };
 }

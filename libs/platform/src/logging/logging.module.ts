@@ -25,6 +25,21 @@ const REDACTED = [
 type Request = IncomingMessage & { id?: string; originalUrl?: string };
 
 /**
+ * A line a person reads at a terminal (`npm start`): the time, the level, the service and where it
+ * logged from, the message, then the fields that find it again (cluster, node, request id, …).
+ * The same records as JSON; only their printing differs.
+ */
+export const PRETTY = {
+  target: 'pino-pretty',
+  options: {
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service,context',
+    messageFormat: '{service} {if context}[{context}] {end}{msg}',
+  },
+};
+
+/**
  * JSON logs (pino) for every service: one object a line with `level`, `time`, `service`,
  * `context` and `msg`, and for HTTP the request id (also answered in `X-Request-Id`), method, path
  * without its query (an OIDC callback's code stays out), status and duration. LOG_LEVEL sets the
@@ -36,6 +51,7 @@ export const loggingModule = (service: string) =>
     useFactory: (config: ServiceConfig) => ({
       pinoHttp: {
         level: config.logLevel,
+        ...(config.logFormat === 'pretty' ? { transport: PRETTY } : {}),
         base: { service },
         timestamp: stdTimeFunctions.isoTime,
         formatters: { level: (label: string) => ({ level: label }) },
