@@ -29,7 +29,7 @@ type Request = IncomingMessage & { id?: string; originalUrl?: string };
  * logged from, the message, then the fields that find it again (cluster, node, request id, …).
  * The same records as JSON; only their printing differs.
  */
-export const PRETTY = {
+const PRETTY = {
   target: 'pino-pretty',
   options: {
     singleLine: true,
