@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { Connection, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
 import { cpuMsOf } from './support/process-stats';
 import { startSseLoad } from './support/sse-load-process';
+import { runBench } from './support/run-bench';
 
 const EVENTS_PER_SECOND = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -181,7 +182,4 @@ async function main(): Promise<void> {
   if (!process.env.BENCH_KEEP_BROKER) await artemis('stop', 'bench');
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

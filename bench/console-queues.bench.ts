@@ -30,6 +30,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, signedInPage } from '../web/e2e/browser';
 import { benchQueueName, fillBenchQueues } from './support/bench-queues';
 import { PLAIN_QUEUES_PAGE, SCROLL_FRAMES as SCROLL_FRAMES_IN_PAGE } from './support/in-page';
+import { runBench } from './support/run-bench';
 
 /** Runs one of ./support/in-page's functions in the page, called with `arg`. */
 function runInPage<T>(page: Page, source: string, arg: unknown): Promise<T> {
@@ -197,7 +198,4 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-void main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

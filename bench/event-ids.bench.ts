@@ -10,6 +10,7 @@ import { createTestDatabase } from '@artemis-studio/testing';
 import { Client } from 'pg';
 import { randomUUID } from 'node:crypto';
 import { v7 as timeOrderedUuid } from 'uuid';
+import { runBench } from './support/run-bench';
 
 const STORED_ROWS = Number(process.env.BENCH_STORED_ROWS ?? 1_000_000);
 const BATCH = 100_000;
@@ -104,7 +105,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { EventWriter } from '../services/event-store/src/writer/event-writer';
 import { cpuMsOf } from './support/process-stats';
+import { runBench } from './support/run-bench';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const clusterId = randomUUID();
@@ -327,7 +328,4 @@ async function main(): Promise<void> {
   await nats.stop();
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

@@ -21,6 +21,7 @@ import { UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
 import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
+import { runBench } from './support/run-bench';
 
 const CLIENTS = Number(process.env.FAULTS_CLIENTS ?? 200);
 const RATE = Number(process.env.FAULTS_RATE ?? 500);
@@ -380,7 +381,4 @@ async function main(): Promise<void> {
   if (failures.length > 0) process.exitCode = 1;
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

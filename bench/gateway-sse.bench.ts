@@ -17,6 +17,7 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { peakMemoryMb } from './support/process-stats';
 import { once, startSseLoad, type SseLoadReport } from './support/sse-load-process';
+import { runBench } from './support/run-bench';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
 const SIGNALS = 20;
@@ -112,7 +113,4 @@ async function main(): Promise<void> {
   await nats.stop();
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

@@ -21,6 +21,7 @@ import { connect } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { Connection, ReceiverEvents, type EventContext } from 'rhea-promise';
 import { cpuMsOf } from './support/process-stats';
+import { runBench } from './support/run-bench';
 
 const RECEIVERS = Number(process.env.BENCH_RECEIVERS ?? 2500);
 const PER_CONNECTION = 250;
@@ -150,7 +151,4 @@ async function main(): Promise<void> {
   if (!process.env.BENCH_KEEP_BROKER) await artemis('stop', 'bench');
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

@@ -30,6 +30,7 @@ import {
   parseQueues,
   type QueueObservation,
 } from '../services/scraper/src/queues/queue-observation';
+import { runBench } from './support/run-bench';
 
 const QUEUES = Number(process.env.BENCH_QUEUES ?? 5000);
 const IDLE_TICKS = 5;
@@ -167,7 +168,4 @@ async function main(): Promise<void> {
   if (!process.env.BENCH_KEEP_BROKER) await artemis('stop', 'bench');
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

@@ -25,6 +25,7 @@ import { killOnExit } from '@artemis-studio/testing';
 import { serviceEnvOverrides } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
+import { runBench } from './support/run-bench';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const WARMUP_MINUTES = Number(process.env.SOAK_WARMUP_MINUTES ?? Math.min(10, MINUTES / 3));
@@ -253,7 +254,4 @@ async function main(): Promise<void> {
   await rig.stop();
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(__filename, main);

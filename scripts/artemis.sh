@@ -95,7 +95,7 @@ create_node() { # profile name offset role
     --user "$BROKER_USER" --password "$BROKER_PASSWORD" --role amq --require-login
     --host 127.0.0.1 --http-host 127.0.0.1 --port-offset "$offset"
     --no-amqp-acceptor --no-mqtt-acceptor --no-stomp-acceptor --no-hornetq-acceptor
-    --java-memory "${ARTEMIS_JAVA_MEMORY:-512M}" --nio
+    --java-memory "$(heap "$profile")" --nio
   )
   case "$role" in
     primary) args+=(--replicated --cluster-user cluster --cluster-password cluster
@@ -165,6 +165,13 @@ start_profile() {
       log "creating $profile/$name"
       create_node "$profile" "$name" "$offset" "$role"
     fi
+    # The heap the caller asks for (ARTEMIS_JAVA_MEMORY), at every start: an instance made for
+    # another caller keeps its data but not its heap. A bench asking 1G once got a running 512M
+    # broker made by another bench, and ran out of memory making its queues.
+    if ! heap_matches "$dir" "$profile"; then
+      [ -z "$(pid_of "$dir")" ] || { log "$profile/$name runs with another heap; restarting it"; stop_node "$dir" "$name"; }
+      set_heap "$dir" "$profile"
+    fi
     if [ -n "$(pid_of "$dir")" ]; then log "$profile/$name already running"; continue; fi
     mkdir -p "$dir/log"
     # Each start reads a log of its own. Counting the old log's lines and reading past them failed
@@ -176,6 +183,23 @@ start_profile() {
     wait_ready "$dir" "$name" "$role"
     log "$profile/$name is ready"
   done
+}
+
+# The heap asked for, or the profile's own: the bench profile keeps the 10,000 queues of the
+# console-queues bench between runs, and a 512M broker cannot even load that journal.
+heap() { # [profile]
+  if [ -n "${ARTEMIS_JAVA_MEMORY:-}" ]; then echo "$ARTEMIS_JAVA_MEMORY"
+  elif [ "${1:-}" = bench ]; then echo 1G
+  else echo 512M; fi
+}
+
+heap_matches() { # dir profile: whether the instance is configured with the heap asked for
+  grep -q -- "-Xmx$(heap "$2") " "$1/etc/artemis.profile" 2>/dev/null || grep -q -- "-Xmx$(heap "$2")\"" "$1/etc/artemis.profile" 2>/dev/null
+}
+
+set_heap() { # dir profile: the asked-for heap in the instance's JVM arguments (-Xms as artemis create sets it too)
+  sed -i -E "s/-Xms[0-9]+[KkMmGg]?/-Xms$(heap "$2")/g; s/-Xmx[0-9]+[KkMmGg]?/-Xmx$(heap "$2")/g" "$1/etc/artemis.profile"
+  heap_matches "$1" "$2" || die "could not set the heap to $(heap "$2") in $1/etc/artemis.profile"
 }
 
 stop_node() { # dir name

@@ -661,6 +661,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await page.goto(`${base}/access`);
     await page.getByRole('tab', { name: 'Users' }).waitFor();
     await page.getByRole('table', { name: 'Users' }).getByText('admin', { exact: true }).waitFor();
+    // Access at a glance: each user's grants beside them.
+    await page.getByTestId('roles-admin').getByText('admin on *').waitFor();
     await page.getByRole('tab', { name: 'API tokens' }).click();
     const token = page.getByRole('form', { name: 'New API token' });
     await token.getByLabel('Name').fill('e2e-ci');

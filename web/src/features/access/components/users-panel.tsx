@@ -1,4 +1,4 @@
-import type { Me, Role, User } from '@artemis-studio/contracts';
+import type { ApiToken, Grant, Me, Role, User } from '@artemis-studio/contracts';
 import {
   Badge,
   Button,
@@ -15,7 +15,7 @@ import { useState, type FormEvent } from 'react';
 import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { formatInstant } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
-import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from '../api/access';
+import { useCreateUser, useDeleteUser, useGrants, useTokens, useUpdateUser, useUsers } from '../api/access';
 import { RoleFields } from './role-fields';
 import { TableHead } from '../../../lib/ui/table-head';
 
@@ -109,6 +109,8 @@ function SetPassword({ user, onClose }: { user: User | null; onClose: () => void
 
 export function UsersPanel({ me }: { me: Me }) {
   const users = useUsers();
+  const grants = useGrants();
+  const tokens = useTokens();
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const failure = update.error ?? remove.error;
@@ -121,7 +123,7 @@ export function UsersPanel({ me }: { me: Me }) {
       <QueryState query={users} what="users">
         {(list) => (
           <Table aria-label="Users" verticalSpacing="xs">
-            <TableHead columns={['User', 'Kind', 'Groups', 'Last sign-in', '']} />
+            <TableHead columns={['User', 'Kind', 'Roles', 'Groups', 'Last sign-in', '']} />
             <Table.Tbody>
               {list.map((user) => (
                 <Table.Tr key={user.id}>
@@ -136,6 +138,12 @@ export function UsersPanel({ me }: { me: Me }) {
                     )}
                   </Table.Td>
                   <Table.Td>{user.kind}</Table.Td>
+                  <Table.Td data-testid={`roles-${user.username}`}>
+                    <AccessSummary
+                      grants={grantsOf(user, grants.data ?? [])}
+                      tokens={user.kind === 'service' ? tokensOf(user, tokens.data ?? []) : null}
+                    />
+                  </Table.Td>
                   <Table.Td>{user.groups.join(', ')}</Table.Td>
                   <Table.Td>{user.lastSignInAt ? formatInstant(user.lastSignInAt) : '—'}</Table.Td>
                   <Table.Td>
@@ -175,5 +183,42 @@ export function UsersPanel({ me }: { me: Me }) {
         )}
       </QueryState>
     </Stack>
+  );
+}
+
+/** The grants made to the user by id (a group's grants are listed under Grants, by group). */
+const grantsOf = (user: User, grants: readonly Grant[]) =>
+  grants.filter((g) => g.subjectKind === 'user' && g.subject === user.id);
+
+/** A service account's tokens still in force. */
+const tokensOf = (user: User, tokens: readonly ApiToken[]) =>
+  tokens.filter((t) => t.ownerId === user.id && t.revokedAt === null);
+
+/** "admin on *, viewer on prod-*" and, for a service account, its tokens: access at a glance. */
+function AccessSummary({ grants, tokens }: { grants: readonly Grant[]; tokens: readonly ApiToken[] | null }) {
+  return (
+    <Group gap={4}>
+      {grants.length === 0 && (
+        <Text size="sm" c="dimmed">
+          none
+        </Text>
+      )}
+      {grants.map((g) => (
+        <Badge
+          key={g.id}
+          variant="light"
+          color={g.role === 'admin' ? 'red' : g.role === 'operator' ? 'orange' : 'gray'}
+        >
+          {g.role} on {g.clusters}
+        </Badge>
+      ))}
+      {tokens !== null && (
+        <Text size="xs" c="dimmed">
+          {tokens.length === 0
+            ? 'no token'
+            : `${tokens.length} token${tokens.length === 1 ? '' : 's'}: ${tokens.map((t) => t.name).join(', ')}`}
+        </Text>
+      )}
+    </Group>
   );
 }
