@@ -13,4 +13,15 @@ if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <${available.join('|')}>`);
   process.exit(2);
 }
-void import(join(__dirname, `${name}.bench.ts`));
+/** An error's message on one line (a compile error's spans several), bounded. */
+const oneLine = (err: unknown) =>
+  String((err as Error)?.message ?? err)
+    .replace(/\s*\n\s*/g, ' ')
+    .slice(0, 300);
+
+// A benchmark that cannot even load (a compile error) fails with its cause in one line too.
+import(join(__dirname, `${name}.bench.ts`)).catch((err: unknown) => {
+  console.error(`bench ${name} failed: ${oneLine(err)}`);
+  console.error(err);
+  process.exit(1);
+});

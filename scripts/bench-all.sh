@@ -19,7 +19,7 @@ npm run --silent build >"$logs/build.log" 2>&1 || { echo "bench-all: the build f
 for name in "${names[@]}"; do
   started=$SECONDS
   echo "bench-all: $name ($(date +%T))"
-  if bash scripts/node-runtime.sh node_modules/.bin/tsx bench/run.ts "$name" >"$logs/$name.log" 2>&1; then
+  if bash scripts/node-runtime.sh node_modules/.bin/tsx --tsconfig tsconfig.bench.json bench/run.ts "$name" >"$logs/$name.log" 2>&1; then
     echo "bench-all: $name passed in $((SECONDS - started)) s"
   else
     failed+=("$name")

@@ -8,7 +8,9 @@ import { basename } from 'node:path';
 export function runBench(file: string, main: () => Promise<void>): void {
   main().catch((err: unknown) => {
     const cause = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    console.error(`bench ${basename(file, '.bench.ts')} failed: ${cause.split('\n')[0]}`);
+    console.error(
+      `bench ${basename(file, '.bench.ts')} failed: ${cause.replace(/\s*\n\s*/g, ' ').slice(0, 300)}`,
+    );
     console.error(err);
     process.exit(1);
   });
