@@ -56,8 +56,10 @@ export class ActionRunner {
     const kept = compared
       ? { ...request, digest: createHash('sha256').update(canonical(compared)).digest('hex') }
       : request;
-    const result = await once(this.requests, clusterId, checkedKey, kept, act);
-    note.describe({ detail: { ...request, ...audit(result) } });
+    let replayed = false;
+    const result = await once(this.requests, clusterId, checkedKey, kept, act, () => (replayed = true));
+    // A retried request is audited too, saying it did nothing: two rows of 25 purged read as 50.
+    note.describe({ detail: { ...request, ...audit(result), ...(replayed ? { replayed: true } : {}) } });
     return result;
   }
 }

@@ -157,7 +157,10 @@ describe('queue actions on a real broker', () => {
       code: 'IDEMPOTENCY_KEY_REUSED',
     });
 
-    const [row] = await audited('queue.purge', queue);
+    // Newest first: the retried click, audited as one that did nothing, then the purge itself.
+    const [retried, row] = await audited('queue.purge', queue);
+    expect(retried.detail).toEqual(expect.objectContaining({ replayed: true }));
+    expect(row.detail).not.toHaveProperty('replayed');
     expect(row).toEqual(
       expect.objectContaining({
         outcome: 'success',

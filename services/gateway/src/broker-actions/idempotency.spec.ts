@@ -31,11 +31,17 @@ describe('once', () => {
     const requests = memoryRequests();
     let acted = 0;
     const act = async () => ({ purged: ++acted });
-    expect(await once(requests, 'c', 'key-0001', request, act)).toEqual({ purged: 1 });
-    expect(await once(requests, 'c', 'key-0001', { queue: 'orders', action: 'purge' }, act)).toEqual({
+    let replays = 0;
+    const replayed = () => void replays++;
+    expect(await once(requests, 'c', 'key-0001', request, act, replayed)).toEqual({ purged: 1 });
+    expect(replays).toBe(0);
+    expect(
+      await once(requests, 'c', 'key-0001', { queue: 'orders', action: 'purge' }, act, replayed),
+    ).toEqual({
       purged: 1,
     });
     expect(acted).toBe(1);
+    expect(replays).toBe(1);
   });
 
   it('refuses a key sent again with another request, and one still running', async () => {

@@ -43,6 +43,8 @@ export async function once<T>(
   key: string,
   request: object,
   act: () => Promise<T>,
+  /** Told when the answer is the first request's, repeated: nothing was done this time. */
+  replayed: () => void = () => undefined,
 ): Promise<T> {
   const earlier = await requests.claim(clusterId, key, request);
   switch (earlier.state) {
@@ -67,7 +69,10 @@ export async function once<T>(
         'the action with this Idempotency-Key was started and never answered (its gateway stopped): it was not repeated. Look at the queue before acting again with a new key.',
       );
     case 'answered':
-      if (earlier.status < 300) return earlier.response as T;
+      if (earlier.status < 300) {
+        replayed();
+        return earlier.response as T;
+      }
       throw new DomainError(
         'conflict',
         'ACTION_OUTCOME_UNKNOWN',
