@@ -17,7 +17,12 @@ import {
   refusedResult,
   unreachedResult,
 } from './queue-action-calls';
-import { refuseWhenNothingHappened, type ActionCluster, type ActionJolokia } from './queue-actions';
+import {
+  onNodeInLane,
+  refuseWhenNothingHappened,
+  type ActionCluster,
+  type ActionJolokia,
+} from './queue-actions';
 
 const brokerMbean = (broker: string) => `org.apache.activemq.artemis:broker=${quoted(broker)}`;
 
@@ -118,15 +123,10 @@ export class BrokerChanges {
     node: ClusterTargetNode,
     change: BrokerChange,
   ): Promise<NodeActionResult> {
-    const broker = cluster.brokerName(node.id);
-    if (!broker) return Promise.resolve(unreachedResult(node.name, 'broker name not observed yet'));
-    const target = cluster.jolokiaTarget(node);
-    return this.lanes
-      .run(target.nodeKey, async () => {
-        const [answer] = await this.jolokia.bulk(target, [changeCall(broker, change)], MANAGEMENT_CALL);
-        return resultOf(node.name, answer, null);
-      })
-      .catch((err: Error) => unreachedResult(node.name, err.message));
+    return onNodeInLane(this.lanes, cluster, node, async (broker, target) => {
+      const [answer] = await this.jolokia.bulk(target, [changeCall(broker, change)], MANAGEMENT_CALL);
+      return resultOf(node.name, answer, null);
+    });
   }
 
   /** A send goes to one node: the one asked for, or the first live node holding the queue. */

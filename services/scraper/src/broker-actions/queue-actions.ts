@@ -69,24 +69,37 @@ export class QueueActions {
     node: ClusterTargetNode,
     call: QueueActionCall,
   ): Promise<NodeActionResult> {
-    const broker = cluster.brokerName(node.id);
-    if (!broker) return Promise.resolve(unreachedResult(node.name, 'broker name not observed yet'));
-    const target = cluster.jolokiaTarget(node);
-    return this.lanes
-      .run(target.nodeKey, async () => {
-        const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, call.queue)], MANAGEMENT_CALL);
-        const before = parseFound(lookup);
-        if (!before) return absentResult(node.name);
-        if (call.dryRun) return countedResult(node.name, call.action, before);
-        const answers = await this.jolokia.bulk(
-          target,
-          [actionCall(broker, before, call.action, call.queue, call.persist), readState(before)],
-          MANAGEMENT_CALL,
-        );
-        return nodeResult(node.name, call.action, before, answers);
-      })
-      .catch((err: Error) => unreachedResult(node.name, err.message));
+    return onNodeInLane(this.lanes, cluster, node, async (broker, target) => {
+      const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, call.queue)], MANAGEMENT_CALL);
+      const before = parseFound(lookup);
+      if (!before) return absentResult(node.name);
+      if (call.dryRun) return countedResult(node.name, call.action, before);
+      const answers = await this.jolokia.bulk(
+        target,
+        [actionCall(broker, before, call.action, call.queue, call.persist), readState(before)],
+        MANAGEMENT_CALL,
+      );
+      return nodeResult(node.name, call.action, before, answers);
+    });
   }
+}
+
+/**
+ * Runs `work` against the node's broker in that broker's lane. A node whose broker name is not
+ * known yet, or that cannot be asked, is a failed node that was not reached: the others go on.
+ */
+export function onNodeInLane(
+  lanes: BrokerLanes,
+  cluster: ActionCluster,
+  node: ClusterTargetNode,
+  work: (broker: string, target: JolokiaTarget) => Promise<NodeActionResult>,
+): Promise<NodeActionResult> {
+  const broker = cluster.brokerName(node.id);
+  if (!broker) return Promise.resolve(unreachedResult(node.name, 'broker name not observed yet'));
+  const target = cluster.jolokiaTarget(node);
+  return lanes
+    .run(target.nodeKey, () => work(broker, target))
+    .catch((err: Error) => unreachedResult(node.name, err.message));
 }
 
 /**
