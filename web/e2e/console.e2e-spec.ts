@@ -1,5 +1,6 @@
 import {
   brokerProfile,
+  deadLetter,
   cleanStream,
   openAmqpClient,
   signIn,
@@ -542,43 +543,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
 
   it("sends a dead-letter queue's messages back from the console, after the broker counts them", async () => {
     const work = `e2e.work.${randomUUID().slice(0, 8)}`;
-    const dlq = `${work}.DLQ`;
-    const broker0 = `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`;
-    await jolokia({
-      type: 'exec',
-      mbean: broker0,
-      operation: 'addAddressSettings(java.lang.String,java.lang.String)',
-      arguments: [work, JSON.stringify({ maxDeliveryAttempts: 1, deadLetterAddress: dlq })],
-    });
-    await jolokia({
-      type: 'exec',
-      mbean: broker0,
-      operation: 'createQueue(java.lang.String,boolean)',
-      arguments: [JSON.stringify({ name: dlq, address: dlq, 'routing-type': 'ANYCAST' }), true],
-    });
-    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
-    try {
-      const sender = await client.createAwaitableSender({
-        target: { address: work, capabilities: ['queue'] },
-      });
-      for (let i = 0; i < 3; i++) await sender.send({ body: `poison ${i}` });
-      let rejected = 0;
-      let allRejected!: () => void;
-      const done = new Promise<void>((resolve) => (allRejected = resolve));
-      await client.createReceiver({
-        source: { address: work, capabilities: ['queue'] },
-        autoaccept: false,
-        credit_window: 10,
-        onMessage: (context) => {
-          context.delivery!.reject();
-          if (++rejected === 3) allRejected();
-        },
-        onError: () => undefined,
-      });
-      await done;
-    } finally {
-      await client.close();
-    }
+    const dlq = await deadLetter(broker, work, 3);
 
     await page.goto(`${base}/clusters/${clusterId}/queues/${dlq}`);
     const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);

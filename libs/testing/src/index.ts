@@ -21,6 +21,7 @@ export { startPrivateNats } from './private-nats';
 export { openStream } from './sse';
 export { testBus } from './bus';
 export { openAmqpClient } from './amqp';
+export { deadLetter } from './dead-letters';
 export { rawBrokerEvent } from './events';
 export { TEST_ADMIN_PASSWORD, signIn, signInAs, sessionFrom } from './access';
 export type { ApiSession } from './access';

@@ -18,6 +18,8 @@ export const queryKeys = {
   /** Not under queues: read when the operator asks (browsing takes the broker's management lock). */
   queueMessages: (clusterId: string, queue: string, params: object) =>
     ['cluster', clusterId, 'queue-messages', queue, params] as const,
+  /** Every page of every queue's messages: read again after an action changed a queue. */
+  allQueueMessages: (clusterId: string) => ['cluster', clusterId, 'queue-messages'] as const,
   liveList: (clusterId: string, kind: LiveListKind) => ['cluster', clusterId, kind] as const,
   liveListPage: (clusterId: string, kind: LiveListKind, params: object) =>
     ['cluster', clusterId, kind, params] as const,

@@ -8,6 +8,7 @@ import {
 import { createDataSource } from '@artemis-studio/db';
 import {
   brokerProfile,
+  deadLetter,
   openAmqpClient,
   signIn,
   signInAs,
@@ -196,50 +197,8 @@ describe('queue actions on a real broker', () => {
 
   it("sends a dead-letter queue's messages back where they came from, counting them first", async () => {
     const work = `actions.work.${randomUUID().slice(0, 8)}`;
-    const dlq = `${work}.DLQ`;
-    const broker0 = `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`;
-    expect(
-      (
-        await jolokia({
-          type: 'exec',
-          mbean: broker0,
-          operation: 'addAddressSettings(java.lang.String,java.lang.String)',
-          arguments: [work, JSON.stringify({ maxDeliveryAttempts: 1, deadLetterAddress: dlq })],
-        })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await jolokia({
-          type: 'exec',
-          mbean: broker0,
-          operation: 'createQueue(java.lang.String,boolean)',
-          arguments: [JSON.stringify({ name: dlq, address: dlq, 'routing-type': 'ANYCAST' }), true],
-        })
-      ).status,
-    ).toBe(200);
     // Three messages a consumer rejects: dead-lettered at once (one delivery attempt).
-    await fill(work, 3);
-    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
-    try {
-      let rejected = 0;
-      let allRejected!: () => void;
-      const done = new Promise<void>((resolve) => (allRejected = resolve));
-      const receiver = await client.createReceiver({
-        source: { address: work, capabilities: ['queue'] },
-        autoaccept: false,
-        credit_window: 10,
-        onMessage: (context) => {
-          context.delivery!.reject();
-          if (++rejected === 3) allRejected();
-        },
-        onError: () => undefined,
-      });
-      await done;
-      await receiver.close();
-    } finally {
-      await client.close();
-    }
+    const dlq = await deadLetter(broker, work, 3);
     await waitFor('three in the DLQ', async () => (await onBroker(dlq))?.MessageCount === 3);
 
     const impact = await result(await operator.fetch(`${base()}/queues/${dlq}/impact?action=retry`));

@@ -12,15 +12,12 @@ import {
   type SendMessageRequest,
 } from '@artemis-studio/contracts';
 import { Body, Controller, Delete, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { z } from 'zod';
 import { Access } from '../access/permission';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
-import { ClusterId, Valid } from '../http/validation.pipe';
+import { BrokerName, ClusterId, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
 import { ActionRunner } from './action-runner';
 import { ACTION_TIMEOUT_MS } from './action-timeout';
-
-const BrokerName = new Valid(z.string().min(1).max(1000), 'name');
 
 /** What the audit row keeps of a change: each node's outcome. */
 const nodesOf = (result: BrokerChangeResult) => ({

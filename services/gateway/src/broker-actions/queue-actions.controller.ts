@@ -8,17 +8,13 @@ import {
   type QueueImpactQuery,
 } from '@artemis-studio/contracts';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { z } from 'zod';
 import { Access } from '../access/permission';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { ClusterRepository } from '../clusters/cluster.repository';
-import { ClusterId, Valid } from '../http/validation.pipe';
+import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
 import { ActionRunner } from './action-runner';
 import { ACTION_TIMEOUT_MS } from './action-timeout';
-
-/** A queue name from the path, as Artemis takes one: any text, bounded. */
-const QueueName = new Valid(z.string().min(1).max(1000), 'queue name');
 
 /**
  * Pause, resume, purge and delete a queue, on every live node that holds it, through the

@@ -57,3 +57,6 @@ export const ClusterId: PipeTransform<string, string> = {
     return value;
   },
 };
+
+/** A queue's or an address's name in a path, as Artemis takes one: any text, bounded. */
+export const BrokerName = new Valid(z.string().min(1).max(1000), 'name');

@@ -5,16 +5,11 @@ import {
   type QueueMessagesQuery,
 } from '@artemis-studio/contracts';
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { z } from 'zod';
 import { Access } from '../access/permission';
 import { ClusterRepository } from '../clusters/cluster.repository';
-import { ClusterId, Valid } from '../http/validation.pipe';
+import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
+import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
-
-const QueueName = new Valid(z.string().min(1).max(1000), 'queue name');
-
-/** Above the scraper's wait on the broker, as for actions: browsing waits its turn on a busy broker. */
-const BROWSE_TIMEOUT_MS = 90_000;
 
 /**
  * A queue's messages, a page at a time, as the broker shows them. Message contents are often
@@ -39,7 +34,7 @@ export class QueueMessagesController {
       ownerRpcs.queueBrowse,
       { clusterId, queue, ...query },
       `browsing ${queue}`,
-      BROWSE_TIMEOUT_MS,
+      ACTION_TIMEOUT_MS,
     );
   }
 }

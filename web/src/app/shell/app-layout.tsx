@@ -47,7 +47,7 @@ function RefreshAndPause() {
   const live = useLive();
   const { paused, waiting } = usePause();
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
       <Button variant="default" onClick={() => void live.queryClient.refetchQueries({ type: 'active' })}>
         Refresh
       </Button>
@@ -112,13 +112,18 @@ export function AppLayout() {
           <Group gap="md" wrap="nowrap">
             <FreshnessIndicator />
             <RefreshAndPause />
+            {/* The shortcut alone: at 1280 px the header had no room for the label, and the
+                freshness state and the signed-in user were clipped to make it. */}
             <Button
               variant="subtle"
               color="gray"
+              px={6}
               onClick={() => spotlight.open()}
-              rightSection={<Kbd size="xs">Ctrl K</Kbd>}
+              aria-label="Go to a screen or cluster (Ctrl K)"
+              title="Go to a screen or cluster"
+              style={{ flexShrink: 0 }}
             >
-              Go to
+              <Kbd size="xs">Ctrl K</Kbd>
             </Button>
             <ColorSchemeToggle />
             <UserMenu />

@@ -44,12 +44,14 @@ export function FreshnessIndicator() {
             aria-label={`Freshness: ${look.label}. ${freshness.explanation}`}
             style={{ cursor: 'pointer' }}
           >
+            {/* The state never gives way to the header's other parts: a clipped "PA…" says nothing. */}
             <LookBadge
               look={look}
               size="lg"
+              style={{ flexShrink: 0, overflow: 'visible' }}
               leftSection={freshness.fetching ? <Loader size={10} color="currentColor" /> : null}
             />
-            <Text size="sm" c="dimmed" data-testid="freshness-age" style={{ whiteSpace: 'nowrap' }}>
+            <Text size="sm" c="dimmed" data-testid="freshness-age" truncate="end">
               {formatAge(freshness.lastUpdatedAt, Date.now())}
               {waiting}
             </Text>

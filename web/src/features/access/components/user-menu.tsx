@@ -68,6 +68,7 @@ export function UserMenu() {
               </Badge>
             }
             maw={240}
+            style={{ flexShrink: 0 }}
           >
             <Text span size="sm" truncate="end" maw={140}>
               {me.name}

@@ -47,7 +47,7 @@ export function useSendMessage(clusterId: string, queue: string) {
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
-        queryClient.invalidateQueries({ queryKey: ['cluster', clusterId, 'queue-messages'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.allQueueMessages(clusterId) }),
       ]),
   });
 }

@@ -1,12 +1,8 @@
-import {
-  TYPED_CONFIRMATION_THRESHOLD,
-  type QueueActionResult,
-  type QueueRow,
-} from '@artemis-studio/contracts';
+import { TYPED_CONFIRMATION_THRESHOLD, type QueueRow } from '@artemis-studio/contracts';
 import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useAbilities } from '../../../lib/access/me';
+import { showOutcome } from './show-outcome';
 import { RefusableButton } from '../../../lib/access/refusable-button';
 import { describeError } from '../../../lib/api-client';
 import { formatNumber } from '../../../lib/ui/format';
@@ -39,17 +35,9 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
   const refusal = actionRefusal(can, cluster);
   const paused = rows.some((r) => r.paused);
 
-  const done = (result: QueueActionResult, verb: string) => {
-    const failed = result.nodes.filter((n) => n.outcome === 'failed');
-    notifications.show({
-      color: failed.length ? 'orange' : 'green',
-      title: `${queue} ${verb}${failed.length ? ' on some nodes only' : ''}`,
-      message: result.nodes.map(describeNode).join('; '),
-    });
-  };
   const run = async (request: Parameters<typeof action.mutateAsync>[0], verb: string) => {
     const result = await action.mutateAsync(request);
-    done(result, verb);
+    showOutcome(`${queue} ${verb}`, result.nodes);
     return result;
   };
   const open = (which: Destructive) => {

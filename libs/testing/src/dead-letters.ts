@@ -1,0 +1,63 @@
+import { openAmqpClient } from './amqp';
+import type { BrokerProfile } from './broker';
+
+/** A Jolokia exec on the profile's first broker, as its administrator; throws unless it succeeded. */
+async function brokerExec(broker: BrokerProfile, operation: string, args: unknown[]): Promise<void> {
+  const node = broker.nodes[0];
+  const response = await fetch(node.jolokiaUrl, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Origin: 'http://127.0.0.1',
+      Authorization: `Basic ${Buffer.from(`${broker.user}:${broker.password}`).toString('base64')}`,
+    },
+    body: JSON.stringify({
+      type: 'exec',
+      mbean: `org.apache.activemq.artemis:broker="${node.name}"`,
+      operation,
+      arguments: args,
+    }),
+  });
+  const answer = (await response.json()) as { status: number; error?: string };
+  if (answer.status !== 200) throw new Error(`${operation} failed: ${answer.error}`);
+}
+
+/**
+ * Dead-letters `count` messages the way production does: sent to `work`, rejected by its consumer
+ * with one delivery attempt allowed, and so moved by the broker to `<work>.DLQ` with their origin
+ * (`_AMQ_ORIG_QUEUE`). Resolves once the consumer has rejected them all; returns the DLQ's name.
+ */
+export async function deadLetter(broker: BrokerProfile, work: string, count: number): Promise<string> {
+  const dlq = `${work}.DLQ`;
+  await brokerExec(broker, 'addAddressSettings(java.lang.String,java.lang.String)', [
+    work,
+    JSON.stringify({ maxDeliveryAttempts: 1, deadLetterAddress: dlq }),
+  ]);
+  await brokerExec(broker, 'createQueue(java.lang.String,boolean)', [
+    JSON.stringify({ name: dlq, address: dlq, 'routing-type': 'ANYCAST' }),
+    true,
+  ]);
+  const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+  try {
+    const sender = await client.createAwaitableSender({ target: { address: work, capabilities: ['queue'] } });
+    for (let i = 0; i < count; i++) await sender.send({ body: `poison ${i}` });
+    let rejected = 0;
+    let allRejected!: () => void;
+    const done = new Promise<void>((resolve) => (allRejected = resolve));
+    const receiver = await client.createReceiver({
+      source: { address: work, capabilities: ['queue'] },
+      autoaccept: false,
+      credit_window: 10,
+      onMessage: (context) => {
+        context.delivery!.reject();
+        if (++rejected === count) allRejected();
+      },
+      onError: () => undefined,
+    });
+    await done;
+    await receiver.close();
+  } finally {
+    await client.close();
+  }
+  return dlq;
+}
