@@ -1,7 +1,9 @@
 import {
   brokerProfile,
   deadLetter,
+  brokerJolokia,
   cleanStream,
+  queueMbean,
   openAmqpClient,
   signIn,
   spawnService,
@@ -39,6 +41,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
   const CLUSTER_NAME = `e2e-${randomUUID().slice(0, 8)}`;
   /** The queue the action scenarios purge, and the viewer's is shown. */
   const actionQueue = `e2e.actions.${randomUUID().slice(0, 8)}`;
+  /** A dead-letter queue redriven by the operator, then seen by a viewer. */
+  let redriveDlq = '';
 
   const start = async (name: keyof typeof PORTS) => {
     services[name] = await spawnService(
@@ -561,6 +565,59 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await waitFor('the DLQ empty', async () => (await depth.innerText()) === '0', { timeoutMs: 30_000 });
   }, 90_000);
 
+  it('redrives a dead-letter group from the console: the broker counts first, the job shows what it did', async () => {
+    const work = `e2e.orders.${randomUUID().slice(0, 8)}`;
+    redriveDlq = `${work}.DLQ`;
+    // Two origins: the first 200 the broker groups hold 3 of payments' and 197 of orders'.
+    await deadLetter(broker, `e2e.payments.${randomUUID().slice(0, 8)}`, 3, redriveDlq);
+    await deadLetter(broker, work, 250, redriveDlq);
+
+    await page.goto(`${base}/clusters/${clusterId}/queues/${redriveDlq}`);
+    const groups = page.getByRole('table', { name: 'Messages by origin' });
+    // More than the broker groups (its browse limit, 200): a lower bound, said to be one.
+    await groups.getByText('at least 197 messages').waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('dead-letter-scope')
+      .getByText(/first 200 of 253 messages/)
+      .waitFor();
+    await screenshot(page, '17-dlq-groups');
+
+    await groups
+      .getByRole('row', { name: new RegExp(work) })
+      .getByRole('button', { name: 'Retry group…' })
+      .click();
+    const dialog = page.getByTestId('message-job-confirmation');
+    await dialog
+      .getByText(
+        `Retry at least 197 messages from ${redriveDlq} back to ${work}, on node ${broker.nodes[0].name}?`,
+      )
+      .waitFor({ timeout: 30_000 });
+    const confirm = dialog.getByRole('button', { name: 'Retry at least 197 messages' });
+    // A count the broker could not finish asks for the queue's name.
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel(/Type the queue's name/).fill(redriveDlq);
+    await screenshot(page, '17-dlq-redrive-confirmation');
+    await confirm.click();
+
+    const job = page.getByTestId('message-job').first();
+    await waitFor('the redrive to end', async () => (await job.getAttribute('data-status')) === 'done', {
+      timeoutMs: 60_000,
+    });
+    await job.getByText(`retried 250 to ${work}`, { exact: false }).waitFor();
+    const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
+    // Only payments' three are left, all of them counted now.
+    await waitFor('the DLQ down to 3', async () => (await depth.innerText()) === '3', { timeoutMs: 30_000 });
+    await groups.getByText('3 messages').waitFor();
+    await screenshot(page, '17-dlq-redriven');
+    expect(
+      await brokerJolokia(broker, {
+        type: 'read',
+        mbean: queueMbean(broker, work),
+        attribute: 'MessageCount',
+      }),
+    ).toEqual(expect.objectContaining({ value: 250 }));
+  }, 120_000);
+
   it('shows a viewer everything but offers no change, and says why', async () => {
     const username = `viewer-${randomUUID().slice(0, 6)}`;
     const password = `${username}-password`;
@@ -602,6 +659,15 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await viewer.getByText(/Reading messages needs the operator role/).waitFor();
       expect(await viewer.getByRole('table', { name: 'Messages' }).count()).toBe(0);
       await screenshot(viewer, '16-viewer-queue-actions-refused');
+
+      // The redriven DLQ: its groups and its job are shown, and nothing can be started or stopped.
+      await viewer.goto(`${base}/clusters/${clusterId}/queues/${redriveDlq}`);
+      await viewer.getByTestId('message-job').first().waitFor();
+      const retryGroup = viewer.getByRole('button', { name: 'Retry group…' });
+      await retryGroup.waitFor();
+      expect(await retryGroup.isDisabled()).toBe(true);
+      expect(await retryGroup.getAttribute('data-refusal')).toMatch(/operator role/);
+      await screenshot(viewer, '17-viewer-dlq-refused');
 
       await viewer.goto(`${base}/settings`);
       await viewer.getByText('artemis-studio.stream.heartbeat-millis').waitFor();

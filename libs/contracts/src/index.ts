@@ -18,6 +18,7 @@ export * from './http/state';
 export * from './http/queue-actions';
 export * from './http/queue-messages';
 export * from './http/broker-changes';
+export * from './http/message-jobs';
 export * from './http/stream';
 export * from './http/metrics';
 export * from './http/access';

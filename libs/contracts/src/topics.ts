@@ -11,6 +11,7 @@ export const KNOWN_TOPICS = [
   'sessions',
   'connections',
   'capabilities',
+  'jobs',
 ] as const;
 export type Topic = (typeof KNOWN_TOPICS)[number];
 
@@ -24,6 +25,8 @@ export const SIGNAL_TOPICS = [
   'connections',
   /** The notifier's capability verdict changed (studio_capabilities). */
   'capabilities',
+  /** A message job on the cluster started, made progress or ended (ADR-0012). */
+  'jobs',
 ] as const;
 export type SignalTopic = (typeof SIGNAL_TOPICS)[number];
 

@@ -22,6 +22,7 @@ export { openStream } from './sse';
 export { testBus } from './bus';
 export { openAmqpClient } from './amqp';
 export { deadLetter } from './dead-letters';
+export { brokerJolokia, depthOf, drainQueue, fillQueue, queueMbean } from './broker-messages';
 export { rawBrokerEvent } from './events';
 export { TEST_ADMIN_PASSWORD, signIn, signInAs, sessionFrom } from './access';
 export type { ApiSession } from './access';

@@ -9,6 +9,7 @@ import { LiveListsModule } from './live-lists/live-lists.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { BrokerActionsModule } from './broker-actions/broker-actions.module';
 import { QueueMessagesModule } from './queue-messages/queue-messages.module';
+import { MessageJobsModule } from './message-jobs/message-jobs.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
 import { DirectoryModule } from './directory/directory.module';
@@ -33,6 +34,7 @@ import { StreamModule } from './stream/stream.module';
     QueuesModule,
     BrokerActionsModule,
     QueueMessagesModule,
+    MessageJobsModule,
     MetricsModule,
     EventsModule,
     LiveListsModule,

@@ -20,6 +20,12 @@ export const queryKeys = {
     ['cluster', clusterId, 'queue-messages', queue, params] as const,
   /** Every page of every queue's messages: read again after an action changed a queue. */
   allQueueMessages: (clusterId: string) => ['cluster', clusterId, 'queue-messages'] as const,
+  /** Every message job of the cluster: read again on a `jobs` signal. */
+  allMessageJobs: (clusterId: string) => ['cluster', clusterId, 'message-jobs'] as const,
+  messageJobs: (clusterId: string, queue: string) => ['cluster', clusterId, 'message-jobs', queue] as const,
+  /** Under queue-messages: read again when an action or a job changed a queue's messages. */
+  deadLetterGroups: (clusterId: string, queue: string) =>
+    ['cluster', clusterId, 'queue-messages', queue, 'dead-letters'] as const,
   liveList: (clusterId: string, kind: LiveListKind) => ['cluster', clusterId, kind] as const,
   liveListPage: (clusterId: string, kind: LiveListKind, params: object) =>
     ['cluster', clusterId, kind, params] as const,
@@ -54,4 +60,5 @@ export const TOPIC_QUERY_KEYS: Record<SignalTopic, (clusterId: string) => QueryK
   sessions: (id) => [queryKeys.liveList(id, 'sessions')],
   connections: (id) => [queryKeys.liveList(id, 'connections')],
   capabilities: (id) => [queryKeys.clusterDetail(id), queryKeys.clusters()],
+  jobs: (id) => [queryKeys.allMessageJobs(id)],
 };

@@ -5,6 +5,14 @@ import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchem
 import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
 import { QueueBrowseCallSchema, QueueMessagesPageSchema } from '../http/queue-messages';
 import { BrokerChangeCallSchema, BrokerChangeResultSchema } from '../http/broker-changes';
+import {
+  DeadLetterGroupsCallSchema,
+  DeadLetterGroupsSchema,
+  MessageJobImpactCallSchema,
+  MessageJobImpactSchema,
+  MessageJobSchema,
+  MessageJobStartCallSchema,
+} from '../http/message-jobs';
 
 /** A request/reply endpoint on `studio.v1.rpc.<name>`, served by one queue group. */
 export interface RpcDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodType = z.ZodType> {
@@ -72,6 +80,22 @@ export const rpcs = {
   queueBrowse: rpc('scraper.queue-browse', QueueBrowseCallSchema, QueueMessagesPageSchema, 'clusterId'),
   /** A queue or an address created, an address deleted, or a message sent, by the cluster's owner. */
   brokerChange: rpc('scraper.broker-change', BrokerChangeCallSchema, BrokerChangeResultSchema, 'clusterId'),
+  /** Starts a message job (move, copy, retry, delete) and answers it as started; it goes on in batches. */
+  messageJobStart: rpc('scraper.message-job-start', MessageJobStartCallSchema, MessageJobSchema, 'clusterId'),
+  /** How many messages a message job would touch, counted by the broker; nothing changes. */
+  messageJobImpact: rpc(
+    'scraper.message-job-impact',
+    MessageJobImpactCallSchema,
+    MessageJobImpactSchema,
+    'clusterId',
+  ),
+  /** A dead-letter or expiry queue's messages grouped by the queue they came from. */
+  deadLetterGroups: rpc(
+    'scraper.dead-letter-groups',
+    DeadLetterGroupsCallSchema,
+    DeadLetterGroupsSchema,
+    'clusterId',
+  ),
 } as const;
 
 /**
@@ -84,6 +108,9 @@ export const ownerRpcs = {
   queueAction: rpcs.queueAction,
   queueBrowse: rpcs.queueBrowse,
   brokerChange: rpcs.brokerChange,
+  messageJobStart: rpcs.messageJobStart,
+  messageJobImpact: rpcs.messageJobImpact,
+  deadLetterGroups: rpcs.deadLetterGroups,
 } as const;
 
 /**

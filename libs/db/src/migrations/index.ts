@@ -5,6 +5,7 @@ import { DropPeriod1764610000000 } from './1764610000000-drop-period';
 import { NodeSamples1764620000000 } from './1764620000000-node-samples';
 import { Access1764700000000 } from './1764700000000-access';
 import { BrokerActions1764800000000 } from './1764800000000-broker-actions';
+import { MessageJobs1764900000000 } from './1764900000000-message-jobs';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   NodeSamples1764620000000,
   Access1764700000000,
   BrokerActions1764800000000,
+  MessageJobs1764900000000,
 ];

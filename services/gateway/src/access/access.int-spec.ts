@@ -195,6 +195,32 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
       path: `/api/v1/clusters/${clusterId}/queues/q/retry`,
       init: json('POST', {}),
     }),
+    'GET /api/v1/clusters/:id/queues/:queue/messages/impact': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/messages/impact?kind=nothing`,
+    }),
+    // Without an Idempotency-Key each is refused before the owner is asked.
+    ...Object.fromEntries(
+      ['move', 'copy', 'retry', 'delete'].map((kind) => [
+        `POST /api/v1/clusters/:id/queues/:queue/messages/${kind}`,
+        async () => ({
+          path: `/api/v1/clusters/${clusterId}/queues/q/messages/${kind}`,
+          init: json('POST', { to: 'r', messageIds: ['1'], node: 'a' }),
+        }),
+      ]),
+    ),
+    'GET /api/v1/clusters/:id/queues/:queue/dead-letters': async () => ({
+      path: `/api/v1/clusters/${clusterId}/queues/q/dead-letters?unknown=1`,
+    }),
+    'GET /api/v1/clusters/:id/message-jobs': async () => ({
+      path: `/api/v1/clusters/${clusterId}/message-jobs?limit=0`,
+    }),
+    'GET /api/v1/clusters/:id/message-jobs/:jobId': async () => ({
+      path: `/api/v1/clusters/${clusterId}/message-jobs/${randomUUID()}`,
+    }),
+    'POST /api/v1/clusters/:id/message-jobs/:jobId/cancel': async () => ({
+      path: `/api/v1/clusters/${clusterId}/message-jobs/${randomUUID()}/cancel`,
+      init: json('POST', {}),
+    }),
     'DELETE /api/v1/clusters/:id/queues/:queue': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q`,
       init: { method: 'DELETE' },

@@ -15,6 +15,7 @@ const REAP_EVERY_MS = 60 * 60_000;
   imports: [ClustersModule, OwnerModule],
   controllers: [QueueActionsController, BrokerChangesController],
   providers: [ActionRequestRepository, ActionRunner],
+  exports: [ActionRunner],
 })
 export class BrokerActionsModule implements OnModuleInit, OnModuleDestroy {
   private reaper?: NodeJS.Timeout;

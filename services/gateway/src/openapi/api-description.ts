@@ -41,6 +41,14 @@ import {
   QueueImpactQuerySchema,
   QueueMessagesPageSchema,
   QueueMessagesQuerySchema,
+  DeadLetterGroupsQuerySchema,
+  DeadLetterGroupsSchema,
+  MessageJobBodySchema,
+  MessageJobImpactQuerySchema,
+  MessageJobImpactSchema,
+  MessageJobListQuerySchema,
+  MessageJobListSchema,
+  MessageJobSchema,
 } from '@artemis-studio/contracts';
 import { z } from 'zod';
 
@@ -86,6 +94,17 @@ const queueAction = (summary: string, body?: z.ZodObject): Operation => ({
   ...(body ? { body } : {}),
   status: 200,
   response: QueueActionResultSchema,
+  headers: [IDEMPOTENCY_KEY],
+  owner: true,
+});
+
+/** A message job started: answered 202 with the job, which goes on in batches (ADR-0012). */
+const messageJob = (summary: string): Operation => ({
+  summary,
+  tag: 'actions',
+  body: MessageJobBodySchema,
+  status: 202,
+  response: MessageJobSchema,
   headers: [IDEMPOTENCY_KEY],
   owner: true,
 });
@@ -320,6 +339,54 @@ export const OPERATIONS: Record<string, Operation> = {
     "Send a dead-letter or expiry queue's messages back to the queues they came from",
   ),
   'DELETE /api/v1/clusters/:id/queues/:queue': queueAction('Delete a queue (refused while it has consumers)'),
+  'GET /api/v1/clusters/:id/queues/:queue/messages/impact': {
+    summary:
+      'How many messages a move, copy, retry or delete would touch, counted by the broker (a lower bound past its browse limit)',
+    tag: 'actions',
+    query: MessageJobImpactQuerySchema,
+    status: 200,
+    response: MessageJobImpactSchema,
+    owner: true,
+  },
+  'POST /api/v1/clusters/:id/queues/:queue/messages/move': messageJob(
+    'Move messages to another queue (chosen, by filter, or all), or into a quarantine queue, in batches',
+  ),
+  'POST /api/v1/clusters/:id/queues/:queue/messages/copy': messageJob(
+    'Copy chosen messages to another queue (the broker copies by id only)',
+  ),
+  'POST /api/v1/clusters/:id/queues/:queue/messages/retry': messageJob(
+    'Send chosen messages, or a dead-letter group (origin), back where they came from, or into a quarantine first',
+  ),
+  'POST /api/v1/clusters/:id/queues/:queue/messages/delete': messageJob(
+    'Delete chosen messages, by filter, or all (one broker call for a filter: it cannot be cancelled)',
+  ),
+  'GET /api/v1/clusters/:id/queues/:queue/dead-letters': {
+    summary: "A dead-letter or expiry queue's messages grouped by the queue they came from",
+    tag: 'actions',
+    query: DeadLetterGroupsQuerySchema,
+    status: 200,
+    response: DeadLetterGroupsSchema,
+    owner: true,
+  },
+  'GET /api/v1/clusters/:id/message-jobs': {
+    summary: "The cluster's most recent message jobs, newest first (of one queue with ?queue=)",
+    tag: 'actions',
+    query: MessageJobListQuerySchema,
+    status: 200,
+    response: MessageJobListSchema,
+  },
+  'GET /api/v1/clusters/:id/message-jobs/:jobId': {
+    summary: 'One message job: its status and what each node has done so far',
+    tag: 'actions',
+    status: 200,
+    response: MessageJobSchema,
+  },
+  'POST /api/v1/clusters/:id/message-jobs/:jobId/cancel': {
+    summary: 'Stop a message job after its current batch; what was done is reported exactly',
+    tag: 'actions',
+    status: 200,
+    response: MessageJobSchema,
+  },
   'GET /api/v1/clusters/:id/consumers': liveList('consumers'),
   'GET /api/v1/clusters/:id/sessions': liveList('sessions'),
   'GET /api/v1/clusters/:id/connections': liveList('connections'),

@@ -85,7 +85,8 @@ export const readState = (found: QueueState): JolokiaRequest => ({
 });
 
 /** The broker's management lock was held: AMQ229245 "Management controller is busy". */
-const isBusy = (error: string | undefined): boolean => /AMQ229245|controller is busy/i.test(error ?? '');
+export const isBusy = (error: string | undefined): boolean =>
+  /AMQ229245|controller is busy/i.test(error ?? '');
 
 /** One node's result from the answers to `[actionCall, readState]`. */
 export function nodeResult(

@@ -9,7 +9,8 @@ import {
 import { count, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
-import { findQueue, parseFound, quoted, type QueueState } from './queue-action-calls';
+import { quoted, type QueueState } from './queue-action-calls';
+import { chosenHolder, queueHolders } from './queue-holders';
 import type { ActionCluster, ActionJolokia } from './queue-actions';
 
 /** Artemis' message types (`Message.*_TYPE`) by number. */
@@ -100,14 +101,17 @@ function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): 
           },
         ]
       : []),
-    {
-      type: 'exec',
-      mbean: `org.apache.activemq.artemis:broker=${quoted(broker)}`,
-      operation: 'getAddressSettingsAsJSON(java.lang.String)',
-      arguments: [found.address ?? call.queue],
-    },
+    addressSettings(broker, found.address ?? call.queue),
   ];
 }
+
+/** The address settings that apply to the queue's address (its browse limit among them). */
+export const addressSettings = (broker: string, address: string): JolokiaRequest => ({
+  type: 'exec',
+  mbean: `org.apache.activemq.artemis:broker=${quoted(broker)}`,
+  operation: 'getAddressSettingsAsJSON(java.lang.String)',
+  arguments: [address],
+});
 
 /**
  * One page of a queue's messages on one node. Browsing takes the broker's management lock like an
@@ -121,36 +125,14 @@ export class QueueBrowser {
   ) {}
 
   async page(cluster: ActionCluster, call: QueueBrowseCall): Promise<QueueMessagesPage> {
-    const holders: {
-      name: string;
-      broker: string;
-      target: ReturnType<ActionCluster['jolokiaTarget']>;
-      found: QueueState;
-    }[] = [];
-    for (const node of cluster.liveNodes()) {
-      const broker = cluster.brokerName(node.id);
-      if (!broker) continue;
-      const target = cluster.jolokiaTarget(node);
-      const [lookup] = await this.jolokia
-        .bulk(target, [findQueue(broker, call.queue)], MANAGEMENT_CALL)
-        .catch(() => [{ status: 0 } as JolokiaResponse]);
-      const found = lookup.status === 200 || lookup.status === 404 ? parseFound(lookup) : null;
-      if (found) holders.push({ name: node.name, broker, target, found });
-    }
-    if (holders.length === 0)
-      throw new RpcError(OWNER_FAILURES.notFound, `queue '${call.queue.slice(0, 200)}' is on no live node`);
-    const chosen = call.node ? holders.find((h) => h.name === call.node) : holders[0];
-    if (!chosen)
-      throw new RpcError(
-        OWNER_FAILURES.notFound,
-        `queue '${call.queue.slice(0, 200)}' is not on node ${call.node}`,
-      );
+    const holders = await queueHolders(this.jolokia, cluster, call.queue);
+    const chosen = chosenHolder(holders, call.queue, call.node);
 
     const answers = await this.lanes.run(chosen.target.nodeKey, () =>
       this.jolokia.bulk(chosen.target, browseCalls(chosen.broker, chosen.found, call), MANAGEMENT_CALL),
     );
     const [browsed, ...rest] = answers;
-    if (browsed.status !== 200) throw browseRefusal(browsed.error);
+    if (browsed.status !== 200) throw managementRefusal(browsed.error, 'the browse');
     const counted = call.filter?.trim() ? rest.shift() : undefined;
     const settings = rest.shift();
     const browseLimit = settingsLimit(settings);
@@ -158,8 +140,8 @@ export class QueueBrowser {
     return {
       clusterId: call.clusterId,
       queue: call.queue,
-      node: chosen.name,
-      nodes: holders.map((h) => h.name),
+      node: chosen.node.name,
+      nodes: holders.map((h) => h.node.name),
       page: call.page,
       pageSize: call.pageSize,
       filter: call.filter?.trim() || null,
@@ -174,9 +156,9 @@ export class QueueBrowser {
   }
 }
 
-/** The broker's refusal of a browse: an invalid filter is the caller's to fix, busy is retryable. */
-function browseRefusal(error: string | undefined): RpcError {
-  const said = error ?? 'the broker refused the browse';
+/** The broker's refusal of a call: an invalid filter is the caller's to fix, busy is retryable. */
+export function managementRefusal(error: string | undefined, what: string): RpcError {
+  const said = error ?? `the broker refused ${what}`;
   if (/AMQ229245|controller is busy/i.test(said)) return new RpcError(OWNER_FAILURES.busy, said);
   if (/AMQ229020|Invalid filter/i.test(said))
     return new RpcError(OWNER_FAILURES.invalid, said.replace(/^.*?(AMQ229020)/, '$1'));
@@ -184,7 +166,7 @@ function browseRefusal(error: string | undefined): RpcError {
 }
 
 /** `managementBrowsePageSize` from the address settings' JSON, or null when unknown. */
-function settingsLimit(answer: JolokiaResponse | undefined): number | null {
+export function settingsLimit(answer: JolokiaResponse | undefined): number | null {
   if (answer?.status !== 200 || typeof answer.value !== 'string') return null;
   try {
     return count(

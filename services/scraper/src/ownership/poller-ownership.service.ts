@@ -1,6 +1,6 @@
 import { Bus } from '@artemis-studio/bus';
 import { buckets, ownerRpcs } from '@artemis-studio/contracts';
-import { type ClusterTarget } from '@artemis-studio/db';
+import { MessageJobQueries, type ClusterTarget } from '@artemis-studio/db';
 import {
   BUS,
   DatabaseService,
@@ -19,22 +19,32 @@ import { BrokerLanes } from '../broker-actions/broker-lanes';
 import { QueueActions } from '../broker-actions/queue-actions';
 import { QueueBrowser } from '../broker-actions/queue-browse';
 import { BrokerChanges } from '../broker-actions/broker-changes';
+import { DeadLetterGroupsReader } from '../message-jobs/dead-letter-groups';
+import { MessageJobs } from '../message-jobs/message-jobs';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
 
-/** A cluster this replica polls: its poller, and the owner RPCs it answers for it (ownerRpcs). */
+/**
+ * A cluster this replica polls: its poller, the owner RPCs it answers for it (ownerRpcs), and the
+ * message jobs it runs, told to stop between two batches when the cluster is let go.
+ */
 class OwnedCluster {
+  private readonly jobs = new AbortController();
+  private readonly stopServing: () => void;
   constructor(
     readonly poller: ClusterPoller,
-    private readonly stopServing: () => void,
-  ) {}
+    serve: (jobsStopped: AbortSignal) => () => void,
+  ) {
+    this.stopServing = serve(this.jobs.signal);
+  }
   get target(): ClusterTarget {
     return this.poller.target;
   }
   stop(): void {
     this.poller.stop();
     this.stopServing();
+    this.jobs.abort();
   }
 }
 
@@ -50,6 +60,8 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
   private readonly queueActions: QueueActions;
   private readonly queueBrowser: QueueBrowser;
   private readonly brokerChanges: BrokerChanges;
+  private readonly deadLetters: DeadLetterGroupsReader;
+  private readonly lanes = new BrokerLanes();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -63,10 +75,10 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     private readonly metrics: PollMetrics,
   ) {
     super();
-    const lanes = new BrokerLanes();
-    this.queueActions = new QueueActions(jolokia, lanes);
-    this.queueBrowser = new QueueBrowser(jolokia, lanes);
-    this.brokerChanges = new BrokerChanges(jolokia, lanes);
+    this.queueActions = new QueueActions(jolokia, this.lanes);
+    this.queueBrowser = new QueueBrowser(jolokia, this.lanes);
+    this.brokerChanges = new BrokerChanges(jolokia, this.lanes);
+    this.deadLetters = new DeadLetterGroupsReader(jolokia, this.lanes);
   }
 
   protected async own(): Promise<OwnedClusters<OwnedCluster>> {
@@ -87,6 +99,14 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       // An object logs its fields beside `msg` (nestjs-pino): a line can be found by cluster and node.
       log: { warn: (msg, fields) => this.logger.warn(fields ? { ...fields, msg } : msg) },
     };
+    const jobRecords = new MessageJobQueries(dataSource);
+    const messageJobs = new MessageJobs({
+      jolokia: this.jolokia,
+      lanes: this.lanes,
+      store: jobRecords,
+      signal: (clusterId) => this.signals.signal(clusterId, 'jobs'),
+      log: this.logger,
+    });
     return ownedClustersFor({
       bus: this.bus,
       dataSource,
@@ -96,19 +116,29 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
         const poller = new ClusterPoller(target, deps);
-        const stopServing = this.bus.serveKeyed(
-          ownerRpcs,
-          {
-            liveList: (request) =>
-              readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
-            queueAction: (call) => this.queueActions.run(poller, call),
-            queueBrowse: (call) => this.queueBrowser.page(poller, call),
-            brokerChange: (call) => this.brokerChanges.run(poller, call),
-          },
-          target.id,
+        // Jobs left running by the replica that held this cluster before: their account ends here.
+        void jobRecords
+          .interruptRunning(target.id, 'the replica running it stopped before it ended')
+          .then((jobs) => jobs.length && this.signals.signal(target.id, 'jobs'))
+          .catch((err: Error) => this.logger.warn(`interrupted jobs not recorded: ${err.message}`));
+        const owned = new OwnedCluster(poller, (jobsStopped) =>
+          this.bus.serveKeyed(
+            ownerRpcs,
+            {
+              liveList: (request) =>
+                readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
+              queueAction: (call) => this.queueActions.run(poller, call),
+              queueBrowse: (call) => this.queueBrowser.page(poller, call),
+              brokerChange: (call) => this.brokerChanges.run(poller, call),
+              messageJobStart: (call) => messageJobs.start(poller, call, jobsStopped),
+              messageJobImpact: (call) => messageJobs.impact(poller, call),
+              deadLetterGroups: (call) => this.deadLetters.read(poller, call),
+            },
+            target.id,
+          ),
         );
         poller.start();
-        return new OwnedCluster(poller, stopServing);
+        return owned;
       },
       // A deleted cluster has no live nodes; one merely handed over keeps its set for the new owner.
       released: async (clusterId, deleted) => {

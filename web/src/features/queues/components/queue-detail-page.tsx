@@ -14,6 +14,9 @@ import { useQueues } from '../api/get-queues';
 import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
 import { QueueMessages } from './queue-messages';
+import { actionRefusal } from '../action-refusal';
+import { DeadLetterGroups } from '../../message-jobs/components/dead-letter-groups';
+import { MessageJobsPanel } from '../../message-jobs/components/message-jobs-panel';
 import { useAbilities } from '../../../lib/access/me';
 import { chartData, markersOf, RANGES, type RangeName } from '../../../lib/metrics/chart-data';
 import { MetricCharts } from '../../../lib/metrics/metric-charts';
@@ -176,11 +179,20 @@ export function QueueDetailPage() {
           </Stack>
         )}
       </Card>
+      <MessageJobsPanel
+        clusterId={clusterId}
+        queue={queue}
+        refusal={cluster.data ? actionRefusal(can, cluster.data) : 'loading'}
+      />
+      {cluster.data && (
+        <DeadLetterGroups clusterId={clusterId} queue={queue} refusal={actionRefusal(can, cluster.data)} />
+      )}
       {cluster.data && (
         <QueueMessages
           clusterId={clusterId}
           queue={queue}
           refusal={can.refusal(cluster.data.name, 'operator')}
+          actionRefusal={actionRefusal(can, cluster.data)}
         />
       )}
       <EventDrawer event={selected} onClose={() => setSelected(null)} />

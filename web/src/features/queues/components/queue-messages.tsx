@@ -4,6 +4,7 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   Code,
   Drawer,
   Group,
@@ -18,6 +19,8 @@ import { describeError } from '../../../lib/api-client';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
 import { TableHead } from '../../../lib/ui/table-head';
 import { useQueueMessages } from '../api/get-queue-messages';
+import { RefusableButton } from '../../../lib/access/refusable-button';
+import { MessageJobDialog, type JobSelection } from '../../message-jobs/components/message-job-dialog';
 import { bodyNote, matchedText, previewLine } from '../message-text';
 
 const PAGE_SIZE = 25;
@@ -31,21 +34,39 @@ export function QueueMessages({
   clusterId,
   queue,
   refusal,
+  actionRefusal,
 }: {
   clusterId: string;
   queue: string;
+  /** Why this user may not read messages, or null. */
   refusal: string | null;
+  /** Why this user may not act on them (role, read-only), or null. */
+  actionRefusal: string | null;
 }) {
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
   const [node, setNode] = useState<string | undefined>(undefined);
   const [opened, setOpened] = useState<number | null>(null);
+  // Ids are the broker's on one node, and only good until the page is read again.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [job, setJob] = useState<JobSelection | null>(null);
   const params = { page, pageSize: PAGE_SIZE, node, filter: filter || undefined };
   const messages = useQueueMessages(clusterId, queue, params, refusal === null);
   const data = messages.data;
   const rows = data?.messages ?? [];
   const last = data ? rows.length < PAGE_SIZE : true;
   const filterError = messages.isError ? describeError(messages.error) : null;
+  const choose = (id: string, on: boolean) =>
+    setChosen((was) => {
+      const next = new Set(was);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const ids = [...chosen].filter((id) => rows.some((m) => m.messageId === id));
+  const onChosen = (kind: JobSelection['kind']) => setJob({ kind, messageIds: ids, node: data?.node });
+  const onMatching = (kind: JobSelection['kind']) =>
+    setJob({ kind, ...(data?.filter ? { filter: data.filter } : {}) });
 
   if (refusal)
     return (
@@ -124,6 +145,52 @@ export function QueueMessages({
           {` · page ${data.page}`}
         </Text>
       )}
+      {data && rows.length > 0 && (
+        <Group gap="xs" mb="xs" aria-label="Message actions">
+          {ids.length > 0 ? (
+            <>
+              <Text size="sm">{ids.length} chosen:</Text>
+              {(['move', 'copy', 'retry', 'delete'] as const).map((kind) => (
+                <RefusableButton
+                  key={kind}
+                  refusal={actionRefusal}
+                  size="xs"
+                  variant="light"
+                  color={kind === 'delete' ? 'red' : undefined}
+                  onClick={() => onChosen(kind)}
+                >
+                  {kind[0].toUpperCase() + kind.slice(1)}…
+                </RefusableButton>
+              ))}
+              <Button size="xs" variant="subtle" onClick={() => setChosen(new Set())}>
+                Clear
+              </Button>
+            </>
+          ) : (
+            <>
+              <RefusableButton
+                refusal={actionRefusal}
+                size="xs"
+                variant="light"
+                onClick={() => onMatching('move')}
+              >
+                {data.filter ? 'Move matching…' : 'Move all…'}
+              </RefusableButton>
+              {data.filter && (
+                <RefusableButton
+                  refusal={actionRefusal}
+                  size="xs"
+                  variant="light"
+                  color="red"
+                  onClick={() => onMatching('delete')}
+                >
+                  Delete matching…
+                </RefusableButton>
+              )}
+            </>
+          )}
+        </Group>
+      )}
       {messages.isPending ? (
         <Text size="sm" c="dimmed">
           Reading messages…
@@ -135,10 +202,17 @@ export function QueueMessages({
       ) : (
         <Table.ScrollContainer minWidth={800}>
           <Table aria-label="Messages" verticalSpacing={4} fz="sm" highlightOnHover>
-            <TableHead columns={['ID', 'Sent', 'Type', 'Size', 'Body']} />
+            <TableHead columns={['', 'ID', 'Sent', 'Type', 'Size', 'Body']} />
             <Table.Tbody>
               {rows.map((m, i) => (
                 <Table.Tr key={m.messageId} onClick={() => setOpened(i)} style={{ cursor: 'pointer' }}>
+                  <Table.Td onClick={(e) => e.stopPropagation()} w={32}>
+                    <Checkbox
+                      aria-label={`Choose message ${m.messageId}`}
+                      checked={chosen.has(m.messageId)}
+                      onChange={(e) => choose(m.messageId, e.currentTarget.checked)}
+                    />
+                  </Table.Td>
                   <Table.Td>{m.messageId}</Table.Td>
                   <Table.Td>{m.timestamp ? formatTime(m.timestamp) : '—'}</Table.Td>
                   <Table.Td>{m.type}</Table.Td>
@@ -162,6 +236,15 @@ export function QueueMessages({
           Older
         </Button>
       </Group>
+      <MessageJobDialog
+        clusterId={clusterId}
+        queue={queue}
+        selection={job}
+        onClose={() => {
+          setJob(null);
+          setChosen(new Set());
+        }}
+      />
       <MessageDrawer
         message={opened === null ? null : (rows[opened] ?? null)}
         position={opened}

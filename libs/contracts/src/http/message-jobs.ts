@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { Instant, Uuid } from '../common';
+
+/**
+ * Work on a queue's messages rather than on the queue (issue 28, ADR-0012): run by the cluster's
+ * owner as a job, in bounded batches where the broker allows it, with its progress kept in
+ * PostgreSQL (`message_job`) and signalled on the `jobs` topic.
+ *
+ * - `move`: to another queue; chosen messages, by filter, or all (batched: `moveMessages` with a count).
+ * - `copy`: chosen messages only (the broker copies by id, and has no copy by filter).
+ * - `retry`: chosen messages back where they were dead-lettered or expired from, or a dead-letter
+ *   group (`origin`) back to its original queue (batched moves), or into a quarantine queue first.
+ * - `delete`: chosen messages, or by filter, or all (one broker call: `removeMessages` takes no count).
+ */
+export const MESSAGE_JOB_KINDS = ['move', 'copy', 'retry', 'delete'] as const;
+export type MessageJobKind = (typeof MESSAGE_JOB_KINDS)[number];
+
+export const MESSAGE_JOB_STATUSES = [
+  'running',
+  /** Every message selected was processed (or the broker found no more). */
+  'done',
+  /** Stopped by an operator between two batches: `processed` is exact, the rest is still in the queue. */
+  'cancelled',
+  /** The broker refused a batch or could not be reached: `error` says why, `processed` what was done. */
+  'failed',
+  /** The replica running it stopped (crash, lease lost): `processed` plus at most `inFlight`. */
+  'interrupted',
+] as const;
+export type MessageJobStatus = (typeof MESSAGE_JOB_STATUSES)[number];
+
+const QueueName = z.string().min(1).max(1000);
+/** A filter expression in the broker's selector syntax; the broker's own error answers an invalid one. */
+const Filter = z.string().trim().min(1).max(2000);
+/** Message ids are the broker's, per node: a chosen message is named with the node it was browsed on. */
+const MessageId = z.string().regex(/^\d{1,19}$/, 'a message id is the number the broker gave it');
+
+export const MESSAGE_JOB_BATCH_MAX = 10_000;
+export const CHOSEN_MESSAGES_MAX = 500;
+
+/** What a job works on: chosen messages (on one node), a dead-letter group, a filter, or everything. */
+const Selection = {
+  /** Chosen messages, by the ids browse gave them on `node`. */
+  messageIds: z.array(MessageId).min(1).max(CHOSEN_MESSAGES_MAX).optional(),
+  node: z.string().min(1).max(200).optional(),
+  filter: Filter.optional(),
+  /** A retry of the dead-letter group whose original queue (`_AMQ_ORIG_QUEUE`) is this. */
+  origin: QueueName.optional(),
+};
+
+/**
+ * `POST …/queues/{queue}/messages/{move|copy|retry|delete}`: starts a job of that kind; answered
+ * 202 with it. Each kind is its own route, so each is audited under its own name.
+ */
+export const MessageJobBodySchema = z
+  .object({
+    ...Selection,
+    /** Where `move` and `copy` send the messages. */
+    to: QueueName.optional(),
+    /**
+     * Move (or retry) into this queue instead, created when missing: the messages wait there to be
+     * inspected, and a retry from it returns them where they were taken from (the broker records
+     * this queue as their origin), so the redrive can be undone.
+     */
+    quarantine: QueueName.optional(),
+    batchSize: z.number().int().min(1).max(MESSAGE_JOB_BATCH_MAX).default(500),
+  })
+  .strict();
+export type MessageJobBody = z.infer<typeof MessageJobBodySchema>;
+/** What a client sends (`batchSize` may be left out). */
+export type MessageJobBodyInput = z.input<typeof MessageJobBodySchema>;
+
+/** The job as the owner is asked to run it: a body and its kind, its selection making sense. */
+export const StartMessageJobRequestSchema = MessageJobBodySchema.extend({
+  kind: z.enum(MESSAGE_JOB_KINDS),
+}).superRefine((job, ctx) => {
+  const problem = selectionProblem(job);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+export type StartMessageJobRequest = z.infer<typeof StartMessageJobRequestSchema>;
+
+/** Why a job's selection makes no sense, or null. Shared by the route's schema and the console's form. */
+export function selectionProblem(job: {
+  kind: MessageJobKind;
+  messageIds?: string[];
+  node?: string;
+  filter?: string;
+  origin?: string;
+  to?: string;
+  quarantine?: string;
+}): string | null {
+  if (job.messageIds && !job.node) return 'chosen messages need the node they were browsed on';
+  if (job.messageIds && (job.filter || job.origin))
+    return 'choose messages, or give a filter or an origin, not both';
+  if ((job.kind === 'move' || job.kind === 'copy') && !job.to && !job.quarantine)
+    return `${job.kind} needs the queue to send the messages to ('to')`;
+  if (job.kind === 'copy' && !job.messageIds)
+    return 'the broker copies chosen messages only: choose them (it has no copy by filter)';
+  if (job.kind === 'retry' && !job.messageIds && !job.origin)
+    return "a retry needs chosen messages or a dead-letter group ('origin'); the queue's retry action retries them all";
+  if (job.kind !== 'retry' && job.origin) return "'origin' names a dead-letter group to retry";
+  if (job.kind === 'retry' && job.to)
+    return "a retry sends messages back where they came from: move them to send them elsewhere ('to')";
+  if (job.kind === 'delete' && (job.to || job.quarantine)) return 'a delete sends messages nowhere';
+  if (job.quarantine && job.messageIds) return 'a quarantine takes a group or a filter, not chosen messages';
+  return null;
+}
+
+/** `GET …/queues/{queue}/message-jobs/impact`: how many messages a job would touch, counted by the broker. */
+export const MessageJobImpactQuerySchema = z
+  .object({
+    kind: z.enum(MESSAGE_JOB_KINDS),
+    filter: Filter.optional(),
+    origin: QueueName.optional(),
+  })
+  .strict();
+export type MessageJobImpactQuery = z.infer<typeof MessageJobImpactQuerySchema>;
+
+/**
+ * A count as the broker computed it. A filtered count looks at no more than the broker's browse
+ * limit (`management-browse-page-size`): past it, `atLeast` says the true number may be larger.
+ */
+export const BrokerCountSchema = z.object({
+  count: z.number().int().nonnegative(),
+  atLeast: z.boolean(),
+});
+export type BrokerCount = z.infer<typeof BrokerCountSchema>;
+
+export const MessageJobImpactSchema = z.object({
+  clusterId: Uuid,
+  queue: z.string(),
+  kind: z.enum(MESSAGE_JOB_KINDS),
+  filter: z.string().nullable(),
+  /** The sum over the nodes; `atLeast` when any node's count is a lower bound. */
+  messages: BrokerCountSchema,
+  nodes: z.array(
+    z.object({
+      node: z.string(),
+      messages: BrokerCountSchema,
+      /** The queue's depth on the node (MessageCount). */
+      depth: z.number().int().nonnegative().nullable(),
+    }),
+  ),
+  /** The broker looks at no more than this many messages for a filtered count. */
+  browseLimit: z.number().int().positive().nullable(),
+});
+export type MessageJobImpact = z.infer<typeof MessageJobImpactSchema>;
+
+export const MessageJobNodeSchema = z.object({
+  node: z.string(),
+  /** Moved, copied, retried or deleted on this node, as the broker counted each batch. */
+  processed: z.number().int().nonnegative(),
+  batches: z.number().int().nonnegative(),
+  /** Chosen messages the broker could not reach: paged out of memory, or gone already. */
+  notReached: z.number().int().nonnegative(),
+  error: z.string().nullable(),
+});
+export type MessageJobNode = z.infer<typeof MessageJobNodeSchema>;
+
+export const MessageJobSchema = z.object({
+  id: Uuid,
+  clusterId: Uuid,
+  queue: z.string(),
+  kind: z.enum(MESSAGE_JOB_KINDS),
+  status: z.enum(MESSAGE_JOB_STATUSES),
+  filter: z.string().nullable(),
+  origin: z.string().nullable(),
+  /** How many messages were chosen, for a job on chosen messages. */
+  chosen: z.number().int().nonnegative().nullable(),
+  /** The queue the messages go to (the quarantine when there is one); null for a delete. */
+  target: z.string().nullable(),
+  quarantine: z.boolean(),
+  batchSize: z.number().int().positive(),
+  /** What the broker counted when the job started (the confirmation's number). */
+  planned: BrokerCountSchema.nullable(),
+  /** The sum of the nodes' `processed`. */
+  processed: z.number().int().nonnegative(),
+  nodes: z.array(MessageJobNodeSchema),
+  /** For an interrupted job: at most this many more may have been processed (the batch running). */
+  inFlight: z.number().int().nonnegative().nullable(),
+  /** The broker processes a delete by filter in one call: it cannot be stopped half-way. */
+  cancellable: z.boolean(),
+  cancelRequested: z.boolean(),
+  error: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+  startedAt: Instant,
+  updatedAt: Instant,
+  finishedAt: Instant.nullable(),
+});
+export type MessageJob = z.infer<typeof MessageJobSchema>;
+
+export const MessageJobListSchema = z.object({ jobs: z.array(MessageJobSchema) });
+export type MessageJobList = z.infer<typeof MessageJobListSchema>;
+
+/** `GET …/message-jobs?queue=`: the most recent jobs, newest first. */
+export const MessageJobListQuerySchema = z
+  .object({ queue: QueueName.optional(), limit: z.coerce.number().int().min(1).max(100).default(20) })
+  .strict();
+export type MessageJobListQuery = z.infer<typeof MessageJobListQuerySchema>;
+
+/** The owner RPC's request: the job as asked, with the id the gateway gave it and who asked. */
+export const MessageJobStartCallSchema = z.object({
+  clusterId: Uuid,
+  jobId: Uuid,
+  queue: QueueName,
+  job: StartMessageJobRequestSchema,
+  requestedBy: z.string().max(200).nullable(),
+});
+export type MessageJobStartCall = z.infer<typeof MessageJobStartCallSchema>;
+
+export const MessageJobImpactCallSchema = MessageJobImpactQuerySchema.extend({
+  clusterId: Uuid,
+  queue: QueueName,
+}).strict();
+export type MessageJobImpactCall = z.infer<typeof MessageJobImpactCallSchema>;
+
+/** `GET …/queues/{queue}/dead-letters`: a dead-letter or expiry queue's messages by where they came from. */
+export const DeadLetterGroupsQuerySchema = z.object({ node: z.string().min(1).max(200).optional() }).strict();
+export type DeadLetterGroupsQuery = z.infer<typeof DeadLetterGroupsQuerySchema>;
+
+export const DeadLetterGroupSchema = z.object({
+  /** `_AMQ_ORIG_QUEUE`: the queue the messages were dead-lettered or expired from; null when unset. */
+  originQueue: z.string().nullable(),
+  /** `_AMQ_ORIG_ADDRESS` of the group's first message. */
+  originAddress: z.string().nullable(),
+  /** Among the messages the broker looked at (`scanned`): `atLeast` when it did not look at them all. */
+  messages: BrokerCountSchema,
+  /** The send time of the group's oldest message among those the broker showed; null when unknown. */
+  oldest: Instant.nullable(),
+  /** Whether the original queue is on the node now: a retry to a queue that is gone is refused. */
+  originExists: z.boolean(),
+});
+export type DeadLetterGroup = z.infer<typeof DeadLetterGroupSchema>;
+
+export const DeadLetterGroupsSchema = z.object({
+  clusterId: Uuid,
+  queue: z.string(),
+  node: z.string(),
+  nodes: z.array(z.string()),
+  depth: z.number().int().nonnegative().nullable(),
+  /** How many messages the broker looked at to group them (its browse limit, or all of them). */
+  scanned: z.number().int().nonnegative(),
+  browseLimit: z.number().int().positive().nullable(),
+  groups: z.array(DeadLetterGroupSchema),
+});
+export type DeadLetterGroups = z.infer<typeof DeadLetterGroupsSchema>;
+
+export const DeadLetterGroupsCallSchema = DeadLetterGroupsQuerySchema.extend({
+  clusterId: Uuid,
+  queue: QueueName,
+}).strict();
+export type DeadLetterGroupsCall = z.infer<typeof DeadLetterGroupsCallSchema>;

@@ -1,0 +1,117 @@
+import type { DeadLetterGroup, DeadLetterGroups, DeadLetterGroupsCall } from '@artemis-studio/contracts';
+import { count, text } from '../jolokia/attribute-values';
+import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../broker-actions/broker-lanes';
+import { findQueue, parseFound } from '../broker-actions/queue-action-calls';
+import type { ActionCluster, ActionJolokia } from '../broker-actions/queue-actions';
+import { addressSettings, managementRefusal, settingsLimit } from '../broker-actions/queue-browse';
+import { chosenHolder, queueHolders } from '../broker-actions/queue-holders';
+import { literal } from './message-job-calls';
+
+/** The key `countMessages(filter, groupBy)` gives messages without the property. */
+const NO_ORIGIN = 'null';
+/** More groups than this are not looked into one by one (their counts are still given). */
+const GROUPS_DESCRIBED = 50;
+
+const originFilter = (origin: string | null) =>
+  origin === null ? '_AMQ_ORIG_QUEUE IS NULL' : `_AMQ_ORIG_QUEUE = ${literal(origin)}`;
+
+/** The grouped count's JSON (`{"orders": 120, "null": 3}`), biggest group first. */
+export function parseGroups(answer: JolokiaResponse): { origin: string | null; count: number }[] {
+  if (answer.status !== 200 || typeof answer.value !== 'string')
+    throw managementRefusal(answer.error, 'the grouped count');
+  const groups = JSON.parse(answer.value) as Record<string, unknown>;
+  return Object.entries(groups)
+    .map(([origin, n]) => ({ origin: origin === NO_ORIGIN ? null : origin, count: count(n) ?? 0 }))
+    .sort((a, b) => b.count - a.count || String(a.origin).localeCompare(String(b.origin)));
+}
+
+/** The first message of a group as `browse(1, 1, filter)` gave it: its origin address and send time. */
+export function firstOfGroup(answer: JolokiaResponse | undefined): {
+  originAddress: string | null;
+  oldest: string | null;
+} {
+  const first =
+    answer?.status === 200 ? (answer.value as Record<string, unknown>[] | undefined)?.[0] : undefined;
+  const strings = (first?.StringProperties ?? {}) as Record<string, unknown>;
+  const sent = count(first?.timestamp);
+  return {
+    // An AMQP message shows the broker's own properties under `extraProperties.`; a Core one bare.
+    originAddress: text(strings._AMQ_ORIG_ADDRESS) ?? text(strings['extraProperties._AMQ_ORIG_ADDRESS']),
+    oldest: sent && sent > 0 ? new Date(sent).toISOString() : null,
+  };
+}
+
+/**
+ * A dead-letter (or expiry) queue's messages grouped by the queue they came from, as the broker
+ * groups them: `countMessages("", "_AMQ_ORIG_QUEUE")` looks at no more than its browse limit, so
+ * past it each count is a lower bound, and said to be. Each group's first message gives its
+ * original address and how long it has waited; each origin is looked up, since a retry to a queue
+ * that is gone would be refused.
+ */
+export class DeadLetterGroupsReader {
+  constructor(
+    private readonly jolokia: ActionJolokia,
+    private readonly lanes: BrokerLanes,
+  ) {}
+
+  async read(cluster: ActionCluster, call: DeadLetterGroupsCall): Promise<DeadLetterGroups> {
+    const holders = await queueHolders(this.jolokia, cluster, call.queue);
+    const chosen = chosenHolder(holders, call.queue, call.node);
+    const { target, broker, found } = chosen;
+    const [grouped, settings] = await this.lanes.run(target.nodeKey, () =>
+      this.jolokia.bulk(
+        target,
+        [
+          {
+            type: 'exec',
+            mbean: found.mbean,
+            operation: 'countMessages(java.lang.String,java.lang.String)',
+            arguments: ['', '_AMQ_ORIG_QUEUE'],
+          },
+          addressSettings(broker, found.address ?? call.queue),
+        ],
+        MANAGEMENT_CALL,
+      ),
+    );
+    const counts = parseGroups(grouped);
+    const scanned = counts.reduce((sum, g) => sum + g.count, 0);
+    const described = counts.slice(0, GROUPS_DESCRIBED);
+    const details: JolokiaRequest[] = described.flatMap((g) => [
+      {
+        type: 'exec' as const,
+        mbean: found.mbean,
+        operation: 'browse(int,int,java.lang.String)',
+        arguments: [1, 1, originFilter(g.origin)],
+      },
+      ...(g.origin === null ? [] : [findQueue(broker, g.origin)]),
+    ]);
+    const answers = details.length
+      ? await this.lanes.run(target.nodeKey, () => this.jolokia.bulk(target, details, MANAGEMENT_CALL))
+      : [];
+    const partial = found.depth === null || found.depth > scanned;
+    let at = 0;
+    const groups: DeadLetterGroup[] = counts.map((g, i) => {
+      const first =
+        i < described.length ? firstOfGroup(answers[at++]) : { originAddress: null, oldest: null };
+      const lookup = i < described.length && g.origin !== null ? answers[at++] : undefined;
+      return {
+        originQueue: g.origin,
+        originAddress: first.originAddress,
+        messages: { count: g.count, atLeast: partial },
+        oldest: first.oldest,
+        originExists: lookup !== undefined && lookup.status === 200 && parseFound(lookup) !== null,
+      };
+    });
+    return {
+      clusterId: call.clusterId,
+      queue: call.queue,
+      node: chosen.node.name,
+      nodes: holders.map((h) => h.node.name),
+      depth: found.depth,
+      scanned,
+      browseLimit: settingsLimit(settings),
+      groups,
+    };
+  }
+}

@@ -1,0 +1,107 @@
+import type { MessageJobKind, StartMessageJobRequest } from '@artemis-studio/contracts';
+import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+
+/** A value in a filter expression: a string literal, quotes doubled as the selector grammar wants. */
+export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * The filter a job runs with: the operator's, narrowed to a dead-letter group when it retries one
+ * (`_AMQ_ORIG_QUEUE`, set by the broker when it dead-letters or expires a message). Empty is every
+ * message.
+ */
+export function selectorOf(job: Pick<StartMessageJobRequest, 'filter' | 'origin'>): string {
+  const parts = [
+    ...(job.origin !== undefined ? [`_AMQ_ORIG_QUEUE = ${literal(job.origin)}`] : []),
+    ...(job.filter ? [job.filter] : []),
+  ];
+  return parts.length > 1 ? parts.map((p) => `(${p})`).join(' AND ') : (parts[0] ?? '');
+}
+
+/** Where the job's messages go: the quarantine first when asked, else the target or the group's origin. */
+export function targetOf(job: StartMessageJobRequest): string | null {
+  if (job.kind === 'delete') return null;
+  return job.quarantine ?? job.to ?? job.origin ?? null;
+}
+
+/**
+ * Whether the job runs in batches that can be counted and stopped between: every kind but a
+ * delete by filter, which the broker does in one call (`removeMessages` takes no count).
+ */
+export const inBatches = (job: StartMessageJobRequest): boolean =>
+  job.messageIds !== undefined || job.kind !== 'delete';
+
+/**
+ * One batch of a job by filter: at most `batchSize` messages moved to the target (retry of a group
+ * too: a move into its original queue is where `retryMessage` would put it), committed every batch;
+ * or, for a delete, every matching message (committed every `batchSize`).
+ */
+export function filterBatch(
+  queueMbean: string,
+  job: StartMessageJobRequest,
+  selector: string,
+  target: string | null,
+): JolokiaRequest {
+  if (job.kind === 'delete')
+    return {
+      type: 'exec',
+      mbean: queueMbean,
+      operation: 'removeMessages(int,java.lang.String)',
+      arguments: [job.batchSize, selector],
+    };
+  return {
+    type: 'exec',
+    mbean: queueMbean,
+    operation: 'moveMessages(int,java.lang.String,java.lang.String,boolean,int)',
+    arguments: [job.batchSize, selector, target, false, job.batchSize],
+  };
+}
+
+/**
+ * One call per chosen message. The broker finds a message by id only among those in memory: a paged
+ * one (or one consumed since it was browsed) answers false, and is counted as not reached.
+ */
+export function chosenCall(
+  queueMbean: string,
+  kind: MessageJobKind,
+  messageId: string,
+  target: string | null,
+): JolokiaRequest {
+  const exec = (operation: string, args: unknown[]): JolokiaRequest => ({
+    type: 'exec',
+    mbean: queueMbean,
+    operation,
+    arguments: args,
+  });
+  switch (kind) {
+    case 'move':
+      return exec('moveMessage(long,java.lang.String)', [messageId, target]);
+    case 'copy':
+      return exec('copyMessage(long,java.lang.String)', [messageId, target]);
+    case 'retry':
+      return exec('retryMessage(long)', [messageId]);
+    case 'delete':
+      return exec('removeMessage(long)', [messageId]);
+  }
+}
+
+/** How many messages a filtered batch processed, or the broker's words when it refused. */
+export function batchCount(answer: JolokiaResponse): { processed: number } | { error: string } {
+  if (answer.status !== 200) return { error: answer.error ?? `the broker answered status ${answer.status}` };
+  return typeof answer.value === 'number'
+    ? { processed: answer.value }
+    : { error: 'the broker gave no count' };
+}
+
+/** A queue to quarantine messages in: anycast and durable, made when missing, kept when there. */
+export const createQuarantine = (brokerMbean: string, name: string): JolokiaRequest => ({
+  type: 'exec',
+  mbean: brokerMbean,
+  operation: 'createQueue(java.lang.String,boolean)',
+  arguments: [JSON.stringify({ name, address: name, 'routing-type': 'ANYCAST', durable: true }), true],
+});
+
+/** `countMessages(filter)` (capped at the browse limit by the broker) or, with no filter, every message. */
+export const countCall = (queueMbean: string, selector: string): JolokiaRequest =>
+  selector
+    ? { type: 'exec', mbean: queueMbean, operation: 'countMessages(java.lang.String)', arguments: [selector] }
+    : { type: 'read', mbean: queueMbean, attribute: 'MessageCount' };
