@@ -28,6 +28,30 @@ const nodeList = z
   .max(64)
   .refine((nodes) => new Set(nodes.map((n) => n.name)).size === nodes.length, 'node names must be unique');
 
+/** Who may read message bodies on a cluster: a role, at least operator by default. */
+export const MESSAGE_BODY_ROLES = ['viewer', 'operator', 'admin'] as const;
+export type MessageBodyRole = (typeof MESSAGE_BODY_ROLES)[number];
+
+/** `$.customer.email`, `$.items[*].card`, `$.cards[0]`: names, `*` and indexes after `$`. */
+export const BODY_PATH = /^\$((\.[A-Za-z_$][\w$-]*)|(\[(\*|\d+)\]))+$/;
+
+/**
+ * What is masked in a browsed message before it leaves the gateway: properties by name (the
+ * broker's name, or the name without its section, `applicationProperties.email` or `email`) and
+ * values at JSON paths in a JSON body. A body that is not JSON (or is cut) is withheld whole while
+ * any body path is set: a rule that cannot be applied must not let the value through.
+ */
+export const MaskingRulesSchema = z
+  .object({
+    properties: z.array(z.string().trim().min(1).max(200)).max(100).default([]),
+    bodyPaths: z
+      .array(z.string().trim().regex(BODY_PATH, 'a JSON path such as $.customer.email or $.items[*].card'))
+      .max(100)
+      .default([]),
+  })
+  .strict();
+export type MaskingRules = z.infer<typeof MaskingRulesSchema>;
+
 export const CreateClusterRequestSchema = z
   .object({
     name: Name.max(100),
@@ -37,6 +61,9 @@ export const CreateClusterRequestSchema = z
     jolokiaOrigin: httpUrl.optional(),
     /** Refuse every action on this cluster's brokers (browsing and reading stay). */
     readOnly: z.boolean().optional(),
+    /** The least role that may read message bodies (operator by default). */
+    messageBodies: z.enum(MESSAGE_BODY_ROLES).optional(),
+    masking: MaskingRulesSchema.optional(),
   })
   .strict();
 export type CreateClusterRequest = z.infer<typeof CreateClusterRequestSchema>;
@@ -55,6 +82,8 @@ export const UpdateClusterRequestSchema = z
       .optional(),
     jolokiaOrigin: httpUrl.nullable().optional(),
     readOnly: z.boolean().optional(),
+    messageBodies: z.enum(MESSAGE_BODY_ROLES).optional(),
+    masking: MaskingRulesSchema.optional(),
   })
   .strict();
 export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequestSchema>;
@@ -75,6 +104,9 @@ export const ClusterSummarySchema = z.object({
   credentials: z.object({ jolokia: z.boolean(), amqp: z.boolean() }),
   /** Actions on this cluster's brokers are refused (issue 28). */
   readOnly: z.boolean(),
+  /** The least role that may browse messages, bodies and properties (issue 28). */
+  messageBodies: z.enum(MESSAGE_BODY_ROLES),
+  masking: z.object({ properties: z.array(z.string()), bodyPaths: z.array(z.string()) }),
   createdAt: Instant,
   updatedAt: Instant,
 });

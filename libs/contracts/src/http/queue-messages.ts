@@ -48,6 +48,11 @@ export const BrowsedMessageSchema = z.object({
     truncated: z.boolean(),
     /** How much the broker left out, as it counted it. */
     omitted: z.number().int().nonnegative().nullable(),
+    /**
+     * The cluster's masking rules changed it (`masked`), or withheld it whole (`withheld`: it is
+     * not JSON, or is cut, so its body paths could not be applied); null when untouched.
+     */
+    masked: z.enum(['masked', 'withheld']).nullable().default(null),
   }),
 });
 export type BrowsedMessage = z.infer<typeof BrowsedMessageSchema>;

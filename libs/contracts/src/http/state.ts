@@ -97,6 +97,12 @@ const QueueRowSchema = z.object({
   expiredPerSecond: z.number().nullable(),
   killedPerSecond: z.number().nullable(),
   paused: z.boolean(),
+  /**
+   * A pause made through Studio, and whether it survives a broker restart (`pause(true)`): the
+   * broker says a queue is paused, never whether persistently. Null when not paused, or paused by
+   * another tool.
+   */
+  pause: z.object({ persist: z.boolean(), by: z.string().nullable(), at: Instant }).nullable(),
   durable: z.boolean(),
   temporary: z.boolean(),
   observedAt: Instant,

@@ -10,5 +10,11 @@ export class ClusterEntity {
   @Column({ type: 'text', name: 'jolokia_origin', nullable: true }) jolokiaOrigin!: string | null;
   /** Every action on this cluster's brokers is refused (issue 28). */
   @Column({ type: 'boolean', name: 'read_only', default: false }) readOnly!: boolean;
+  /** The least role that may read message bodies on this cluster (issue 28). */
+  @Column({ type: 'text', name: 'message_bodies', default: 'operator' }) messageBodies!:
+    'viewer' | 'operator' | 'admin';
+  /** Property names and body JSON paths masked before a browsed message leaves the gateway. */
+  @Column({ type: 'jsonb', default: () => `'{"properties": [], "bodyPaths": []}'` })
+  masking!: { properties: string[]; bodyPaths: string[] };
   @OneToMany(() => ClusterNodeEntity, (node) => node.cluster, { cascade: true }) nodes!: ClusterNodeEntity[];
 }

@@ -6,6 +6,7 @@ import { NodeSamples1764620000000 } from './1764620000000-node-samples';
 import { Access1764700000000 } from './1764700000000-access';
 import { BrokerActions1764800000000 } from './1764800000000-broker-actions';
 import { MessageJobs1764900000000 } from './1764900000000-message-jobs';
+import { MessageAccess1764910000000 } from './1764910000000-message-access';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Access1764700000000,
   BrokerActions1764800000000,
   MessageJobs1764900000000,
+  MessageAccess1764910000000,
 ];

@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditPage, AuditQuery } from '@artemis-studio/contracts';
-import { changeOf, Filters, pageBefore, rowsOf, type Sql } from '@artemis-studio/db';
+import { changeOf, Filters, isoOrNull, pageBefore, rowsOf, type Sql } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 
@@ -80,13 +80,9 @@ export class AuditRepository {
       .add('outcome = ?', query.outcome)
       .add('at >= ?', query.from)
       .add('at < ?', query.to);
-    const { rows, nextBefore } = await pageBefore<AuditRecord>(
-      await this.database.forRequest(),
-      'audit_event',
-      filters,
-      query,
-    );
-    return { items: rows.map(toEvent), nextBefore };
+    const db = await this.database.forRequest();
+    const { rows, nextBefore } = await pageBefore<AuditRecord>(db, 'audit_event', filters, query);
+    return { items: await withJobOutcomes(db, rows.map(toEvent)), nextBefore };
   }
 
   /** Rows older than `days` go; the only deletion the append-only trigger allows. */
@@ -102,4 +98,41 @@ export class AuditRepository {
       return count;
     });
   }
+}
+
+/**
+ * A message job outlives the request that started it (ADR-0012): its row is written once, at the
+ * start, and never changed (the trail is append-only), so what the job went on to do is read from
+ * the job and shown with it.
+ */
+async function withJobOutcomes(db: Sql, events: AuditEvent[]): Promise<AuditEvent[]> {
+  const jobIds = events.map((e) => e.detail.jobId).filter((id): id is string => typeof id === 'string');
+  if (jobIds.length === 0) return events;
+  const jobs = await rowsOf<{
+    id: string;
+    status: string;
+    nodes: unknown[];
+    error: string | null;
+    finished_at: Date | null;
+  }>(db, `SELECT id, status, nodes, error, finished_at FROM message_job WHERE id = ANY($1::uuid[])`, [
+    jobIds,
+  ]);
+  const byId = new Map(jobs.map((j) => [j.id, j]));
+  return events.map((e) => {
+    const job = typeof e.detail.jobId === 'string' ? byId.get(e.detail.jobId) : undefined;
+    return job
+      ? {
+          ...e,
+          detail: {
+            ...e.detail,
+            job: {
+              status: job.status,
+              nodes: job.nodes,
+              error: job.error,
+              finishedAt: isoOrNull(job.finished_at),
+            },
+          },
+        }
+      : e;
+  });
 }

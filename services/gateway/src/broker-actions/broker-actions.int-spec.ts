@@ -360,7 +360,7 @@ describe('queue actions on a real broker', () => {
           'applicationProperties.customer': 'alice',
           'applicationProperties.n': 3,
         }),
-        body: { preview: 'héllo, wörld', truncated: false, omitted: null },
+        body: { preview: 'héllo, wörld', truncated: false, omitted: null, masked: null },
       }),
     );
     expect(bytes.body.preview).toBe('\\xff\\xfe\\x00A');
@@ -368,10 +368,10 @@ describe('queue actions on a real broker', () => {
     expect(large).toEqual(
       expect.objectContaining({
         largeMessage: true,
-        body: { preview: null, truncated: true, omitted: null },
+        body: { preview: null, truncated: true, omitted: null, masked: null },
       }),
     );
-    expect(long.body).toEqual({ preview: 'z'.repeat(256), truncated: true, omitted: 744 });
+    expect(long.body).toEqual({ preview: 'z'.repeat(256), truncated: true, omitted: 744, masked: null });
 
     // Past what the address keeps in memory: the broker reads the page files for these.
     const deep = await browse('page=40&pageSize=5');
@@ -397,6 +397,68 @@ describe('queue actions on a real broker', () => {
       code: 'FORBIDDEN',
     });
   }, 120_000);
+
+  it('masks properties and body paths before a message leaves the gateway, and lets the cluster choose who reads them', async () => {
+    const queue = `actions.masked.${randomUUID().slice(0, 8)}`;
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      const sender = await client.createAwaitableSender({
+        target: { address: queue, capabilities: ['queue'] },
+      });
+      await sender.send({
+        body: JSON.stringify({
+          customer: { email: 'alice@example.com' },
+          cards: [{ pan: '4111111111111111' }],
+        }),
+        application_properties: { email: 'alice@example.com', kind: 'order' },
+      });
+      await sender.send({ body: 'email=bob@example.com', application_properties: { kind: 'note' } });
+    } finally {
+      await client.close();
+    }
+    const settings = (body: unknown) =>
+      admin.fetch(base(), {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await settings({
+          masking: { properties: ['email'], bodyPaths: ['$.customer.email', '$.cards[*].pan'] },
+        })
+      ).status,
+    ).toBe(200);
+    try {
+      const response = await operator.fetch(`${base()}/queues/${queue}/messages`);
+      const text = await response.text();
+      // Nothing masked leaves the gateway, in any part of the answer.
+      expect(text).not.toContain('alice@example.com');
+      expect(text).not.toContain('4111111111111111');
+      expect(text).not.toContain('bob@example.com');
+      const [json, plain] = QueueMessagesPageSchema.parse(JSON.parse(text)).messages;
+      expect(json.properties['applicationProperties.email']).toBe('***');
+      expect(json.properties['applicationProperties.kind']).toBe('order');
+      expect(JSON.parse(json.body.preview!)).toEqual({ customer: { email: '***' }, cards: [{ pan: '***' }] });
+      expect(json.body.masked).toBe('masked');
+      // Not JSON: the body paths cannot be applied, so the body is withheld.
+      expect(plain.body).toEqual(expect.objectContaining({ preview: null, masked: 'withheld' }));
+
+      expect((await viewer.fetch(`${base()}/queues/${queue}/messages`)).status).toBe(403);
+      expect((await settings({ messageBodies: 'viewer' })).status).toBe(200);
+      expect((await viewer.fetch(`${base()}/queues/${queue}/messages`)).status).toBe(200);
+      expect((await settings({ messageBodies: 'admin' })).status).toBe(200);
+      expect(await errorOf(await operator.fetch(`${base()}/queues/${queue}/messages`))).toEqual({
+        status: 403,
+        code: 'FORBIDDEN',
+      });
+      expect(
+        await errorOf(await settings({ masking: { properties: [], bodyPaths: ['customer.email'] } })),
+      ).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    } finally {
+      await settings({ messageBodies: 'operator', masking: { properties: [], bodyPaths: [] } });
+    }
+  }, 60_000);
 
   it("creates a queue with its settings, sends it a message the browse then shows, and refuses both again in the broker's words", async () => {
     const queue = `actions.created.${randomUUID().slice(0, 8)}`;

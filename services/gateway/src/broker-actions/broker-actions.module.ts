@@ -5,6 +5,7 @@ import { ActionRequestRepository } from './action-request.repository';
 import { ActionRunner } from './action-runner';
 import { BrokerChangesController } from './broker-changes.controller';
 import { QueueActionsController } from './queue-actions.controller';
+import { QueuePauseRepository } from './queue-pause.repository';
 
 /** Idempotency keys are kept this long: a retry comes within seconds, a day is plenty. */
 const KEY_RETENTION_HOURS = 24;
@@ -14,7 +15,7 @@ const REAP_EVERY_MS = 60 * 60_000;
 @Module({
   imports: [ClustersModule, OwnerModule],
   controllers: [QueueActionsController, BrokerChangesController],
-  providers: [ActionRequestRepository, ActionRunner],
+  providers: [ActionRequestRepository, ActionRunner, QueuePauseRepository],
   exports: [ActionRunner],
 })
 export class BrokerActionsModule implements OnModuleInit, OnModuleDestroy {

@@ -13,8 +13,11 @@ import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { ClusterRepository } from '../clusters/cluster.repository';
 import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
+import { CurrentPrincipal } from '../access/request-context';
+import type { Principal } from '../access/principal';
 import { ActionRunner } from './action-runner';
 import { ACTION_TIMEOUT_MS } from './action-timeout';
+import { QueuePauseRepository } from './queue-pause.repository';
 
 /**
  * Pause, resume, purge and delete a queue, on every live node that holds it, through the
@@ -29,6 +32,7 @@ export class QueueActionsController {
     private readonly clusters: ClusterRepository,
     private readonly owner: OwnerClient,
     private readonly actions: ActionRunner,
+    private readonly pauses: QueuePauseRepository,
   ) {}
 
   /** What a purge or a delete would remove, counted by the broker now; nothing changes. */
@@ -50,26 +54,31 @@ export class QueueActionsController {
   @Post('pause')
   @HttpCode(200)
   @Audited('queue.pause')
-  pause(
+  async pause(
     @Param('id', ClusterId) id: string,
     @Param('queue', QueueName) queue: string,
     @Body(new Valid(PauseQueueRequestSchema, 'pause')) { persist }: PauseQueueRequest,
     @Headers('idempotency-key') key: string | undefined,
+    @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.act(id, queue, 'pause', persist, key, note);
+    const result = await this.act(id, queue, 'pause', persist, key, note);
+    await this.pauses.paused(id, queue, persist, principal.name);
+    return result;
   }
 
   @Post('resume')
   @HttpCode(200)
   @Audited('queue.resume')
-  resume(
+  async resume(
     @Param('id', ClusterId) id: string,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.act(id, queue, 'resume', false, key, note);
+    const result = await this.act(id, queue, 'resume', false, key, note);
+    await this.pauses.ended(id, queue);
+    return result;
   }
 
   @Post('purge')
@@ -100,13 +109,15 @@ export class QueueActionsController {
   /** Refused by the broker while the queue has consumers (they are not cut off from under it). */
   @Delete()
   @Audited('queue.delete')
-  remove(
+  async remove(
     @Param('id', ClusterId) id: string,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.act(id, queue, 'delete', false, key, note);
+    const result = await this.act(id, queue, 'delete', false, key, note);
+    await this.pauses.ended(id, queue);
+    return result;
   }
 
   private act(

@@ -44,6 +44,8 @@ export class ClusterRepository {
           name: request.name,
           jolokiaOrigin: request.jolokiaOrigin ?? null,
           readOnly: request.readOnly ?? false,
+          messageBodies: request.messageBodies ?? 'operator',
+          masking: request.masking ?? { properties: [], bodyPaths: [] },
           nodes: nodeRows(request.nodes),
         });
         await this.writeCredentials(tx, cluster.id, request.credentials);
@@ -100,6 +102,8 @@ export class ClusterRepository {
         if (request.name !== undefined) cluster.name = request.name;
         if (request.jolokiaOrigin !== undefined) cluster.jolokiaOrigin = request.jolokiaOrigin;
         if (request.readOnly !== undefined) cluster.readOnly = request.readOnly;
+        if (request.messageBodies !== undefined) cluster.messageBodies = request.messageBodies;
+        if (request.masking !== undefined) cluster.masking = request.masking;
         cluster.updatedAt = new Date();
         await tx.getRepository(ClusterEntity).save(cluster);
         if (request.nodes) {
@@ -141,6 +145,17 @@ export class ClusterRepository {
     if (!(await (await this.database.forRequest()).getRepository(ClusterEntity).existsBy({ id })))
       throw clusterNotFound(id);
     return id;
+  }
+
+  /** Who may read the cluster's messages and what is masked; a cluster not registered is not found. */
+  async messageAccess(id: string): Promise<Pick<ClusterEntity, 'id' | 'name' | 'messageBodies' | 'masking'>> {
+    const cluster = await (
+      await this.database.forRequest()
+    )
+      .getRepository(ClusterEntity)
+      .findOne({ where: { id }, select: { id: true, name: true, messageBodies: true, masking: true } });
+    if (!cluster) throw clusterNotFound(id);
+    return cluster;
   }
 
   /** Whether actions on the cluster's brokers are refused; a cluster not registered is not found. */
@@ -248,6 +263,8 @@ function toSummary(cluster: ClusterEntity, kinds: CredentialKind[]): ClusterSumm
     jolokiaOrigin: cluster.jolokiaOrigin,
     credentials: { jolokia: kinds.includes('JOLOKIA'), amqp: kinds.includes('AMQP') },
     readOnly: cluster.readOnly,
+    messageBodies: cluster.messageBodies,
+    masking: cluster.masking,
     createdAt: cluster.createdAt.toISOString(),
     updatedAt: cluster.updatedAt.toISOString(),
   };

@@ -146,6 +146,20 @@ describe('message jobs on a real broker', () => {
     expect(done.nodes[0].batches).toBeGreaterThanOrEqual(10);
     expect(await depthOf(broker, source)).toBe(0);
     expect(await depthOf(broker, target)).toBe(10_000);
+    // The audit row, written as the job started, is read with what the job went on to do.
+    const audit = (await (
+      await admin.fetch(`${gateway.url}/api/v1/audit?action=queue.messages.move&clusterId=${clusterId}`)
+    ).json()) as { items: { target: string; detail: Record<string, unknown> }[] };
+    expect(audit.items.find((e) => e.target === source)?.detail).toEqual(
+      expect.objectContaining({
+        jobId: job.id,
+        to: target,
+        job: expect.objectContaining({
+          status: 'done',
+          nodes: [expect.objectContaining({ processed: 10_000 })],
+        }),
+      }),
+    );
     const bodies = await drainQueue(broker, target);
     expect(bodies).toHaveLength(10_000);
     expect(new Set(bodies).size).toBe(10_000);

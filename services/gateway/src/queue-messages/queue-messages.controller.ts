@@ -5,7 +5,13 @@ import {
   type QueueMessagesQuery,
 } from '@artemis-studio/contracts';
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { atLeast } from '@artemis-studio/contracts';
 import { Access } from '../access/permission';
+import type { Principal } from '../access/principal';
+import { roleOfPrincipal } from '../access/principal';
+import { CurrentPrincipal } from '../access/request-context';
+import { DomainError } from '../domain-error';
+import { maskPage } from './masking';
 import { ClusterRepository } from '../clusters/cluster.repository';
 import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
 import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
@@ -13,10 +19,12 @@ import { OwnerClient } from '../owner/owner-client';
 
 /**
  * A queue's messages, a page at a time, as the broker shows them. Message contents are often
- * personal data: reading them needs `operator`, not `viewer`.
+ * personal data: reading them needs the cluster's `messageBodies` role (operator unless an
+ * administrator opened it to viewers or closed it to all but admins), and the cluster's masking
+ * rules are applied here, before anything leaves the gateway.
  */
 @Controller('api/v1/clusters/:id/queues/:queue')
-@Access.cluster('operator')
+@Access.cluster('viewer')
 export class QueueMessagesController {
   constructor(
     private readonly clusters: ClusterRepository,
@@ -28,13 +36,21 @@ export class QueueMessagesController {
     @Param('id', ClusterId) id: string,
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(QueueMessagesQuerySchema, 'messages query')) query: QueueMessagesQuery,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<QueueMessagesPage> {
-    const clusterId = await this.clusters.known(id);
-    return this.owner.ask(
+    const access = await this.clusters.messageAccess(id);
+    if (!atLeast(roleOfPrincipal(principal, access.name), access.messageBodies))
+      throw new DomainError(
+        'forbidden',
+        'FORBIDDEN',
+        `reading messages on this cluster needs the ${access.messageBodies} role (message contents are often personal data)`,
+      );
+    const page = await this.owner.ask(
       ownerRpcs.queueBrowse,
-      { clusterId, queue, ...query },
+      { clusterId: access.id, queue, ...query },
       `browsing ${queue}`,
       ACTION_TIMEOUT_MS,
     );
+    return maskPage(page, access.masking);
   }
 }

@@ -45,6 +45,9 @@ interface QueueSnapshotRecord {
   expired_per_second: number | null;
   killed_per_second: number | null;
   paused: boolean;
+  pause_persist: boolean | null;
+  paused_by: string | null;
+  paused_at: Date | null;
   durable: boolean;
   temporary: boolean;
   observed_at: Date;
@@ -69,6 +72,11 @@ const toQueue = (r: QueueSnapshotRecord): QueueRow => ({
   expiredPerSecond: r.expired_per_second,
   killedPerSecond: r.killed_per_second,
   paused: r.paused,
+  // What Studio knows of the pause it made: the broker says a queue is paused, never whether persistently.
+  pause:
+    r.paused && r.pause_persist !== null
+      ? { persist: r.pause_persist, by: r.paused_by, at: r.paused_at!.toISOString() }
+      : null,
   durable: r.durable,
   temporary: r.temporary,
   observedAt: r.observed_at.toISOString(),
@@ -106,8 +114,10 @@ export class QueueSnapshotQueries {
     const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, s.name, n.name`;
     const rows = await rowsOf<QueueSnapshotRecord>(
       db,
-      `SELECT n.name AS node, s.*, count(*) OVER () AS total
+      `SELECT n.name AS node, s.*, p.persist AS pause_persist, p.paused_by, p.paused_at,
+              count(*) OVER () AS total
          FROM queue_snapshot s JOIN cluster_node n ON n.id = s.node_id
+         LEFT JOIN queue_pause p ON p.cluster_id = s.cluster_id AND p.queue = s.name
         WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.pageSize, (query.page - 1) * query.pageSize],
     );

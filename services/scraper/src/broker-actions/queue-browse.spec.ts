@@ -36,14 +36,14 @@ describe('a browsed message', () => {
           'properties.subject': 'greeting',
           'applicationProperties.customer': 'alice',
         },
-        body: { preview: 'hello text', truncated: false, omitted: null },
+        body: { preview: 'hello text', truncated: false, omitted: null, masked: null },
       }),
     );
   });
 
   it('marks a body the broker cut at its limit, and how much it left out, never passing the marker on', () => {
     const sut = browsedMessage({ ...TEXT, text: `${'x'.repeat(256)}, + 744 more` });
-    expect(sut.body).toEqual({ preview: 'x'.repeat(256), truncated: true, omitted: 744 });
+    expect(sut.body).toEqual({ preview: 'x'.repeat(256), truncated: true, omitted: 744, masked: null });
   });
 
   it('shows bytes as the broker escaped them, and an unknown type as unknown', () => {
@@ -56,6 +56,7 @@ describe('a browsed message', () => {
       preview: null,
       truncated: true,
       omitted: null,
+      masked: null,
     });
   });
 

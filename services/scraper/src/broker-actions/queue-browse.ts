@@ -77,6 +77,7 @@ export function browsedMessage(raw: Record<string, unknown>): BrowsedMessage {
       preview: cut ? shown!.slice(0, cut.index) : shown,
       truncated: cut !== null || large,
       omitted: cut ? Number(cut[1]) : null,
+      masked: null,
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { NodeActionResult, QueueActionResult } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
-import { describeNode, statement } from './action-text';
+import { describeNode, pauseText, statement } from './action-text';
 
 const node = (over: Partial<NodeActionResult>): NodeActionResult => ({
   node: 'a',
@@ -53,5 +53,18 @@ describe('what a queue action says', () => {
       'a: busy, try again shortly (AMQ229245: busy)',
     );
     expect(describeNode(node({ outcome: 'absent' }))).toBe('a: the queue is not there');
+  });
+});
+
+describe('a pause', () => {
+  it('says whether it survives a restart where Studio knows, and that it cannot know otherwise', () => {
+    expect(pauseText({ paused: false, pause: null })).toBeNull();
+    expect(pauseText({ paused: true, pause: null })).toMatch(/not through Studio/);
+    expect(
+      pauseText({ paused: true, pause: { persist: true, by: 'ops', at: '2026-12-01T10:00:00.000Z' } }),
+    ).toMatch(/^paused, survives a restart \(by ops at /);
+    expect(
+      pauseText({ paused: true, pause: { persist: false, by: null, at: '2026-12-01T10:00:00.000Z' } }),
+    ).toMatch(/^paused until a broker restart \(by someone at /);
   });
 });

@@ -1,5 +1,5 @@
-import type { QueueActionResult } from '@artemis-studio/contracts';
-import { formatNumber } from '../../lib/ui/format';
+import type { QueueActionResult, QueueRow } from '@artemis-studio/contracts';
+import { formatNumber, formatTime } from '../../lib/ui/format';
 
 export type Destructive = 'purge' | 'delete' | 'retry';
 
@@ -48,4 +48,17 @@ export function statement(action: Destructive, queue: string, impact: QueueActio
     case 'retry':
       return `Send up to ${count} from ${queue} back to the queues they came from, ${where}?`;
   }
+}
+
+/**
+ * A queue's pause as far as anyone can know it: the broker says whether it is paused, Studio
+ * whether the pause it made survives a restart; of another tool's pause that is not known.
+ */
+export function pauseText(row: Pick<QueueRow, 'paused' | 'pause'>): string | null {
+  if (!row.paused) return null;
+  if (!row.pause) return 'paused (not through Studio: the broker does not say whether it survives a restart)';
+  const who = `${row.pause.by ?? 'someone'} at ${formatTime(row.pause.at)}`;
+  return row.pause.persist
+    ? `paused, survives a restart (by ${who})`
+    : `paused until a broker restart (by ${who})`;
 }

@@ -4,6 +4,7 @@ import { formatNumber } from '../../lib/ui/format';
 /** One line of a message's body for the table: its start, and whether there is more. */
 export function previewLine(message: BrowsedMessage): string {
   if (message.largeMessage) return '(a large message: its body is not shown)';
+  if (message.body.masked === 'withheld') return '(withheld by the masking rules)';
   if (message.body.preview === null) return '(no body shown)';
   return message.body.truncated
     ? `${message.body.preview.slice(0, 200)}…`
@@ -14,6 +15,10 @@ export function previewLine(message: BrowsedMessage): string {
 export function bodyNote(message: BrowsedMessage): string | null {
   if (message.largeMessage)
     return 'A large message: the broker keeps its body in a file of its own and does not show it over management.';
+  if (message.body.masked === 'withheld')
+    return 'Withheld: this cluster masks values in message bodies, and this body is not whole JSON, so the masking could not be applied to it.';
+  if (message.body.masked === 'masked')
+    return "Masked: values at this cluster's masking paths are shown as ***.";
   if (!message.body.truncated) return null;
   const left = message.body.omitted === null ? 'the rest' : `${formatNumber(message.body.omitted)} more`;
   return `Cut by the broker: ${left} not shown. The broker's management-message-attribute-size-limit (256 by default, -1 for none) in its address settings decides how much it shows; what is shown here is never the whole body.`;

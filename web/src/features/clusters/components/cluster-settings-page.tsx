@@ -8,6 +8,7 @@ import { useRemoveCluster, useUpdateCluster } from '../api/change-cluster';
 import { useCluster } from '../../../lib/clusters/get-cluster';
 import { ClusterForm } from './cluster-form';
 import { confirmRemoveCluster } from './remove-cluster';
+import { MessageAccessCard } from './message-access-card';
 
 const route = getRouteApi('/clusters/$clusterId');
 
@@ -68,6 +69,12 @@ export function ClusterSettingsPage() {
                 </Tooltip>
               </Group>
             </Card>
+            <MessageAccessCard
+              key={`access-${data.updatedAt}`}
+              cluster={data}
+              refusal={can.refusal(data.name, 'admin')}
+              save={(request) => update.mutateAsync(request)}
+            />
             <Card withBorder>
               <Group justify="space-between">
                 <Stack gap={2}>

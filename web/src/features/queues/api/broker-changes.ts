@@ -1,5 +1,6 @@
 import {
   BrokerChangeResultSchema,
+  type CreateAddressRequest,
   type CreateQueueRequest,
   type SendMessageRequest,
 } from '@artemis-studio/contracts';
@@ -49,5 +50,42 @@ export function useSendMessage(clusterId: string, queue: string) {
         queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.allQueueMessages(clusterId) }),
       ]),
+  });
+}
+
+/** An address made on every live node (administrators); the queues are read again. */
+export function useCreateAddress(clusterId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ address, idempotencyKey }: { address: CreateAddressRequest; idempotencyKey: string }) =>
+      sendJson('POST', `/clusters/${clusterId}/addresses`, address, BrokerChangeResultSchema, fetch, {
+        'Idempotency-Key': idempotencyKey,
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
+  });
+}
+
+/** An address deleted on every live node: refused while queues are bound, unless they go too. */
+export function useDeleteAddress(clusterId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      name,
+      removeQueues,
+      idempotencyKey,
+    }: {
+      name: string;
+      removeQueues: boolean;
+      idempotencyKey: string;
+    }) =>
+      sendJson(
+        'DELETE',
+        `/clusters/${clusterId}/addresses/${encodeURIComponent(name)}?removeQueues=${removeQueues}`,
+        undefined,
+        BrokerChangeResultSchema,
+        fetch,
+        { 'Idempotency-Key': idempotencyKey },
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.queues(clusterId) }),
   });
 }

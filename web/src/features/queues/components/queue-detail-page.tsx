@@ -15,6 +15,7 @@ import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
 import { QueueMessages } from './queue-messages';
 import { actionRefusal } from '../action-refusal';
+import { pauseText } from '../action-text';
 import { DeadLetterGroups } from '../../message-jobs/components/dead-letter-groups';
 import { MessageJobsPanel } from '../../message-jobs/components/message-jobs-panel';
 import { useAbilities } from '../../../lib/access/me';
@@ -63,7 +64,7 @@ function Attributes({ rows }: { rows: QueueRow[] }) {
               <Table.Td>{formatRate(q.addedPerSecond)}</Table.Td>
               <Table.Td>{formatRate(q.acknowledgedPerSecond)}</Table.Td>
               <Table.Td>
-                {[q.paused && 'paused', q.durable ? 'durable' : 'non-durable'].filter(Boolean).join(', ')}
+                {[pauseText(q), q.durable ? 'durable' : 'non-durable'].filter(Boolean).join(', ')}
               </Table.Td>
               <Table.Td>{formatTime(q.observedAt)}</Table.Td>
             </Table.Tr>
@@ -191,7 +192,7 @@ export function QueueDetailPage() {
         <QueueMessages
           clusterId={clusterId}
           queue={queue}
-          refusal={can.refusal(cluster.data.name, 'operator')}
+          refusal={can.refusal(cluster.data.name, cluster.data.messageBodies)}
           actionRefusal={actionRefusal(can, cluster.data)}
         />
       )}

@@ -1,6 +1,6 @@
-import { Checkbox, NumberInput, SegmentedControl, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, NumberInput, SegmentedControl, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { useCreateQueue, useSendMessage } from '../api/broker-changes';
+import { useCreateAddress, useCreateQueue, useDeleteAddress, useSendMessage } from '../api/broker-changes';
 import { parseHeaders } from '../message-text';
 import { ActionFormButton } from './action-form-button';
 import { showOutcome } from './show-outcome';
@@ -136,6 +136,94 @@ export function SendMessageButton({
         onChange={(e) => setHeaders(e.currentTarget.value)}
       />
       <Checkbox label="Durable" checked={durable} onChange={(e) => setDurable(e.currentTarget.checked)} />
+    </ActionFormButton>
+  );
+}
+
+/** "Create address…": an address on every live node, for an administrator (every queue hangs from one). */
+export function CreateAddressButton({ clusterId, refusal }: { clusterId: string; refusal: string | null }) {
+  const create = useCreateAddress(clusterId);
+  const [name, setName] = useState('');
+  const [routingTypes, setRoutingTypes] = useState<string>('ANYCAST');
+  const submit = async (idempotencyKey: string) => {
+    const result = await create.mutateAsync({
+      idempotencyKey,
+      address: {
+        name: name.trim(),
+        routingTypes:
+          routingTypes === 'both' ? ['ANYCAST', 'MULTICAST'] : [routingTypes as 'ANYCAST' | 'MULTICAST'],
+      },
+    });
+    showOutcome(`address ${result.target} created`, result.nodes);
+  };
+  return (
+    <ActionFormButton
+      label="Create address…"
+      refusal={refusal}
+      title="Create an address"
+      submitLabel="Create"
+      canSubmit={name.trim() !== ''}
+      pending={create.isPending}
+      error={create.error}
+      submit={submit}
+      reset={create.reset}
+    >
+      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <SegmentedControl
+        aria-label="Routing types"
+        value={routingTypes}
+        data={[
+          { value: 'ANYCAST', label: 'anycast' },
+          { value: 'MULTICAST', label: 'multicast' },
+          { value: 'both', label: 'both' },
+        ]}
+        onChange={setRoutingTypes}
+      />
+    </ActionFormButton>
+  );
+}
+
+/**
+ * "Delete address…": refused by the broker while queues are bound to it, unless the administrator
+ * asks for them to go too; the address's name is typed to confirm.
+ */
+export function DeleteAddressButton({ clusterId, refusal }: { clusterId: string; refusal: string | null }) {
+  const remove = useDeleteAddress(clusterId);
+  const [name, setName] = useState('');
+  const [removeQueues, setRemoveQueues] = useState(false);
+  const [typed, setTyped] = useState('');
+  const submit = async (idempotencyKey: string) => {
+    const result = await remove.mutateAsync({ name: name.trim(), removeQueues, idempotencyKey });
+    showOutcome(`address ${result.target} deleted`, result.nodes);
+  };
+  return (
+    <ActionFormButton
+      label="Delete address…"
+      refusal={refusal}
+      title="Delete an address"
+      submitLabel="Delete"
+      canSubmit={name.trim() !== '' && typed === name.trim()}
+      pending={remove.isPending}
+      error={remove.error}
+      submit={submit}
+      reset={remove.reset}
+    >
+      <TextInput label="Address" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <Checkbox
+        label="Delete its queues too, with their messages"
+        description="Without this the broker refuses while a queue is bound to the address"
+        checked={removeQueues}
+        onChange={(e) => setRemoveQueues(e.currentTarget.checked)}
+      />
+      <Text size="sm" c="dimmed">
+        On every live node. Producers sending to it will be refused or will create it again, as the broker is
+        configured.
+      </Text>
+      <TextInput
+        label="Type the address's name to confirm"
+        value={typed}
+        onChange={(e) => setTyped(e.currentTarget.value)}
+      />
     </ActionFormButton>
   );
 }

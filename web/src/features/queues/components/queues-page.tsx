@@ -25,8 +25,8 @@ import { queuesQueryOptions, type QueuesFilter } from '../api/get-queues';
 import { ROWS_PER_PAGE, useQueueRows } from '../hooks/use-queue-rows';
 import { useAbilities } from '../../../lib/access/me';
 import { useCluster } from '../../../lib/clusters/get-cluster';
-import { CreateQueueButton } from './queue-forms';
-import { actionRefusal } from '../action-refusal';
+import { CreateAddressButton, CreateQueueButton, DeleteAddressButton } from './queue-forms';
+import { actionRefusal, addressRefusal } from '../action-refusal';
 
 const route = getRouteApi('/clusters/$clusterId/queues');
 type SortField = (typeof QUEUE_SORT_FIELDS)[number];
@@ -166,7 +166,12 @@ export function QueuesPage() {
         <Group align="flex-end">
           <Title order={2}>Queues</Title>
           {cluster.data && (
-            <CreateQueueButton clusterId={clusterId} refusal={actionRefusal(can, cluster.data)} />
+            <>
+              <CreateQueueButton clusterId={clusterId} refusal={actionRefusal(can, cluster.data)} />
+              {/* Every queue hangs from an address: making and removing them is an administrator's. */}
+              <CreateAddressButton clusterId={clusterId} refusal={addressRefusal(can, cluster.data)} />
+              <DeleteAddressButton clusterId={clusterId} refusal={addressRefusal(can, cluster.data)} />
+            </>
           )}
         </Group>
         <TextInput

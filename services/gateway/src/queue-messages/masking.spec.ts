@@ -1,0 +1,69 @@
+import type { BrowsedMessage } from '@artemis-studio/contracts';
+import { MASK, maskMessage, pathSegments } from './masking';
+
+const message = (preview: string | null, truncated = false): BrowsedMessage => ({
+  messageId: '1',
+  userId: null,
+  type: 'text',
+  protocol: 'AMQP',
+  address: 'orders',
+  durable: true,
+  priority: 4,
+  redelivered: false,
+  largeMessage: false,
+  persistentSize: 100,
+  timestamp: null,
+  expiration: null,
+  properties: { 'applicationProperties.email': 'a@b.c', 'applicationProperties.n': 3, JMSType: 'order' },
+  body: { preview, truncated, omitted: null, masked: null },
+});
+
+const rules = (properties: string[], bodyPaths: string[]) => ({ properties, bodyPaths });
+
+describe('masking a browsed message', () => {
+  it('masks a property by its name, with or without its section', () => {
+    const masked = maskMessage(message(null), rules(['email'], []));
+    expect(masked.properties).toEqual({
+      'applicationProperties.email': MASK,
+      'applicationProperties.n': 3,
+      JMSType: 'order',
+    });
+    expect(
+      maskMessage(message(null), rules(['applicationProperties.n'], [])).properties[
+        'applicationProperties.n'
+      ],
+    ).toBe(MASK);
+  });
+
+  it('masks values at JSON paths in a JSON body, arrays included, and says so', () => {
+    const body = JSON.stringify({
+      customer: { email: 'a@b.c', name: 'Al' },
+      cards: [{ pan: '4111' }, { pan: '5500' }],
+    });
+    const masked = maskMessage(
+      message(body),
+      rules([], ['$.customer.email', '$.cards[*].pan', '$.missing.x']),
+    );
+    expect(JSON.parse(masked.body.preview!)).toEqual({
+      customer: { email: MASK, name: 'Al' },
+      cards: [{ pan: MASK }, { pan: MASK }],
+    });
+    expect(masked.body.masked).toBe('masked');
+    expect(JSON.parse(maskMessage(message(body), rules([], ['$.cards[1]'])).body.preview!).cards[1]).toBe(
+      MASK,
+    );
+  });
+
+  it('withholds a body the rules cannot be applied to: not JSON, or cut by the broker', () => {
+    expect(maskMessage(message('email=a@b.c'), rules([], ['$.email'])).body).toEqual(
+      expect.objectContaining({ preview: null, masked: 'withheld' }),
+    );
+    expect(
+      maskMessage(message('{"email": "a@b.c", "rest": "', true), rules([], ['$.email'])).body.preview,
+    ).toBeNull();
+  });
+
+  it('reads a path as its steps', () => {
+    expect(pathSegments('$.a[*].b[2]')).toEqual([{ name: 'a' }, 'any', { name: 'b' }, { index: 2 }]);
+  });
+});
