@@ -496,6 +496,38 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .waitFor({ timeout: 30_000 });
   }, 90_000);
 
+  it('creates an address, then deletes it with its queue only when asked to, from the console', async () => {
+    const address = `e2e.address.${randomUUID().slice(0, 8)}`;
+    await page.goto(`${base}/clusters/${clusterId}/queues`);
+    await page.getByRole('button', { name: 'Create address…' }).click();
+    const create = page.getByRole('form', { name: 'Create an address' });
+    await create.getByRole('textbox', { name: 'Name' }).fill(address);
+    await create.getByRole('button', { name: 'Create' }).click();
+    await page.getByText(`address ${address} created`).waitFor({ timeout: 30_000 });
+    // A queue bound to it: the broker refuses the deletion until the queues are asked to go too.
+    await page.getByRole('button', { name: 'Create queue…' }).click();
+    const queue = page.getByRole('form', { name: 'Create a queue' });
+    await queue.getByRole('textbox', { name: 'Name' }).fill(`${address}.q`);
+    await queue.getByRole('textbox', { name: 'Address' }).fill(address);
+    await queue.getByRole('button', { name: 'Create' }).click();
+    await page.getByText(`${address}.q created on`).waitFor({ timeout: 30_000 });
+
+    await page.getByRole('button', { name: 'Delete address…' }).click();
+    const remove = page.getByRole('form', { name: 'Delete an address' });
+    await remove.getByRole('textbox', { name: 'Address', exact: true }).fill(address);
+    await remove.getByRole('textbox', { name: "Type the address's name to confirm" }).fill(address);
+    await remove.getByRole('button', { name: 'Delete' }).click();
+    await remove
+      .getByRole('alert')
+      .or(remove.locator('.mantine-Alert-root'))
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await remove.getByLabel('Delete its queues too, with their messages').check();
+    await screenshot(page, '15-address-delete');
+    await remove.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(`address ${address} deleted`).waitFor({ timeout: 30_000 });
+  }, 90_000);
+
   it('purges a queue from the console: the broker counts first, the confirmation says so, the depth drops', async () => {
     const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
     try {
