@@ -1,4 +1,7 @@
-import { browsedMessage } from './queue-browse';
+import type { JolokiaRequest } from '../jolokia/jolokia-client';
+import { BrokerLanes } from './broker-lanes';
+import type { ActionCluster } from './queue-actions';
+import { browsedMessage, QueueBrowser } from './queue-browse';
 
 /** As Artemis 2.40 answered `browse(int,int,String)` over Jolokia for AMQP messages (probed). */
 const TEXT = {
@@ -62,5 +65,40 @@ describe('a browsed message', () => {
 
   it('dates a message by its timestamp when it has one', () => {
     expect(browsedMessage({ ...TEXT, timestamp: 1764583200000 }).timestamp).toBe('2025-12-01T10:00:00.000Z');
+  });
+});
+
+describe('QueueBrowser', () => {
+  const cluster: ActionCluster = {
+    target: { id: 'c' },
+    liveNodes: () => [{ id: 'a', name: 'a', jolokiaUrl: 'http://a', amqpUrl: null }],
+    brokerName: () => 'a',
+    jolokiaTarget: (node) => ({ nodeKey: node.id, jolokiaUrl: node.jolokiaUrl, origin: 'http://x' }),
+  };
+  const found = { status: 200, value: { 'mbean:orders': { MessageCount: 3, Address: 'orders' } } };
+  const page = (state = 200) => [
+    { status: state, value: state === 200 ? [TEXT] : undefined, error: state === 200 ? undefined : 'gone' },
+    { status: 200, value: JSON.stringify({ managementBrowsePageSize: 200 }) },
+    { status: 200, value: { MessageCount: 7 } },
+  ];
+  const call = { clusterId: '00000000-0000-4000-8000-000000000001', queue: 'orders', page: 1, pageSize: 10 };
+
+  it('looks a queue up once for several pages, reads its depth with each, and looks again once it is gone', async () => {
+    const answers = [[found], page(), page(), page(404), [found], page()];
+    const asked: JolokiaRequest[][] = [];
+    const sut = new QueueBrowser(
+      {
+        bulk: async (_t: unknown, requests: JolokiaRequest[]) => {
+          asked.push(requests);
+          return answers.shift()!;
+        },
+      },
+      new BrokerLanes(),
+    );
+    expect((await sut.page(cluster, call)).depth).toBe(7);
+    await sut.page(cluster, call);
+    expect(asked.filter((r) => r[0].type === 'read')).toHaveLength(1);
+    expect((await sut.page(cluster, call)).messages).toHaveLength(1);
+    expect(asked.filter((r) => r[0].type === 'read')).toHaveLength(2);
   });
 });

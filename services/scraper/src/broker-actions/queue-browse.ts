@@ -9,8 +9,8 @@ import {
 import { count, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
-import { quoted, type QueueState } from './queue-action-calls';
-import { chosenHolder, queueHolders } from './queue-holders';
+import { quoted, readState, type QueueState } from './queue-action-calls';
+import { chosenHolder, RememberedHolders, type QueueHolder } from './queue-holders';
 import type { ActionCluster, ActionJolokia } from './queue-actions';
 
 /** Artemis' message types (`Message.*_TYPE`) by number. */
@@ -82,7 +82,10 @@ export function browsedMessage(raw: Record<string, unknown>): BrowsedMessage {
   };
 }
 
-/** The calls one page needs, in one bulk request: the page, the filtered count, the browse limit. */
+/**
+ * The calls one page needs, in one bulk request: the page, the filtered count, the browse limit,
+ * and the queue's depth now (its MBean may have been looked up a while ago).
+ */
 function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): JolokiaRequest[] {
   const filter = call.filter?.trim() || '';
   return [
@@ -103,6 +106,7 @@ function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): 
         ]
       : []),
     addressSettings(broker, found.address ?? call.queue),
+    readState(found),
   ];
 }
 
@@ -120,41 +124,62 @@ export const addressSettings = (broker: string, address: string): JolokiaRequest
  * broker is busy), never fails for it.
  */
 export class QueueBrowser {
+  private readonly remembered = new RememberedHolders();
+
   constructor(
     private readonly jolokia: ActionJolokia,
     private readonly lanes: BrokerLanes,
   ) {}
 
   async page(cluster: ActionCluster, call: QueueBrowseCall): Promise<QueueMessagesPage> {
-    const holders = await queueHolders(this.jolokia, cluster, call.queue);
-    const chosen = chosenHolder(holders, call.queue, call.node);
+    const first = await this.read(cluster, call);
+    if (first.answers[0].status !== 404) return pageOf(call, first);
+    // The queue was deleted (or made again) since it was looked up: look again, once.
+    this.remembered.forget(cluster, call.queue);
+    return pageOf(call, await this.read(cluster, call));
+  }
 
+  private async read(cluster: ActionCluster, call: QueueBrowseCall) {
+    const holders = await this.remembered.holders(this.jolokia, cluster, call.queue);
+    const chosen = chosenHolder(holders, call.queue, call.node);
     const answers = await this.lanes.run(chosen.target.nodeKey, () =>
       this.jolokia.bulk(chosen.target, browseCalls(chosen.broker, chosen.found, call), MANAGEMENT_CALL),
     );
-    const [browsed, ...rest] = answers;
-    if (browsed.status !== 200) throw managementRefusal(browsed.error, 'the browse');
-    const counted = call.filter?.trim() ? rest.shift() : undefined;
-    const settings = rest.shift();
-    const browseLimit = settingsLimit(settings);
-    const matchedCount = counted?.status === 200 ? count(counted.value) : null;
-    return {
-      clusterId: call.clusterId,
-      queue: call.queue,
-      node: chosen.node.name,
-      nodes: holders.map((h) => h.node.name),
-      page: call.page,
-      pageSize: call.pageSize,
-      filter: call.filter?.trim() || null,
-      messages: ((browsed.value ?? []) as Record<string, unknown>[]).map(browsedMessage),
-      depth: chosen.found.depth,
-      matched:
-        matchedCount === null
-          ? null
-          : { count: matchedCount, atLeast: browseLimit === null || matchedCount >= browseLimit },
-      browseLimit,
-    };
+    return { holders, chosen, answers };
   }
+}
+
+/** The page from the answers to `browseCalls`. */
+function pageOf(
+  call: QueueBrowseCall,
+  { holders, chosen, answers }: { holders: QueueHolder[]; chosen: QueueHolder; answers: JolokiaResponse[] },
+): QueueMessagesPage {
+  const [browsed, ...rest] = answers;
+  if (browsed.status !== 200) throw managementRefusal(browsed.error, 'the browse');
+  const counted = call.filter?.trim() ? rest.shift() : undefined;
+  const settings = rest.shift();
+  const state = rest.shift();
+  const browseLimit = settingsLimit(settings);
+  const matchedCount = counted?.status === 200 ? count(counted.value) : null;
+  return {
+    clusterId: call.clusterId,
+    queue: call.queue,
+    node: chosen.node.name,
+    nodes: holders.map((h) => h.node.name),
+    page: call.page,
+    pageSize: call.pageSize,
+    filter: call.filter?.trim() || null,
+    messages: ((browsed.value ?? []) as Record<string, unknown>[]).map(browsedMessage),
+    depth:
+      state?.status === 200
+        ? count((state.value as { MessageCount?: unknown }).MessageCount)
+        : chosen.found.depth,
+    matched:
+      matchedCount === null
+        ? null
+        : { count: matchedCount, atLeast: browseLimit === null || matchedCount >= browseLimit },
+    browseLimit,
+  };
 }
 
 /** The broker's refusal of a call: an invalid filter is the caller's to fix, busy is retryable. */

@@ -45,3 +45,43 @@ export function chosenHolder(holders: QueueHolder[], queue: string, node?: strin
   if (!chosen) throw new RpcError(OWNER_FAILURES.notFound, `${named} is not on node ${node}`);
   return chosen;
 }
+
+/** How long a lookup is trusted, and how many are kept. */
+const REMEMBERED_MS = 30_000;
+const REMEMBERED_MAX = 1_000;
+
+/**
+ * Where each queue was found, for a short while. The lookup is a pattern query over every MBean of
+ * the broker: on a broker of 10,000 queues it is the dearest part of a browse (the bench measured
+ * a page at 1.31x the broker's own call with it, ADR-0012). Kept per set of live nodes, so a
+ * failover looks again; a caller that finds the MBean gone forgets it and looks again.
+ */
+export class RememberedHolders {
+  private readonly entries = new Map<string, { holders: QueueHolder[]; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async holders(jolokia: ActionJolokia, cluster: ActionCluster, queue: string): Promise<QueueHolder[]> {
+    const key = this.key(cluster, queue);
+    const known = this.entries.get(key);
+    if (known && this.now() - known.at < REMEMBERED_MS) return known.holders;
+    const holders = await queueHolders(jolokia, cluster, queue);
+    this.entries.delete(key);
+    if (holders.length > 0) this.entries.set(key, { holders, at: this.now() });
+    // A Map iterates in insertion order: the first key is the oldest.
+    if (this.entries.size > REMEMBERED_MAX) this.entries.delete(this.entries.keys().next().value!);
+    return holders;
+  }
+
+  forget(cluster: ActionCluster, queue: string): void {
+    this.entries.delete(this.key(cluster, queue));
+  }
+
+  private key(cluster: ActionCluster, queue: string): string {
+    const nodes = cluster
+      .liveNodes()
+      .map((n) => `${n.id}:${cluster.brokerName(n.id)}`)
+      .join(',');
+    return `${cluster.target.id}|${nodes}|${queue}`;
+  }
+}

@@ -58,7 +58,8 @@ export interface MessageJobDeps {
   pacing?: Partial<JobPacing>;
 }
 
-const DEFAULT_PACING: JobPacing = { pauseMs: 20, busyRetries: 5, busyWaitMs: 2_000, signalEveryMs: 500 };
+// The lanes already let a queued browse in between two batches; the pause is for other tools.
+const DEFAULT_PACING: JobPacing = { pauseMs: 5, busyRetries: 5, busyWaitMs: 2_000, signalEveryMs: 500 };
 
 /** At most this many chosen messages go to the broker in one call (each scans the queue in memory). */
 const CHOSEN_PER_CALL = 100;
