@@ -35,8 +35,9 @@ export const DeleteAddressQuerySchema = z
 export type DeleteAddressQuery = z.infer<typeof DeleteAddressQuerySchema>;
 
 /**
- * `POST …/queues/{queue}/messages`: one message, sent by the broker itself (a Core message; every
- * header becomes a String property), to the queue on one node.
+ * `POST …/queues/{queue}/messages` (or `…/addresses/{address}/messages`): one message, sent by the
+ * broker itself (a Core message; every header becomes a String property), to the queue, or to the
+ * address and so every queue bound to it, on one node.
  */
 export const SendMessageRequestSchema = z
   .object({
@@ -57,6 +58,8 @@ export const BrokerChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('create-address'), address: CreateAddressRequestSchema }),
   z.object({ kind: z.literal('delete-address'), name: Name, removeQueues: z.boolean() }),
   z.object({ kind: z.literal('send'), queue: Name, message: SendMessageRequestSchema }),
+  /** Sent to the address: routed, as a producer's would be, to every queue bound to it. */
+  z.object({ kind: z.literal('send-to-address'), address: Name, message: SendMessageRequestSchema }),
 ]);
 export type BrokerChange = z.infer<typeof BrokerChangeSchema>;
 
@@ -65,7 +68,7 @@ export type BrokerChangeCall = z.infer<typeof BrokerChangeCallSchema>;
 
 export const BrokerChangeResultSchema = z.object({
   clusterId: Uuid,
-  kind: z.enum(['create-queue', 'create-address', 'delete-address', 'send']),
+  kind: z.enum(['create-queue', 'create-address', 'delete-address', 'send', 'send-to-address']),
   /** The queue or address changed. */
   target: z.string(),
   nodes: z.array(NodeActionResultSchema),

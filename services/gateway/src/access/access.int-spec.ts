@@ -161,6 +161,10 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
       path: `/api/v1/clusters/${clusterId}/queues`,
       init: json('POST', { name: 'q' }),
     }),
+    'POST /api/v1/clusters/:id/addresses/:address/messages': async () => ({
+      path: `/api/v1/clusters/${clusterId}/addresses/a/messages`,
+      init: json('POST', { body: 'hello' }),
+    }),
     'POST /api/v1/clusters/:id/queues/:queue/messages': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q/messages`,
       init: json('POST', { body: 'hello' }),

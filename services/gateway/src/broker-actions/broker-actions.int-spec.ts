@@ -547,15 +547,32 @@ describe('queue actions on a real broker', () => {
       status: 200,
       body: expect.any(String),
     });
+    for (const sub of ['sub', 'sub2'])
+      expect(
+        (
+          await request(operator, 'POST', 'queues', {
+            name: `${address}.${sub}`,
+            address,
+            routingType: 'MULTICAST',
+          })
+        ).status,
+      ).toBe(200);
+    // Sent to the address, a message reaches every queue bound to it.
+    const sent = await request(operator, 'POST', `addresses/${address}/messages`, { body: 'to all' });
+    expect(BrokerChangeResultSchema.parse(await sent.json())).toEqual(
+      expect.objectContaining({ kind: 'send-to-address', target: address }),
+    );
+    for (const sub of ['sub', 'sub2']) {
+      const depth = await jolokia({
+        type: 'read',
+        mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}",component=addresses,address="${address}",subcomponent=queues,routing-type="multicast",queue="${address}.${sub}"`,
+        attribute: 'MessageCount',
+      });
+      expect(depth.value).toBe(1);
+    }
     expect(
-      (
-        await request(operator, 'POST', 'queues', {
-          name: `${address}.sub`,
-          address,
-          routingType: 'MULTICAST',
-        })
-      ).status,
-    ).toBe(200);
+      await errorOf(await request(operator, 'POST', `addresses/${address}.none/messages`, { body: 'x' })),
+    ).toEqual({ status: 404, code: 'NOT_ON_BROKER' });
     expect(await errorOf(await request(admin, 'DELETE', `addresses/${address}`))).toEqual({
       status: 409,
       code: 'BROKER_REFUSED',

@@ -62,19 +62,22 @@ export class BrokerChangesController {
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    // The body is kept out of the audit row (personal data); its size and headers' names are in.
-    const described = {
-      queue,
-      bodyBytes: Buffer.byteLength(message.body),
-      bodyEncoding: message.bodyEncoding,
-      headers: Object.keys(message.headers),
-      durable: message.durable,
-      ...(message.node ? { node: message.node } : {}),
-    };
-    return this.change(id, key, note, queue, { kind: 'send', queue, message }, described, {
-      body: message.body,
-      headers: message.headers,
-    });
+    return this.sendMessage(id, key, note, { kind: 'send', queue, message });
+  }
+
+  /** One message, sent by the broker to the address (every queue bound to it) on one node. */
+  @Post('addresses/:address/messages')
+  @HttpCode(200)
+  @Access.cluster('operator')
+  @Audited('message.send')
+  sendToAddress(
+    @Param('id', ClusterId) id: string,
+    @Param('address', BrokerName) address: string,
+    @Body(new Valid(SendMessageRequestSchema, 'message')) message: SendMessageRequest,
+    @Headers('idempotency-key') key: string | undefined,
+    @AuditRecord() note: AuditNote,
+  ) {
+    return this.sendMessage(id, key, note, { kind: 'send-to-address', address, message });
   }
 
   @Post('addresses')
@@ -119,6 +122,29 @@ export class BrokerChangesController {
    * `described` is what the audit row says of the request; `alsoCompared` what else a repeated
    * key must match without being audited (a message's body and header values).
    */
+  /** The body is kept out of the audit row (personal data); its size and headers' names are in. */
+  private sendMessage(
+    id: string,
+    key: string | undefined,
+    note: AuditNote,
+    change: Extract<BrokerChange, { kind: 'send' | 'send-to-address' }>,
+  ) {
+    const { message } = change;
+    const to = change.kind === 'send' ? { queue: change.queue } : { address: change.address };
+    const described = {
+      ...to,
+      bodyBytes: Buffer.byteLength(message.body),
+      bodyEncoding: message.bodyEncoding,
+      headers: Object.keys(message.headers),
+      durable: message.durable,
+      ...(message.node ? { node: message.node } : {}),
+    };
+    return this.change(id, key, note, Object.values(to)[0], change, described, {
+      body: message.body,
+      headers: message.headers,
+    });
+  }
+
   private change(
     clusterId: string,
     key: string | undefined,

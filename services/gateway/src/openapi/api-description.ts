@@ -317,6 +317,10 @@ export const OPERATIONS: Record<string, Operation> = {
     'Send one message to the queue, on one node (a Core message; headers become String properties)',
     SendMessageRequestSchema,
   ),
+  'POST /api/v1/clusters/:id/addresses/:address/messages': brokerChange(
+    'Send one message to an address, routed to every queue bound to it, on one node',
+    SendMessageRequestSchema,
+  ),
   'POST /api/v1/clusters/:id/addresses': brokerChange(
     'Create an address on every live node (admin)',
     CreateAddressRequestSchema,

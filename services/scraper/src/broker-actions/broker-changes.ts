@@ -7,7 +7,7 @@ import {
   type NodeActionResult,
 } from '@artemis-studio/contracts';
 import type { ClusterTargetNode } from '@artemis-studio/db';
-import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import type { JolokiaRequest, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
 import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
 import {
   absentResult,
@@ -26,8 +26,11 @@ import {
 
 const brokerMbean = (broker: string) => `org.apache.activemq.artemis:broker=${quoted(broker)}`;
 
-/** The broker operation that makes the change on one node (a send is on the queue's own MBean). */
-function changeCall(broker: string, change: BrokerChange, queueMbean?: string): JolokiaRequest {
+const addressMbean = (broker: string, address: string) =>
+  `${brokerMbean(broker)},component=addresses,address=${quoted(address)}`;
+
+/** The broker operation that makes the change on one node (a send is on its queue's or address's MBean). */
+function changeCall(broker: string, change: BrokerChange, sendMbean?: string): JolokiaRequest {
   switch (change.kind) {
     case 'create-queue': {
       const q = change.queue;
@@ -62,12 +65,13 @@ function changeCall(broker: string, change: BrokerChange, queueMbean?: string): 
         operation: 'deleteAddress(java.lang.String,boolean)',
         arguments: [change.name, change.removeQueues],
       };
-    case 'send': {
+    case 'send':
+    case 'send-to-address': {
       const m = change.message;
       // Type 3 is a text message; any other type takes a Base64 body (4: bytes).
       return {
         type: 'exec',
-        mbean: queueMbean!,
+        mbean: sendMbean!,
         operation:
           'sendMessage(java.util.Map,int,java.lang.String,boolean,java.lang.String,java.lang.String,boolean)',
         arguments: [m.headers, m.bodyEncoding === 'base64' ? 4 : 3, m.body, m.durable, null, null, true],
@@ -83,7 +87,9 @@ const targetOf = (change: BrokerChange): string =>
       ? change.address.name
       : change.kind === 'delete-address'
         ? change.name
-        : change.queue;
+        : change.kind === 'send-to-address'
+          ? change.address
+          : change.queue;
 
 function resultOf(node: string, answer: JolokiaResponse, messages: number | null): NodeActionResult {
   if (answer.status !== 200)
@@ -107,7 +113,7 @@ export class BrokerChanges {
       throw new RpcError(OWNER_FAILURES.unreachable, 'no live node observed: nothing can be changed');
     const target = targetOf(change);
     const results =
-      change.kind === 'send'
+      change.kind === 'send' || change.kind === 'send-to-address'
         ? [await this.send(cluster, nodes, change)]
         : await Promise.all(nodes.map((node) => this.onNode(cluster, node, change)));
     refuseWhenNothingHappened(
@@ -129,11 +135,11 @@ export class BrokerChanges {
     });
   }
 
-  /** A send goes to one node: the one asked for, or the first live node holding the queue. */
+  /** A send goes to one node: the one asked for, or the first live node holding the queue (or address). */
   private async send(
     cluster: ActionCluster,
     nodes: ClusterTargetNode[],
-    change: Extract<BrokerChange, { kind: 'send' }>,
+    change: Extract<BrokerChange, { kind: 'send' | 'send-to-address' }>,
   ): Promise<NodeActionResult> {
     const candidates = change.message.node ? nodes.filter((n) => n.name === change.message.node) : nodes;
     for (const node of candidates) {
@@ -142,12 +148,7 @@ export class BrokerChanges {
       const target = cluster.jolokiaTarget(node);
       const outcome = await this.lanes
         .run(target.nodeKey, async () => {
-          const [lookup] = await this.jolokia.bulk(
-            target,
-            [findQueue(broker, change.queue)],
-            MANAGEMENT_CALL,
-          );
-          const found = parseFound(lookup);
+          const found = await this.sendTo(target, broker, change);
           if (!found) return null;
           const [answer] = await this.jolokia.bulk(
             target,
@@ -159,9 +160,31 @@ export class BrokerChanges {
         .catch((err: Error) => unreachedResult(node.name, err.message));
       if (outcome) return outcome;
     }
+    const named = change.kind === 'send' ? `queue '${change.queue}'` : `address '${change.address}'`;
     throw new RpcError(
       OWNER_FAILURES.notFound,
-      `queue '${change.queue.slice(0, 200)}' is on no live node${change.message.node ? ` named ${change.message.node}` : ''}`,
+      `${named.slice(0, 220)} is on no live node${change.message.node ? ` named ${change.message.node}` : ''}`,
     );
+  }
+
+  /** The MBean a send is made on, when the node has the queue (or the address); null when not. */
+  private async sendTo(
+    target: JolokiaTarget,
+    broker: string,
+    change: Extract<BrokerChange, { kind: 'send' | 'send-to-address' }>,
+  ): Promise<{ mbean: string; depth: number | null } | null> {
+    if (change.kind === 'send') {
+      const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, change.queue)], MANAGEMENT_CALL);
+      return parseFound(lookup);
+    }
+    const mbean = addressMbean(broker, change.address);
+    const [lookup] = await this.jolokia.bulk(
+      target,
+      [{ type: 'read', mbean, attribute: 'Address' }],
+      MANAGEMENT_CALL,
+    );
+    if (lookup.status === 404) return null;
+    if (lookup.status !== 200) throw new Error(lookup.error ?? `address lookup failed (${lookup.status})`);
+    return { mbean, depth: null };
   }
 }

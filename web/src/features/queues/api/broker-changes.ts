@@ -26,20 +26,28 @@ export function useCreateQueue(clusterId: string) {
   });
 }
 
-/** One message sent to the queue by the broker; the queue's messages and figures are read again. */
+/**
+ * One message sent by the broker to the queue, or to its address (every queue bound to it); the
+ * queues and their messages are read again.
+ */
 export function useSendMessage(clusterId: string, queue: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({
       message,
+      address,
       idempotencyKey,
     }: {
       message: Partial<SendMessageRequest> & { body: string };
+      /** Send to this address rather than to the queue alone. */
+      address?: string;
       idempotencyKey: string;
     }) =>
       sendJson(
         'POST',
-        `/clusters/${clusterId}/queues/${encodeURIComponent(queue)}/messages`,
+        address !== undefined
+          ? `/clusters/${clusterId}/addresses/${encodeURIComponent(address)}/messages`
+          : `/clusters/${clusterId}/queues/${encodeURIComponent(queue)}/messages`,
         message,
         BrokerChangeResultSchema,
         fetch,

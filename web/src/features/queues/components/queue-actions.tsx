@@ -78,7 +78,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
             Pause queue…
           </RefusableButton>
         )}
-        <SendMessageButton clusterId={clusterId} queue={queue} refusal={refusal} />
+        <SendMessageButton clusterId={clusterId} queue={queue} address={rows[0]?.address} refusal={refusal} />
         <RefusableButton refusal={refusal} variant="light" onClick={() => open('retry')}>
           Retry…
         </RefusableButton>

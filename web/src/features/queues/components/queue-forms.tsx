@@ -76,13 +76,17 @@ export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; r
 export function SendMessageButton({
   clusterId,
   queue,
+  address,
   refusal,
 }: {
   clusterId: string;
   queue: string;
+  /** The queue's address, when known: a message may go there instead, to every queue bound to it. */
+  address?: string;
   refusal: string | null;
 }) {
   const send = useSendMessage(clusterId, queue);
+  const [toAddress, setToAddress] = useState(false);
   const [body, setBody] = useState('');
   const [encoding, setEncoding] = useState<'text' | 'base64'>('text');
   const [headers, setHeaders] = useState('');
@@ -93,8 +97,9 @@ export function SendMessageButton({
     const result = await send.mutateAsync({
       idempotencyKey,
       message: { body, bodyEncoding: encoding, headers: parsed.headers, durable },
+      ...(toAddress && address !== undefined ? { address } : {}),
     });
-    showOutcome(`Sent to ${queue} on ${result.nodes[0]?.node}`, result.nodes);
+    showOutcome(`Sent to ${result.target} on ${result.nodes[0]?.node}`, result.nodes);
   };
   return (
     <ActionFormButton
@@ -109,6 +114,17 @@ export function SendMessageButton({
       submit={submit}
       reset={send.reset}
     >
+      {address !== undefined && address !== queue && (
+        <SegmentedControl
+          aria-label="Send to"
+          value={toAddress ? 'address' : 'queue'}
+          data={[
+            { value: 'queue', label: `This queue only` },
+            { value: 'address', label: `Its address ${address} (every queue bound to it)` },
+          ]}
+          onChange={(v) => setToAddress(v === 'address')}
+        />
+      )}
       <SegmentedControl
         aria-label="Body encoding"
         value={encoding}
