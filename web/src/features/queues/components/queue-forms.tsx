@@ -14,6 +14,7 @@ export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; r
   const [durable, setDurable] = useState(true);
   const [filter, setFilter] = useState('');
   const [maxConsumers, setMaxConsumers] = useState<number | string>(-1);
+  const [purgeOnNoConsumers, setPurgeOnNoConsumers] = useState(false);
   const submit = async (idempotencyKey: string) => {
     const result = await create.mutateAsync({
       idempotencyKey,
@@ -24,6 +25,7 @@ export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; r
         durable,
         ...(filter.trim() ? { filter: filter.trim() } : {}),
         maxConsumers: Number(maxConsumers),
+        purgeOnNoConsumers,
       },
     });
     const on = result.nodes.filter((n) => n.outcome === 'done').map((n) => n.node);
@@ -68,6 +70,11 @@ export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; r
         onChange={setMaxConsumers}
       />
       <Checkbox label="Durable" checked={durable} onChange={(e) => setDurable(e.currentTarget.checked)} />
+      <Checkbox
+        label="Purge when its last consumer leaves"
+        checked={purgeOnNoConsumers}
+        onChange={(e) => setPurgeOnNoConsumers(e.currentTarget.checked)}
+      />
     </ActionFormButton>
   );
 }
