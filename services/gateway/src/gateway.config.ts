@@ -21,6 +21,8 @@ export const GatewayEnvSchema = SecretKeyEnvSchema.extend({
   HTTP_TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   /** The built console to serve (web/dist), when present. */
   WEB_DIST: z.string().optional(),
+  /** Gzip the console's files (`off` where an ingress compresses them already). */
+  CONSOLE_COMPRESSION: z.enum(['on', 'off']).default('on'),
   /**
    * `session` (the default): nothing but sign-in, health and metrics without a session or token.
    * `none` lets everyone in as an administrator: local development only, and the console says so.
@@ -90,6 +92,7 @@ export interface GatewayConfig {
   streamLimits: { total: number; perAddress: number };
   trustProxyHops: number;
   webDist?: string;
+  consoleCompression: boolean;
   access: AccessConfig;
 }
 
@@ -122,6 +125,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv): GatewayConfig {
     streamLimits: { total: parsed.SSE_MAX_STREAMS, perAddress: parsed.SSE_MAX_STREAMS_PER_ADDRESS },
     trustProxyHops: parsed.HTTP_TRUST_PROXY_HOPS,
     webDist: parsed.WEB_DIST,
+    consoleCompression: parsed.CONSOLE_COMPRESSION === 'on',
     access: {
       mode: parsed.AUTH_MODE,
       adminPassword: parsed.STUDIO_ADMIN_PASSWORD,

@@ -1,13 +1,14 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { Center, createTheme, Loader, MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { lazy, Suspense } from 'react';
 import { AuthGate } from '../features/access/components/auth-gate';
 import type { Live } from '../lib/live';
 import { LiveProvider } from '../lib/live-context';
-import { createAppRouter } from './router';
+
+/** Every screen behind the sign-in, in scripts of their own (issue 31: the sign-in form first). */
+const Console = lazy(() => import('./console'));
 
 const theme = createTheme({
   primaryColor: 'indigo',
@@ -15,7 +16,6 @@ const theme = createTheme({
 });
 
 export function App({ live }: { live: Live }) {
-  const router = useMemo(() => createAppRouter(live), [live]);
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto">
       <QueryClientProvider client={live.queryClient}>
@@ -23,7 +23,15 @@ export function App({ live }: { live: Live }) {
           <ModalsProvider>
             <Notifications position="bottom-right" />
             <AuthGate>
-              <RouterProvider router={router} />
+              <Suspense
+                fallback={
+                  <Center mih="100vh" aria-busy="true">
+                    <Loader size="sm" />
+                  </Center>
+                }
+              >
+                <Console live={live} />
+              </Suspense>
             </AuthGate>
           </ModalsProvider>
         </LiveProvider>

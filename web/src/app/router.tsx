@@ -1,19 +1,57 @@
 import { LIVE_LIST_KINDS, QUEUE_KINDS, QUEUE_SORT_FIELDS } from '@artemis-studio/contracts';
-import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+} from '@tanstack/react-router';
 import { z } from 'zod';
-import { AccessPage } from '../features/access/components/access-page';
-import { ApiReferencePage } from '../features/api-reference/components/api-reference-page';
-import { ClusterSettingsPage } from '../features/clusters/components/cluster-settings-page';
-import { ClustersPage } from '../features/clusters/components/clusters-page';
-import { EventsPage } from '../features/events/components/events-page';
-import { LiveListPage } from '../features/live-lists/components/live-list-page';
-import { OverviewPage } from '../features/clusters/components/overview-page';
-import { QueueDetailPage } from '../features/queues/components/queue-detail-page';
-import { QueuesPage } from '../features/queues/components/queues-page';
-import { SettingsPage } from '../features/settings/components/settings-page';
 import type { Live } from '../lib/live';
 import { AppLayout, NotFound } from './shell/app-layout';
 import { ClusterView } from './shell/cluster-view';
+
+/** Each screen is a script of its own, loaded when first shown (issue 31). */
+const AccessPage = lazyRouteComponent(
+  () => import('../features/access/components/access-page'),
+  'AccessPage',
+);
+const ApiReferencePage = lazyRouteComponent(
+  () => import('../features/api-reference/components/api-reference-page'),
+  'ApiReferencePage',
+);
+const ClusterSettingsPage = lazyRouteComponent(
+  () => import('../features/clusters/components/cluster-settings-page'),
+  'ClusterSettingsPage',
+);
+const ClustersPage = lazyRouteComponent(
+  () => import('../features/clusters/components/clusters-page'),
+  'ClustersPage',
+);
+const EventsPage = lazyRouteComponent(
+  () => import('../features/events/components/events-page'),
+  'EventsPage',
+);
+const LiveListPage = lazyRouteComponent(
+  () => import('../features/live-lists/components/live-list-page'),
+  'LiveListPage',
+);
+const OverviewPage = lazyRouteComponent(
+  () => import('../features/clusters/components/overview-page'),
+  'OverviewPage',
+);
+const QueueDetailPage = lazyRouteComponent(
+  () => import('../features/queues/components/queue-detail-page'),
+  'QueueDetailPage',
+);
+const QueuesPage = lazyRouteComponent(
+  () => import('../features/queues/components/queues-page'),
+  'QueuesPage',
+);
+const SettingsPage = lazyRouteComponent(
+  () => import('../features/settings/components/settings-page'),
+  'SettingsPage',
+);
 
 interface RouterContext {
   live: Live;

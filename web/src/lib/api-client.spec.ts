@@ -13,6 +13,8 @@ describe('getJson', () => {
     nodes: [],
     jolokiaOrigin: null,
     readOnly: false,
+    messageBodies: 'operator' as const,
+    masking: { properties: [], bodyPaths: [] },
     credentials: { jolokia: true, amqp: false },
     createdAt: '2026-11-29T10:00:00.000Z',
     updatedAt: '2026-11-29T10:00:00.000Z',
