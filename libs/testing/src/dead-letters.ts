@@ -1,24 +1,15 @@
 import { openAmqpClient } from './amqp';
 import type { BrokerProfile } from './broker';
+import { brokerJolokia } from './broker-messages';
 
 /** A Jolokia exec on the profile's first broker, as its administrator; throws unless it succeeded. */
 async function brokerExec(broker: BrokerProfile, operation: string, args: unknown[]): Promise<void> {
-  const node = broker.nodes[0];
-  const response = await fetch(node.jolokiaUrl, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Origin: 'http://127.0.0.1',
-      Authorization: `Basic ${Buffer.from(`${broker.user}:${broker.password}`).toString('base64')}`,
-    },
-    body: JSON.stringify({
-      type: 'exec',
-      mbean: `org.apache.activemq.artemis:broker="${node.name}"`,
-      operation,
-      arguments: args,
-    }),
+  const answer = await brokerJolokia(broker, {
+    type: 'exec',
+    mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+    operation,
+    arguments: args,
   });
-  const answer = (await response.json()) as { status: number; error?: string };
   if (answer.status !== 200) throw new Error(`${operation} failed: ${answer.error}`);
 }
 

@@ -70,8 +70,9 @@ export const QueueMessagesPageSchema = z.object({
   /** The queue's depth on the node (MessageCount): every message, paged ones included. */
   depth: z.number().int().nonnegative().nullable(),
   /**
-   * With a filter, how many match as the broker counted them; `atLeast` when it stopped counting
-   * at its browse page size (`management-browse-page-size`), so the true number may be larger.
+   * With a filter, how many match as the broker counted them; `atLeast` when the queue holds more
+   * than the broker looks at for a count (`management-browse-page-size`), so the true number may
+   * be larger.
    */
   matched: z.object({ count: z.number().int().nonnegative(), atLeast: z.boolean() }).nullable(),
   /** The broker reads no further than this many messages for a browse or a filtered count. */

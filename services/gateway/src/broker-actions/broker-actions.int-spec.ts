@@ -7,6 +7,7 @@ import {
 } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import {
+  brokerJolokia,
   brokerProfile,
   deadLetter,
   openAmqpClient,
@@ -36,18 +37,7 @@ describe('queue actions on a real broker', () => {
   let clusterId: string;
   const base = () => `${gateway.url}/api/v1/clusters/${clusterId}`;
 
-  const jolokia = async (body: unknown) => {
-    const response = await fetch(broker.nodes[0].jolokiaUrl, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Origin: 'http://127.0.0.1',
-        Authorization: `Basic ${Buffer.from(`${broker.user}:${broker.password}`).toString('base64')}`,
-      },
-      body: JSON.stringify(body),
-    });
-    return (await response.json()) as { status: number; value: unknown; error?: string };
-  };
+  const jolokia = (body: object) => brokerJolokia(broker, body);
   /** The queue's attributes as the broker has them now, or null when it has no such queue. */
   const onBroker = async (queue: string) => {
     const answer = await jolokia({
@@ -385,7 +375,8 @@ describe('queue actions on a real broker', () => {
 
     const filtered = await browse(`filter=${encodeURIComponent("customer = 'bob'")}`);
     expect(filtered.messages.map((m) => m.properties['applicationProperties.customer'])).toEqual(['bob']);
-    expect(filtered.matched).toEqual({ count: 1, atLeast: false });
+    // The broker counted among the first 200 of 204 only: a lower bound, said so.
+    expect(filtered.matched).toEqual({ count: 1, atLeast: true });
 
     const invalid = await operator.fetch(
       `${base()}/queues/${queue}/messages?filter=${encodeURIComponent('customer =')}`,

@@ -161,6 +161,10 @@ function pageOf(
   const state = rest.shift();
   const browseLimit = settingsLimit(settings);
   const matchedCount = counted?.status === 200 ? count(counted.value) : null;
+  const depth =
+    state?.status === 200
+      ? count((state.value as { MessageCount?: unknown }).MessageCount)
+      : chosen.found.depth;
   return {
     clusterId: call.clusterId,
     queue: call.queue,
@@ -170,14 +174,12 @@ function pageOf(
     pageSize: call.pageSize,
     filter: call.filter?.trim() || null,
     messages: ((browsed.value ?? []) as Record<string, unknown>[]).map(browsedMessage),
-    depth:
-      state?.status === 200
-        ? count((state.value as { MessageCount?: unknown }).MessageCount)
-        : chosen.found.depth,
+    depth,
+    // countMessages(filter) looks at the first `browseLimit` messages only, however many match.
     matched:
       matchedCount === null
         ? null
-        : { count: matchedCount, atLeast: browseLimit === null || matchedCount >= browseLimit },
+        : { count: matchedCount, atLeast: browseLimit === null || depth === null || depth > browseLimit },
     browseLimit,
   };
 }

@@ -265,7 +265,8 @@ export class MessageJobs {
         return {
           status: 'failed',
           error: `${holder.node.name}: ${answer.lost}`,
-          inFlight: plan.job.batchSize,
+          // A one-call delete may have taken anything up to what the queue held when it was looked up.
+          inFlight: batched ? plan.job.batchSize : (holder.found.depth ?? plan.job.batchSize),
         };
       const done = batchCount(answer.answers[0]);
       if ('error' in done) {
@@ -279,9 +280,8 @@ export class MessageJobs {
       };
       const progress = await this.record(plan, nodes);
       if (!batched || done.processed < plan.job.batchSize) return null;
-      if (progress.interrupted) return takenOver();
-      if (progress.cancelRequested) return { status: 'cancelled', error: null };
-      await sleep(this.pacing.pauseMs);
+      const stop = await this.beforeNextBatch(progress);
+      if (stop) return stop;
     }
   }
 
@@ -317,10 +317,17 @@ export class MessageJobs {
       const progress = await this.record(plan, nodes);
       if (refused) return { status: 'failed', error: `${holder.node.name}: ${nodes[i].error}` };
       if (at + perCall >= ids.length) return null;
-      if (progress.interrupted) return takenOver();
-      if (progress.cancelRequested) return { status: 'cancelled', error: null };
-      await sleep(this.pacing.pauseMs);
+      const stop = await this.beforeNextBatch(progress);
+      if (stop) return stop;
     }
+    return null;
+  }
+
+  /** Between two batches: stopped when taken over or cancelled, else a pause for other tools' calls. */
+  private async beforeNextBatch(progress: JobProgress): Promise<Stop | null> {
+    if (progress.interrupted) return takenOver();
+    if (progress.cancelRequested) return { status: 'cancelled', error: null };
+    await sleep(this.pacing.pauseMs);
     return null;
   }
 

@@ -33,7 +33,7 @@ describe('what the messages card says', () => {
   it('says "at least" where the broker stopped counting', () => {
     expect(matchedText({ count: 12, atLeast: false }, 200)).toBe('12 match');
     expect(matchedText({ count: 200, atLeast: true }, 200)).toBe(
-      'at least 200 match (the broker counts no further than 200)',
+      'at least 200 match (the broker looked at the first 200 messages only)',
     );
   });
 

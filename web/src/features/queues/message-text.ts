@@ -24,7 +24,7 @@ export function bodyNote(message: BrowsedMessage): string | null {
   return `Cut by the broker: ${left} not shown. The broker's management-message-attribute-size-limit (256 by default, -1 for none) in its address settings decides how much it shows; what is shown here is never the whole body.`;
 }
 
-/** "12 match" or "at least 200 match (the broker counts no further than 200)". */
+/** "12 match" or "at least 3 match (the broker looked at the first 200 messages only)". */
 export function matchedText(
   matched: NonNullable<QueueMessagesPage['matched']>,
   browseLimit: number | null,
@@ -32,8 +32,8 @@ export function matchedText(
   if (!matched.atLeast) return `${formatNumber(matched.count)} match`;
   const why =
     browseLimit === null
-      ? 'the broker may count no further'
-      : `the broker counts no further than ${formatNumber(browseLimit)}`;
+      ? 'the broker may not have looked at every message'
+      : `the broker looked at the first ${formatNumber(browseLimit)} messages only`;
   return `at least ${formatNumber(matched.count)} match (${why})`;
 }
 

@@ -121,8 +121,8 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
             )}
             {impact.data?.messages.atLeast && (
               <Text size="sm" c="dimmed">
-                The broker counts no further than {formatNumber(impact.data.browseLimit ?? 0)} messages for a
-                filter; every matching message is {KIND_WORDS[kind].done}, however many there are.
+                For a filter the broker looks at the first {formatNumber(impact.data.browseLimit ?? 0)}{' '}
+                messages only; every matching message is {KIND_WORDS[kind].done}, however many there are.
               </Text>
             )}
             {chosen !== undefined && (
