@@ -116,25 +116,29 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
         const poller = new ClusterPoller(target, deps);
-        // Jobs left running by the replica that held this cluster before: their account ends here.
-        void jobRecords
-          .interruptRunning(target.id, 'the replica running it stopped before it ended')
-          .then((jobs) => jobs.length && this.signals.signal(target.id, 'jobs'))
-          .catch((err: Error) => this.logger.warn(`interrupted jobs not recorded: ${err.message}`));
         const owned = new OwnedCluster(poller, (jobsStopped) =>
-          this.bus.serveKeyed(
-            ownerRpcs,
-            {
-              liveList: (request) =>
-                readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
-              queueAction: (call) => this.queueActions.run(poller, call),
-              queueBrowse: (call) => this.queueBrowser.page(poller, call),
-              brokerChange: (call) => this.brokerChanges.run(poller, call),
-              messageJobStart: (call) => messageJobs.start(poller, call, jobsStopped),
-              messageJobImpact: (call) => messageJobs.impact(poller, call),
-              deadLetterGroups: (call) => this.deadLetters.read(poller, call),
-            },
-            target.id,
+          // Jobs left running by the replica that held this cluster before end here, before this
+          // one serves: a job started here meanwhile would otherwise be declared interrupted too.
+          this.afterward(
+            jobRecords
+              .interruptRunning(target.id, 'the replica running it stopped before it ended')
+              .then((jobs) => jobs.length > 0 && this.signals.signal(target.id, 'jobs'))
+              .catch((err: Error) => this.logger.warn(`interrupted jobs not recorded: ${err.message}`)),
+            () =>
+              this.bus.serveKeyed(
+                ownerRpcs,
+                {
+                  liveList: (request) =>
+                    readLiveList(poller, this.jolokia, request.kind, request.page, request.pageSize),
+                  queueAction: (call) => this.queueActions.run(poller, call),
+                  queueBrowse: (call) => this.queueBrowser.page(poller, call),
+                  brokerChange: (call) => this.brokerChanges.run(poller, call),
+                  messageJobStart: (call) => messageJobs.start(poller, call, jobsStopped),
+                  messageJobImpact: (call) => messageJobs.impact(poller, call),
+                  deadLetterGroups: (call) => this.deadLetters.read(poller, call),
+                },
+                target.id,
+              ),
           ),
         );
         poller.start();
@@ -146,5 +150,21 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       },
       log: this.logger,
     });
+  }
+
+  /**
+   * Starts serving once `first` has settled; the stop it answers stops the serving, or prevents it
+   * when the cluster is let go before `first` settles.
+   */
+  private afterward(first: Promise<unknown>, serve: () => () => void): () => void {
+    let stopServing: (() => void) | null = null;
+    let stopped = false;
+    void first.finally(() => {
+      if (!stopped) stopServing = serve();
+    });
+    return () => {
+      stopped = true;
+      stopServing?.();
+    };
   }
 }
