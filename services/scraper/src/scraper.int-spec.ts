@@ -16,6 +16,7 @@ import {
   type ServiceProcess,
   testBus,
   openAmqpClient,
+  fillQueue,
 } from '@artemis-studio/testing';
 import axios from 'axios';
 import { randomUUID } from 'node:crypto';
@@ -100,6 +101,12 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         return observed?.reachable && observed.role === 'live' ? observed : undefined;
       });
       expect(state).toMatchObject({ reachable: true, role: 'live', version: '2.40.0', reason: null });
+      // Disk and memory against their limits, as the broker said them (issue 29's inputs).
+      expect(state.diskUsage).toBeGreaterThan(0);
+      expect(state.diskUsage).toBeLessThanOrEqual(1);
+      expect(state.diskLimit).toBe(0.9);
+      expect(state.memoryLimitBytes).toBeGreaterThan(0);
+      expect(state.memoryBytes).toBeGreaterThanOrEqual(0);
       const liveNodes = await (await bus.kv(buckets.liveNodes)).get(cluster.id);
       expect(liveNodes?.value.nodes).toEqual([
         {
@@ -196,6 +203,23 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         'a queues signal for the removal',
         () => signalsOf(cluster.id, 'queues').length === before + 2,
       );
+    });
+
+    it("records when a queue's oldest message was sent, and nothing for an empty queue", async () => {
+      const queue = `scraper.oldest.${randomUUID()}`;
+      await createQueue(queue);
+      await waitFor('the snapshot', async () => (await snapshotsOf(cluster.id, queue)).length === 1);
+      expect((await snapshotsOf(cluster.id, queue))[0].first_message_at).toBeNull();
+      const sent = new Date(Date.now() - 60_000);
+      await fillQueue(broker, queue, 2, () => ({ body: 'x', durable: true, creation_time: sent }));
+      await waitFor(
+        'the oldest message in the snapshot',
+        async () =>
+          ((await snapshotsOf(cluster.id, queue))[0]?.first_message_at as Date | null)?.getTime() ===
+          sent.getTime(),
+        { timeoutMs: 5 * TICK_MS },
+      );
+      await deleteQueue(queue);
     });
 
     it('states wrong credentials on the node', async () => {

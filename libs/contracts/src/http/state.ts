@@ -30,6 +30,17 @@ const NodeStateSchema = z.object({
   /** Client connections open on the node, as last observed. */
   connections: z.number().nullable(),
   replicaSync: z.boolean().nullable(),
+  /**
+   * The journal's disk usage and the usage past which the broker blocks producers
+   * (`max-disk-usage`), as fractions of the disk; memory held by addresses and the global limit
+   * past which they page or block, in bytes. Each null when the broker did not say.
+   */
+  storage: z.object({
+    diskUsage: z.number().nullable(),
+    diskLimit: z.number().nullable(),
+    memoryBytes: z.number().nullable(),
+    memoryLimitBytes: z.number().nullable(),
+  }),
   /** Why the node is unreachable or refused us, as observed. */
   reason: z.string().nullable(),
   observedAt: Instant.nullable(),
@@ -105,6 +116,11 @@ const QueueRowSchema = z.object({
   pause: z.object({ persist: z.boolean(), by: z.string().nullable(), at: Instant }).nullable(),
   durable: z.boolean(),
   temporary: z.boolean(),
+  /**
+   * When the oldest message waiting in the queue was sent, as the broker says (its producer's
+   * timestamp); null when the queue is empty, or its head carries no time.
+   */
+  oldestMessageAt: Instant.nullable(),
   observedAt: Instant,
   /** When a figure of the queue last changed. */
   changedAt: Instant,

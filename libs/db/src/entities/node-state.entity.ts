@@ -18,4 +18,12 @@ export class NodeStateEntity {
   @Column({ type: 'text', name: 'broker_node_id', nullable: true }) brokerNodeId!: string | null;
   @Column({ type: 'text', nullable: true }) version!: string | null;
   @Column({ type: 'text', nullable: true }) reason!: string | null;
+  /** The journal's disk usage and the usage past which the broker blocks producers, as fractions. */
+  @Column({ type: 'double precision', name: 'disk_usage', nullable: true }) diskUsage!: number | null;
+  @Column({ type: 'double precision', name: 'disk_limit', nullable: true }) diskLimit!: number | null;
+  /** Memory held by addresses, and the global limit past which they page (or block). */
+  @Column({ type: 'bigint', name: 'memory_bytes', nullable: true, transformer: bigintAsNumber })
+  memoryBytes!: number | null;
+  @Column({ type: 'bigint', name: 'memory_limit_bytes', nullable: true, transformer: bigintAsNumber })
+  memoryLimitBytes!: number | null;
 }

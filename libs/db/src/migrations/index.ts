@@ -7,6 +7,7 @@ import { Access1764700000000 } from './1764700000000-access';
 import { BrokerActions1764800000000 } from './1764800000000-broker-actions';
 import { MessageJobs1764900000000 } from './1764900000000-message-jobs';
 import { MessageAccess1764910000000 } from './1764910000000-message-access';
+import { AlertInputs1764920000000 } from './1764920000000-alert-inputs';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   BrokerActions1764800000000,
   MessageJobs1764900000000,
   MessageAccess1764910000000,
+  AlertInputs1764920000000,
 ];

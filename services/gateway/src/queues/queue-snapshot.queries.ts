@@ -50,6 +50,7 @@ interface QueueSnapshotRecord {
   paused_at: Date | null;
   durable: boolean;
   temporary: boolean;
+  first_message_at: Date | null;
   observed_at: Date;
   changed_at: Date;
   total: string;
@@ -79,6 +80,7 @@ const toQueue = (r: QueueSnapshotRecord): QueueRow => ({
       : null,
   durable: r.durable,
   temporary: r.temporary,
+  oldestMessageAt: r.first_message_at?.toISOString() ?? null,
   observedAt: r.observed_at.toISOString(),
   changedAt: r.changed_at.toISOString(),
 });

@@ -27,6 +27,12 @@ export class TopologyQueries {
         uptimeMs: s?.uptimeMs ?? null,
         connections: s?.connectionCount ?? null,
         replicaSync: s?.replicaSync ?? null,
+        storage: {
+          diskUsage: s?.diskUsage ?? null,
+          diskLimit: s?.diskLimit ?? null,
+          memoryBytes: s?.memoryBytes ?? null,
+          memoryLimitBytes: s?.memoryLimitBytes ?? null,
+        },
         reason: s ? s.reason : 'not observed yet',
         observedAt: s?.observedAt.toISOString() ?? null,
       };

@@ -29,6 +29,23 @@ describe('parseQueues', () => {
     ]);
   });
 
+  it("takes the oldest message's send time where the broker gives one, and unknown otherwise, never 1970", () => {
+    const read = (FirstMessageTimestamp: unknown) =>
+      parseQueues([
+        {
+          status: 200,
+          value: {
+            [`org.apache.activemq.artemis:address="q",broker="a",component=addresses,queue="q",routing-type="anycast",subcomponent=queues`]:
+              { Name: 'q', Address: 'q', RoutingType: 'ANYCAST', MessageCount: 1, FirstMessageTimestamp },
+          },
+        },
+      ]).queues[0];
+    expect(read(1764583200000)).toEqual(expect.objectContaining({ firstMessageAt: new Date(1764583200000) }));
+    // An empty queue (null), a head with no time (0), a broker that failed to say: unknown, and the queue kept.
+    for (const unknown of [null, 0, 'ERROR: java.lang.IllegalStateException: x', undefined])
+      expect(read(unknown)).toEqual(expect.objectContaining({ firstMessageAt: null, messageCount: 1 }));
+  });
+
   it('treats "no MBean matches" as no queues, and any other failure as a failure', () => {
     expect(parseQueues([{ status: 404, error: 'javax.management.InstanceNotFoundException' }])).toEqual({
       queues: [],

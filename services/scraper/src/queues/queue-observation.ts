@@ -16,6 +16,11 @@ export interface QueueObservation {
   paused: boolean;
   durable: boolean;
   temporary: boolean;
+  /**
+   * When the queue's oldest waiting message was sent (`FirstMessageTimestamp`); null when the queue
+   * is empty, its head carries no time, or the broker does not say.
+   */
+  firstMessageAt: Date | null;
 }
 
 const NUMBERS = [
@@ -29,7 +34,15 @@ const NUMBERS = [
 ] as const;
 const FLAGS = ['Paused', 'Durable', 'Temporary'] as const;
 const TEXTS = ['Name', 'Address', 'RoutingType'] as const;
-const QUEUE_ATTRIBUTES = [...TEXTS, ...NUMBERS, ...FLAGS];
+/** Read where the broker gives it; its absence or an error is "unknown", never a reason to skip the queue. */
+const OPTIONAL = ['FirstMessageTimestamp'] as const;
+const QUEUE_ATTRIBUTES = [...TEXTS, ...NUMBERS, ...FLAGS, ...OPTIONAL];
+
+/** A timestamp in ms as the broker gives it: 0 or less is a message that carries no time. */
+const instantOrNull = (v: unknown): Date | null => {
+  const ms = count(v);
+  return ms !== null && ms > 0 ? new Date(ms) : null;
+};
 
 /** Tier B is one bulk request per live node: a wildcard read of every queue MBean. */
 export const TIER_B_REQUESTS: JolokiaRequest[] = [
@@ -122,6 +135,7 @@ export function parseQueues(answers: JolokiaResponse[]): QueueReading {
       paused: q.Paused === true,
       durable: q.Durable === true,
       temporary: q.Temporary === true,
+      firstMessageAt: instantOrNull(q.FirstMessageTimestamp),
     });
   }
   return reading;

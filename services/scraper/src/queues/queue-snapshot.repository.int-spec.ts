@@ -18,6 +18,7 @@ const queue = (name: string, messageCount = 0): QueueObservation => ({
   paused: false,
   durable: true,
   temporary: false,
+  firstMessageAt: null,
 });
 
 /** A cluster of one node nobody polls: these tests write its snapshots themselves. */
@@ -47,6 +48,31 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     });
     expect(await sut.sync(cluster.id, node, [queue('a', 3)], new Date())).toEqual({ changed: 1, removed: 1 });
     expect(await sut.sync(cluster.id, node, [], new Date())).toEqual({ changed: 0, removed: 1 });
+  });
+
+  it('keeps when the oldest message was sent, and counts a new head as a change, the same head as none', async () => {
+    const node = cluster.nodeIds[0];
+    const head = new Date('2026-12-01T10:00:00.000Z');
+    await sut.sync(cluster.id, node, [{ ...queue('h', 2), firstMessageAt: head }], new Date());
+    expect(
+      await sut.sync(cluster.id, node, [{ ...queue('h', 2), firstMessageAt: head }], new Date()),
+    ).toEqual({
+      changed: 0,
+      removed: 0,
+    });
+    const next = new Date('2026-12-01T10:00:05.000Z');
+    expect(
+      await sut.sync(cluster.id, node, [{ ...queue('h', 2), firstMessageAt: next }], new Date()),
+    ).toEqual({
+      changed: 1,
+      removed: 0,
+    });
+    const [row] = (await db.query(
+      `SELECT first_message_at FROM queue_snapshot WHERE node_id = $1 AND name = 'h'`,
+      [node],
+    )) as { first_message_at: Date }[];
+    expect(row.first_message_at.toISOString()).toBe(next.toISOString());
+    await sut.sync(cluster.id, node, [], new Date());
   });
 
   it('keeps an unread queue as it was: neither removed nor updated', async () => {

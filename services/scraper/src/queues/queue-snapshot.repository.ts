@@ -47,31 +47,32 @@ export class QueueSnapshotRepository {
       db,
       `WITH incoming AS (
          SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[], $9::bigint[],
-                              $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bool[], $15::bool[], $16::bool[])
+                              $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bool[], $15::bool[], $16::bool[],
+                              $18::timestamptz[])
            AS t(name, address, routing_type, message_count, consumer_count, delivering_count, messages_added,
-                messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary)
+                messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary, first_message_at)
        ),
        upserted AS (
          INSERT INTO queue_snapshot AS s (node_id, cluster_id, observed_at, changed_at, name, address, routing_type,
            message_count, consumer_count, delivering_count, messages_added, messages_acknowledged, messages_expired,
-           messages_killed, paused, durable, temporary)
+           messages_killed, paused, durable, temporary, first_message_at)
          SELECT $2, $1, $3, $3, i.* FROM incoming i
          ON CONFLICT (node_id, name) DO UPDATE SET
            changed_at = CASE WHEN (s.address, s.routing_type, s.message_count, s.consumer_count, s.delivering_count,
                                    s.messages_added, s.messages_acknowledged, s.messages_expired, s.messages_killed,
-                                   s.paused, s.durable, s.temporary)
+                                   s.paused, s.durable, s.temporary, s.first_message_at)
                                IS DISTINCT FROM
                                   (EXCLUDED.address, EXCLUDED.routing_type, EXCLUDED.message_count, EXCLUDED.consumer_count,
                                    EXCLUDED.delivering_count, EXCLUDED.messages_added, EXCLUDED.messages_acknowledged,
                                    EXCLUDED.messages_expired, EXCLUDED.messages_killed, EXCLUDED.paused, EXCLUDED.durable,
-                                   EXCLUDED.temporary)
+                                   EXCLUDED.temporary, EXCLUDED.first_message_at)
                              THEN EXCLUDED.observed_at ELSE s.changed_at END,
            observed_at = EXCLUDED.observed_at, address = EXCLUDED.address, routing_type = EXCLUDED.routing_type,
            message_count = EXCLUDED.message_count, consumer_count = EXCLUDED.consumer_count,
            delivering_count = EXCLUDED.delivering_count, messages_added = EXCLUDED.messages_added,
            messages_acknowledged = EXCLUDED.messages_acknowledged, messages_expired = EXCLUDED.messages_expired,
            messages_killed = EXCLUDED.messages_killed, paused = EXCLUDED.paused, durable = EXCLUDED.durable,
-           temporary = EXCLUDED.temporary,
+           temporary = EXCLUDED.temporary, first_message_at = EXCLUDED.first_message_at,
            ${RATES.map((r) => `${r}_per_second = ${rateOf(r)}`).join(', ')}
          RETURNING s.changed_at = s.observed_at AS changed
        ),
@@ -106,6 +107,7 @@ export class QueueSnapshotRepository {
         column('durable'),
         column('temporary'),
         unread,
+        column('firstMessageAt'),
       ],
     );
     return { changed: result.changed, removed: result.removed };

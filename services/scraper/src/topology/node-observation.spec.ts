@@ -32,6 +32,29 @@ describe('observeBroker', () => {
     });
   });
 
+  it('reads disk and memory against their limits as the broker gives them, and unknown as unknown', () => {
+    // As Artemis 2.40 answered over Jolokia (probed): a fraction, a percent and two sizes in bytes.
+    const read = (attrs: Record<string, unknown>) =>
+      observeBroker(node, brokerAnswer({ Active: true, ...attrs }), at);
+    expect(
+      read({
+        DiskStoreUsage: 0.6948,
+        MaxDiskUsage: 90,
+        AddressMemoryUsage: 48971785,
+        GlobalMaxSize: 268435456,
+      }),
+    ).toMatchObject({
+      diskUsage: 0.6948,
+      diskLimit: 0.9,
+      memoryBytes: 48971785,
+      memoryLimitBytes: 268435456,
+    });
+    // No limit (-1), an attribute error, an older broker without the attribute: unknown, never 0.
+    expect(
+      read({ DiskStoreUsage: 'ERROR: java.lang.IllegalStateException', MaxDiskUsage: -1, GlobalMaxSize: -1 }),
+    ).toMatchObject({ diskUsage: null, diskLimit: null, memoryBytes: null, memoryLimitBytes: null });
+  });
+
   it('reads a reachable broker that is not active as a backup', () => {
     expect(observeBroker(node, brokerAnswer({ Active: false, Backup: true }), at).role).toBe('backup');
   });

@@ -21,6 +21,12 @@ export interface NodeObservation {
   uptimeMs: number | null;
   /** Client connections open on the node. */
   connectionCount: number | null;
+  /** Journal disk usage, and the usage past which the broker blocks producers (fractions of the disk). */
+  diskUsage: number | null;
+  diskLimit: number | null;
+  /** Memory held by addresses, and the global limit past which they page or block. */
+  memoryBytes: number | null;
+  memoryLimitBytes: number | null;
   /** Why the node is unreachable or refused us; null when it answered. */
   reason: string | null;
 }
@@ -34,7 +40,27 @@ const BROKER_ATTRIBUTES = [
   'ReplicaSync',
   'UptimeMillis',
   'ConnectionCount',
+  'DiskStoreUsage',
+  'MaxDiskUsage',
+  'AddressMemoryUsage',
+  'GlobalMaxSize',
 ];
+
+/** A fraction of the disk, as the broker gives it (0..1); anything else is unknown. */
+const fraction = (v: unknown): number | null => {
+  const n = typeof v === 'number' && Number.isFinite(v) ? v : null;
+  return n !== null && n >= 0 && n <= 1 ? n : null;
+};
+/** `max-disk-usage` in percent; -1 (no limit) or anything outside 0..100 is "no limit known". */
+const percentAsFraction = (v: unknown): number | null => {
+  const n = count(v);
+  return n !== null && n >= 0 && n <= 100 ? n / 100 : null;
+};
+/** A size in bytes; -1 (unlimited) and other negatives are unknown. */
+const bytes = (v: unknown): number | null => {
+  const n = count(v);
+  return n !== null && n >= 0 ? n : null;
+};
 
 /** Tier A is one bulk request per node: a wildcard read of the broker MBean. */
 export const TIER_A_REQUESTS: JolokiaRequest[] = [
@@ -86,6 +112,10 @@ export function observeBroker(
     version: text(broker.Version),
     uptimeMs: count(broker.UptimeMillis),
     connectionCount: count(broker.ConnectionCount),
+    diskUsage: fraction(broker.DiskStoreUsage),
+    diskLimit: percentAsFraction(broker.MaxDiskUsage),
+    memoryBytes: bytes(broker.AddressMemoryUsage),
+    memoryLimitBytes: bytes(broker.GlobalMaxSize),
     reason: null,
   };
 }
@@ -110,6 +140,10 @@ export function unreachableNode(
     version: null,
     uptimeMs: null,
     connectionCount: null,
+    diskUsage: null,
+    diskLimit: null,
+    memoryBytes: null,
+    memoryLimitBytes: null,
     reason,
   };
 }

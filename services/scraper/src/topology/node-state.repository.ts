@@ -29,6 +29,10 @@ export class NodeStateRepository {
       version: r.version,
       uptimeMs: r.uptimeMs,
       connectionCount: r.connectionCount,
+      diskUsage: r.diskUsage,
+      diskLimit: r.diskLimit,
+      memoryBytes: r.memoryBytes,
+      memoryLimitBytes: r.memoryLimitBytes,
       reason: r.reason,
     }));
   }
@@ -52,6 +56,10 @@ export class NodeStateRepository {
         brokerNodeId: o.brokerNodeId,
         version: o.version,
         reason: o.reason,
+        diskUsage: o.diskUsage,
+        diskLimit: o.diskLimit,
+        memoryBytes: o.memoryBytes,
+        memoryLimitBytes: o.memoryLimitBytes,
       })),
       ['nodeId'],
     );

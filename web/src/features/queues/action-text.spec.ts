@@ -1,6 +1,6 @@
 import type { NodeActionResult, QueueActionResult } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
-import { describeNode, pauseText, statement } from './action-text';
+import { describeNode, oldestWaitingText, pauseText, statement } from './action-text';
 
 const node = (over: Partial<NodeActionResult>): NodeActionResult => ({
   node: 'a',
@@ -66,5 +66,14 @@ describe('a pause', () => {
     expect(
       pauseText({ paused: true, pause: { persist: false, by: null, at: '2026-12-01T10:00:00.000Z' } }),
     ).toMatch(/^paused until a broker restart \(by someone at /);
+  });
+});
+
+describe('the oldest waiting message', () => {
+  it('says how long it has waited, and nothing where the broker could not say', () => {
+    expect(oldestWaitingText(null, Date.now())).toBe('—');
+    expect(oldestWaitingText('2026-12-01T10:00:00.000Z', Date.parse('2026-12-01T10:12:30.000Z'))).toMatch(
+      /^12 min \(sent /,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { QueueActionResult, QueueRow } from '@artemis-studio/contracts';
-import { formatNumber, formatTime } from '../../lib/ui/format';
+import { formatDuration, formatNumber, formatTime } from '../../lib/ui/format';
 
 export type Destructive = 'purge' | 'delete' | 'retry';
 
@@ -61,4 +61,14 @@ export function pauseText(row: Pick<QueueRow, 'paused' | 'pause'>): string | nul
   return row.pause.persist
     ? `paused, survives a restart (by ${who})`
     : `paused until a broker restart (by ${who})`;
+}
+
+/**
+ * How long the oldest message has waited, as of `now`: "12 min (sent 10:41:03)"; "—" when the
+ * queue is empty or its head carries no time (the broker cannot say, so neither do we).
+ */
+export function oldestWaitingText(oldestMessageAt: string | null, now: number): string {
+  if (oldestMessageAt === null) return '—';
+  const at = Date.parse(oldestMessageAt);
+  return `${formatDuration(Math.max(0, now - at))} (sent ${formatTime(oldestMessageAt)})`;
 }

@@ -41,3 +41,16 @@ export function formatTime(iso: string | number | null): string {
   if (iso === null) return '—';
   return times.format(new Date(iso));
 }
+
+const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** "512 MB", "1.5 GB": a size at a glance (powers of 1,024, as the broker's settings count). */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${rates.format(value)} ${UNITS[unit]}`;
+}

@@ -1,4 +1,5 @@
 import type { CapabilityVerdict, Topology } from '@artemis-studio/contracts';
+import { diskText, memoryText, nearLimit } from '../storage-text';
 import { Badge, Card, Code, CopyButton, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { QueryState } from '../../../lib/ui/query-state';
@@ -24,7 +25,17 @@ function NodesTable({ topology }: { topology: Topology }) {
     <Table.ScrollContainer minWidth={800}>
       <Table verticalSpacing="sm" aria-label="Nodes">
         <TableHead
-          columns={['Node', 'Role', 'Replication', 'Version', 'Uptime', 'Reachability', 'Observed']}
+          columns={[
+            'Node',
+            'Role',
+            'Replication',
+            'Version',
+            'Uptime',
+            'Journal disk',
+            'Address memory',
+            'Reachability',
+            'Observed',
+          ]}
         />
         <Table.Tbody>
           {topology.nodes.map((node) => (
@@ -38,6 +49,17 @@ function NodesTable({ topology }: { topology: Topology }) {
               <Table.Td>{replication(node.role, node.replicaSync)}</Table.Td>
               <Table.Td>{node.version ?? '—'}</Table.Td>
               <Table.Td>{formatDuration(node.uptimeMs)}</Table.Td>
+              <Table.Td
+                c={nearLimit(node.storage.diskUsage, node.storage.diskLimit) ? 'red' : undefined}
+                data-testid={`disk-${node.name}`}
+              >
+                {diskText(node.storage)}
+              </Table.Td>
+              <Table.Td
+                c={nearLimit(node.storage.memoryBytes, node.storage.memoryLimitBytes) ? 'orange' : undefined}
+              >
+                {memoryText(node.storage)}
+              </Table.Td>
               <Table.Td>
                 {node.reachable ? (
                   <Text size="sm">reachable</Text>

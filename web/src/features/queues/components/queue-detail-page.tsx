@@ -15,7 +15,7 @@ import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
 import { QueueMessages } from './queue-messages';
 import { actionRefusal } from '../action-refusal';
-import { pauseText } from '../action-text';
+import { oldestWaitingText, pauseText } from '../action-text';
 import { DeadLetterGroups } from '../../message-jobs/components/dead-letter-groups';
 import { MessageJobsPanel } from '../../message-jobs/components/message-jobs-panel';
 import { useAbilities } from '../../../lib/access/me';
@@ -29,6 +29,7 @@ const ATTRIBUTE_COLUMNS = [
   'Address',
   'Routing',
   'Depth',
+  'Oldest waiting',
   'Consumers',
   'Delivering',
   'Added',
@@ -55,6 +56,7 @@ function Attributes({ rows }: { rows: QueueRow[] }) {
               <Table.Td>{q.address}</Table.Td>
               <Table.Td>{q.routingType}</Table.Td>
               <Table.Td data-testid={`depth-${q.node}`}>{formatNumber(q.messageCount)}</Table.Td>
+              <Table.Td>{oldestWaitingText(q.oldestMessageAt, Date.parse(q.observedAt))}</Table.Td>
               <Table.Td>{q.consumerCount}</Table.Td>
               <Table.Td>{q.deliveringCount}</Table.Td>
               <Table.Td>{formatNumber(q.messagesAdded)}</Table.Td>
@@ -183,7 +185,7 @@ export function QueueDetailPage() {
       <MessageJobsPanel
         clusterId={clusterId}
         queue={queue}
-        refusal={cluster.data ? actionRefusal(can, cluster.data) : 'loading'}
+        refusal={cluster.data ? actionRefusal(can, cluster.data) : 'the cluster is still loading'}
       />
       {cluster.data && (
         <DeadLetterGroups clusterId={clusterId} queue={queue} refusal={actionRefusal(can, cluster.data)} />
