@@ -1,3 +1,5 @@
+import type { BrokerProfile } from './broker';
+import { waitFor } from './wait';
 /** The first admin's password in every test stack (spawnService gives it to each gateway). */
 export const TEST_ADMIN_PASSWORD = 'test-admin-password';
 
@@ -59,4 +61,35 @@ export async function signInAs(
     throw new Error(`creating ${username} failed: ${created.status} ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
   return { ...(await signIn(gatewayUrl, username, password)), userId: id, username };
+}
+
+/**
+ * Registers the profile's first broker node through the gateway's API, as an administrator does,
+ * and waits until the cluster's scraper has seen it live (actions and live reads need a live
+ * node). `amqp` adds the node's AMQP URL, for the notifier. Answers the cluster's id.
+ */
+export async function registerLiveBroker(
+  gatewayUrl: string,
+  admin: ApiSession,
+  broker: BrokerProfile,
+  { name, amqp = false }: { name: string; amqp?: boolean },
+): Promise<string> {
+  const node = broker.nodes[0];
+  const registered = await admin.fetch(`${gatewayUrl}/api/v1/clusters`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      nodes: [{ name: node.name, jolokiaUrl: node.jolokiaUrl, ...(amqp ? { amqpUrl: node.amqpUrl } : {}) }],
+      credentials: { jolokia: { username: broker.user, password: broker.password } },
+    }),
+  });
+  const clusterId = ((await registered.json()) as { id: string }).id;
+  await waitFor('the scraper to see the node live', async () => {
+    const topology = (await (
+      await admin.fetch(`${gatewayUrl}/api/v1/clusters/${clusterId}/topology`)
+    ).json()) as { nodes: { role: string }[] };
+    return topology.nodes[0]?.role === 'live';
+  });
+  return clusterId;
 }

@@ -24,7 +24,7 @@ export { openAmqpClient } from './amqp';
 export { deadLetter } from './dead-letters';
 export { brokerJolokia, depthOf, drainQueue, fillQueue, queueMbean } from './broker-messages';
 export { rawBrokerEvent } from './events';
-export { TEST_ADMIN_PASSWORD, signIn, signInAs, sessionFrom } from './access';
+export { TEST_ADMIN_PASSWORD, registerLiveBroker, signIn, signInAs, sessionFrom } from './access';
 export type { ApiSession } from './access';
 export { startIdentityProvider } from './oidc';
 export type { TestIdentityProvider } from './oidc';

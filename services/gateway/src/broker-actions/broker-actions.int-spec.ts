@@ -11,6 +11,7 @@ import {
   brokerProfile,
   deadLetter,
   openAmqpClient,
+  registerLiveBroker,
   signIn,
   signInAs,
   spawnService,
@@ -86,28 +87,9 @@ describe('queue actions on a real broker', () => {
     admin = await signIn(gateway.url);
     operator = await signInAs(gateway.url, admin, 'operator');
     viewer = await signInAs(gateway.url, admin, 'viewer');
-    const registered = await admin.fetch(`${gateway.url}/api/v1/clusters`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: `actions-${randomUUID().slice(0, 8)}`,
-        nodes: [
-          {
-            name: broker.nodes[0].name,
-            jolokiaUrl: broker.nodes[0].jolokiaUrl,
-            amqpUrl: broker.nodes[0].amqpUrl,
-          },
-        ],
-        credentials: { jolokia: { username: broker.user, password: broker.password } },
-      }),
-    });
-    clusterId = ((await registered.json()) as { id: string }).id;
-    // The owner can act once it has seen the node live (it acts on live nodes only).
-    await waitFor('the scraper to see the node live', async () => {
-      const topology = (await (await admin.fetch(`${base()}/topology`)).json()) as {
-        nodes: { role: string }[];
-      };
-      return topology.nodes[0]?.role === 'live';
+    clusterId = await registerLiveBroker(gateway.url, admin, broker, {
+      name: `actions-${randomUUID().slice(0, 8)}`,
+      amqp: true,
     });
   }, 120_000);
 

@@ -13,6 +13,7 @@ import {
   depthOf,
   drainQueue,
   fillQueue,
+  registerLiveBroker,
   signIn,
   signInAs,
   spawnService,
@@ -99,21 +100,8 @@ describe('message jobs on a real broker', () => {
     admin = await signIn(gateway.url);
     operator = await signInAs(gateway.url, admin, 'operator');
     viewer = await signInAs(gateway.url, admin, 'viewer');
-    const registered = await admin.fetch(`${gateway.url}/api/v1/clusters`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: `jobs-${randomUUID().slice(0, 8)}`,
-        nodes: [{ name: broker.nodes[0].name, jolokiaUrl: broker.nodes[0].jolokiaUrl }],
-        credentials: { jolokia: { username: broker.user, password: broker.password } },
-      }),
-    });
-    clusterId = ((await registered.json()) as { id: string }).id;
-    await waitFor('the scraper to see the node live', async () => {
-      const topology = (await (await admin.fetch(`${base()}/topology`)).json()) as {
-        nodes: { role: string }[];
-      };
-      return topology.nodes[0]?.role === 'live';
+    clusterId = await registerLiveBroker(gateway.url, admin, broker, {
+      name: `jobs-${randomUUID().slice(0, 8)}`,
     });
   }, 120_000);
 
