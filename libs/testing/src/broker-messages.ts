@@ -25,6 +25,28 @@ export async function brokerJolokia<T extends object | object[]>(
   return (await response.json()) as T extends unknown[] ? JolokiaAnswer[] : JolokiaAnswer;
 }
 
+/** An exec on the first broker's own MBean, as its administrator; throws unless it succeeded. */
+export async function brokerExec(
+  broker: BrokerProfile,
+  operation: string,
+  args: unknown[],
+): Promise<unknown> {
+  const answer = await brokerJolokia(broker, {
+    type: 'exec',
+    mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+    operation,
+    arguments: args,
+  });
+  if (answer.status !== 200) throw new Error(`${operation} failed: ${answer.error}`);
+  return answer.value;
+}
+
+/** The status and error code of a gateway answer that is an error. */
+export const errorOf = async (response: Response): Promise<{ status: number; code: string }> => ({
+  status: response.status,
+  code: ((await response.json()) as { error: { code: string } }).error.code,
+});
+
 /** The MBean of an anycast queue on its own address, on the profile's first broker. */
 export const queueMbean = (broker: BrokerProfile, queue: string, address = queue) =>
   `org.apache.activemq.artemis:broker="${broker.nodes[0].name}",component=addresses,address="${address}",subcomponent=queues,routing-type="anycast",queue="${queue}"`;

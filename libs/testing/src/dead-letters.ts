@@ -1,17 +1,6 @@
 import { openAmqpClient } from './amqp';
 import type { BrokerProfile } from './broker';
-import { brokerJolokia } from './broker-messages';
-
-/** A Jolokia exec on the profile's first broker, as its administrator; throws unless it succeeded. */
-async function brokerExec(broker: BrokerProfile, operation: string, args: unknown[]): Promise<void> {
-  const answer = await brokerJolokia(broker, {
-    type: 'exec',
-    mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
-    operation,
-    arguments: args,
-  });
-  if (answer.status !== 200) throw new Error(`${operation} failed: ${answer.error}`);
-}
+import { brokerExec } from './broker-messages';
 
 /**
  * Dead-letters `count` messages the way production does: sent to `work`, rejected by its consumer

@@ -22,7 +22,15 @@ export { openStream } from './sse';
 export { testBus } from './bus';
 export { openAmqpClient } from './amqp';
 export { deadLetter } from './dead-letters';
-export { brokerJolokia, depthOf, drainQueue, fillQueue, queueMbean } from './broker-messages';
+export {
+  brokerExec,
+  brokerJolokia,
+  depthOf,
+  drainQueue,
+  errorOf,
+  fillQueue,
+  queueMbean,
+} from './broker-messages';
 export { rawBrokerEvent } from './events';
 export { TEST_ADMIN_PASSWORD, registerLiveBroker, signIn, signInAs, sessionFrom } from './access';
 export type { ApiSession } from './access';

@@ -8,6 +8,7 @@ import {
 import { createDataSource } from '@artemis-studio/db';
 import {
   brokerJolokia,
+  errorOf,
   brokerProfile,
   deadLetter,
   openAmqpClient,
@@ -70,10 +71,6 @@ describe('queue actions on a real broker', () => {
     expect(response.status).toBe(200);
     return QueueActionResultSchema.parse(await response.json());
   };
-  const errorOf = async (response: Response) => ({
-    status: response.status,
-    code: ((await response.json()) as { error: { code: string } }).error.code,
-  });
   const audited = async (action: string, target: string): Promise<AuditEvent[]> => {
     const response = await admin.fetch(`${gateway.url}/api/v1/audit?action=${action}&clusterId=${clusterId}`);
     return ((await response.json()) as { items: AuditEvent[] }).items.filter((e) => e.target === target);

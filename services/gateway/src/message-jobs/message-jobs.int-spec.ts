@@ -7,7 +7,8 @@ import {
   type MessageJobBodyInput,
 } from '@artemis-studio/contracts';
 import {
-  brokerJolokia,
+  brokerExec,
+  errorOf,
   brokerProfile,
   deadLetter,
   depthOf,
@@ -66,32 +67,17 @@ describe('message jobs on a real broker', () => {
     });
     return job;
   };
-  const errorOf = async (response: Response) => ({
-    status: response.status,
-    code: ((await response.json()) as { error: { code: string } }).error.code,
-  });
   /** A queue whose address pages past a few kilobytes: most of what it holds is on disk. */
-  const pagingQueue = async (queue: string) => {
-    const answer = await brokerJolokia(broker, {
-      type: 'exec',
-      mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
-      operation: 'addAddressSettings(java.lang.String,java.lang.String)',
-      arguments: [
-        queue,
-        JSON.stringify({ maxSizeBytes: 65536, pageSizeBytes: 32768, addressFullMessagePolicy: 'PAGE' }),
-      ],
-    });
-    expect(answer.status).toBe(200);
-  };
-  const createQueue = async (queue: string) => {
-    const answer = await brokerJolokia(broker, {
-      type: 'exec',
-      mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
-      operation: 'createQueue(java.lang.String,boolean)',
-      arguments: [JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST' }), true],
-    });
-    expect(answer.status).toBe(200);
-  };
+  const pagingQueue = (queue: string) =>
+    brokerExec(broker, 'addAddressSettings(java.lang.String,java.lang.String)', [
+      queue,
+      JSON.stringify({ maxSizeBytes: 65536, pageSizeBytes: 32768, addressFullMessagePolicy: 'PAGE' }),
+    ]);
+  const createQueue = (queue: string) =>
+    brokerExec(broker, 'createQueue(java.lang.String,boolean)', [
+      JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST' }),
+      true,
+    ]);
 
   beforeAll(async () => {
     broker = await brokerProfile(testConfig.brokerProfile);
