@@ -12,6 +12,8 @@ interface Props {
   title: string;
   size?: ModalProps['size'];
   submitLabel: string;
+  /** What the submit button's colour says: red for what removes. */
+  destructive?: boolean;
   canSubmit: boolean;
   pending: boolean;
   error: unknown;
@@ -52,7 +54,12 @@ export function ActionFormButton(props: Props) {
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" disabled={!props.canSubmit} loading={props.pending}>
+            <Button
+              type="submit"
+              color={props.destructive ? 'red' : undefined}
+              disabled={!props.canSubmit}
+              loading={props.pending}
+            >
               {props.submitLabel}
             </Button>
           </Group>

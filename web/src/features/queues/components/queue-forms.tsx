@@ -225,6 +225,7 @@ export function DeleteAddressButton({ clusterId, refusal }: { clusterId: string;
       refusal={refusal}
       title="Delete an address"
       submitLabel="Delete"
+      destructive
       canSubmit={name.trim() !== '' && typed === name.trim()}
       pending={remove.isPending}
       error={remove.error}
