@@ -86,6 +86,7 @@ async function main(): Promise<void> {
     const queues = await observe();
     const upsertStarted = performance.now();
     const result = await repository.sync(cluster.id, cluster.nodeIds[0], queues, new Date());
+    if (!result) throw new Error('the bench cluster was deleted during the run');
     const ended = performance.now();
     const used = process.cpuUsage(cpu);
     return {

@@ -5,6 +5,7 @@ export { SecretVault } from './secret-vault';
 export { ClusterTargetQueries, sealCredential } from './cluster-target.queries';
 export type { ClusterTarget, ClusterTargetNode } from './cluster-target.queries';
 export { reapOlderThan } from './reap';
+export { whileClusterExists } from './cluster-hold';
 export { MessageJobQueries } from './message-job.queries';
 export type { JobProgress, NewMessageJob } from './message-job.queries';
 export { changeOf, Filters, firstRow, isoOrNull, pageBefore, rowsOf } from './sql';

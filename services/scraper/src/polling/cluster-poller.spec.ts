@@ -26,9 +26,10 @@ const liveBroker: JolokiaResponse[] = [
 ];
 
 /** A poller over one node whose answers the test scripts, with the node-state table in memory. */
-function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerName: true }) {
+function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerName: true, deleted: false }) {
   let clock = Date.parse('2026-11-30T12:00:00Z');
   let saved: NodeObservation[] = [];
+  let puts = 0;
   const signals: SignalTopic[] = [];
   const failures: string[] = [];
   const poller = new ClusterPoller(target, {
@@ -43,14 +44,14 @@ function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerN
       // The real table has no broker name column.
       load: async () => (table.keepsBrokerName ? saved : saved.map((o) => ({ ...o, brokerName: null }))),
       // Upserts by node, as the table does: a node the tick skipped keeps its row.
-      save: async (_cluster, observations) =>
-        void (saved = [
-          ...saved.filter((o) => !observations.some((n) => n.nodeId === o.nodeId)),
-          ...observations,
-        ]),
+      save: async (_cluster, observations) => {
+        if (table.deleted) return false;
+        saved = [...saved.filter((o) => !observations.some((n) => n.nodeId === o.nodeId)), ...observations];
+        return true;
+      },
     },
     queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
-    liveNodes: { put: async () => 1 },
+    liveNodes: { put: async () => ++puts },
     signal: (_cluster, topic) => signals.push(topic),
     pollFailed: (_cluster, _node, kind) => failures.push(kind),
     intervals: () => ({ tierAMs: TICK_MS, tierBMs: 5000 }),
@@ -61,6 +62,7 @@ function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerN
     signals,
     failures,
     state: () => saved[0],
+    liveNodePuts: () => puts,
     brokerName: () => poller.brokerName('n1'),
     /** One tier-A tick, a tick after the last. */
     tick: async () => {
@@ -79,7 +81,7 @@ describe('ClusterPoller: a skipped poll', () => {
     const limited = () => {
       throw new JolokiaError('limited', 'call budget for this node exhausted; retrying next tick');
     };
-    const sut = pollerWith([() => liveBroker, limited], { keepsBrokerName: false });
+    const sut = pollerWith([() => liveBroker, limited], { keepsBrokerName: false, deleted: false });
     await sut.tick();
     expect(sut.brokerName()).toBe('primary');
     await sut.tick();
@@ -128,5 +130,20 @@ describe('ClusterPoller: a node is unreachable only after two failed polls in a 
     await sut.tick();
     await sut.tick();
     expect(sut.state()).toMatchObject({ reachable: false, reason: expect.stringMatching(/login refused/) });
+  });
+});
+
+describe('ClusterPoller: a cluster deleted while its tick polled', () => {
+  it('publishes no live-node set and no signal for it', async () => {
+    const table = { keepsBrokerName: true, deleted: false };
+    const sut = pollerWith([() => liveBroker, () => liveBroker], table);
+    await sut.tick();
+    expect(sut.liveNodePuts()).toBe(1);
+    const signals = sut.signals.length;
+
+    table.deleted = true;
+    await sut.tick();
+    expect(sut.liveNodePuts()).toBe(1);
+    expect(sut.signals.length).toBe(signals);
   });
 });

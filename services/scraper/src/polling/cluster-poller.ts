@@ -96,7 +96,9 @@ export class ClusterPoller {
       this.target.nodes.map((node) => this.observe(node, previous.get(node.id), now)),
     );
     const fresh = observed.filter((o): o is NodeObservation => o !== 'skipped');
-    await this.deps.nodeStates.save(clusterId, fresh);
+    // Deleted while this tick polled: its rows and live-node set must not come back; the registry
+    // stops this poller when the deletion reaches it.
+    if (!(await this.deps.nodeStates.save(clusterId, fresh))) return;
 
     const before = this.target.nodes.map((n) => previous.get(n.id)).filter((o): o is NodeObservation => !!o);
     // node_state keeps no broker name: a skipped node's row is completed from memory, or one skipped
@@ -135,6 +137,7 @@ export class ClusterPoller {
           );
         const unread = unreadable.map((q) => q.name);
         const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
+        if (result === null) return;
         changes += result.changed + result.removed;
       } catch (err) {
         this.deps.log.warn(

@@ -1,5 +1,5 @@
 import { createDataSource } from '@artemis-studio/db';
-import { insertCluster, testDatabaseUrl } from '@artemis-studio/testing';
+import { insertCluster, testDatabaseUrl, waitFor } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
 import { QueueSnapshotRepository } from './queue-snapshot.repository';
@@ -30,7 +30,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
   let cluster: { id: string; nodeIds: string[] };
 
   beforeAll(async () => {
-    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 4 }).initialize();
     sut = new QueueSnapshotRepository({ whenReady: async () => db });
     cluster = await insertCluster(db, oneNodeCluster);
   });
@@ -137,5 +137,47 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     expect(await samples()).toBe(4);
     expect(await sut.reapSamples(new Date(Date.UTC(2001, 0, 1)), 2)).toBe(3);
     expect(await samples()).toBe(1);
+  });
+
+  describe('beside a deletion of the cluster', () => {
+    /** Backends of this database waiting for a lock while running a statement that mentions `text`. */
+    const waitingOn = async (text: string) =>
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+          [`%${text}%`],
+        )
+      )[0].n > 0;
+
+    it('lets the deletion wait for a tick already writing, rather than deadlock with it', async () => {
+      const doomed = await insertCluster(db, oneNodeCluster);
+      const node = doomed.nodeIds[0];
+      await sut.sync(doomed.id, node, [queue('a', 1), queue('b', 1)], new Date());
+      // A third party holds the node row, so the tick stops after locking its snapshot rows (at its
+      // node key check) and the deletion stops in its cascade: the order that used to deadlock.
+      const gate = db.createQueryRunner();
+      await gate.startTransaction();
+      await gate.query(`SELECT 1 FROM cluster_node WHERE id = $1 FOR UPDATE`, [node]);
+      try {
+        const tick = sut.sync(doomed.id, node, [queue('a', 2), queue('b', 2), queue('c', 1)], new Date());
+        await waitFor('the tick to wait', () => waitingOn('INSERT INTO queue_snapshot'));
+        const deletion = db.query(`DELETE FROM cluster WHERE id = $1`, [doomed.id]);
+        await waitFor('the deletion to wait', () => waitingOn('DELETE FROM cluster'));
+        await gate.rollbackTransaction();
+        expect(await tick).toEqual({ changed: 3, removed: 0 });
+        await deletion;
+      } finally {
+        if (gate.isTransactionActive) await gate.rollbackTransaction();
+        await gate.release();
+      }
+      expect(await db.query(`SELECT 1 FROM queue_snapshot WHERE node_id = $1`, [node])).toEqual([]);
+    });
+
+    it('writes nothing for a cluster deleted before its tick, and says so', async () => {
+      const doomed = await insertCluster(db, oneNodeCluster);
+      await db.query(`DELETE FROM cluster WHERE id = $1`, [doomed.id]);
+      expect(await sut.sync(doomed.id, doomed.nodeIds[0], [queue('a', 1)], new Date())).toBeNull();
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { changeOf, reapOlderThan, rowsOf } from '@artemis-studio/db';
+import { changeOf, reapOlderThan, rowsOf, whileClusterExists } from '@artemis-studio/db';
 import type { QueueObservation } from './queue-observation';
 
 export interface QueueSyncResult {
@@ -27,7 +27,8 @@ const rateOf = (r: (typeof RATES)[number]) =>
  * Writes one node's tier-B tick in one statement: upsert every snapshot, delete the queues that
  * disappeared, append a metric sample per queue, and let PostgreSQL say what really changed
  * (changed_at moves only when a figure differs), so the diff is against the persisted state. Rates
- * come from the same comparison: each counter's increase since the stored observation.
+ * come from the same comparison: each counter's increase since the stored observation. Null, writing
+ * nothing, when the cluster has been deleted meanwhile.
  */
 @Injectable()
 export class QueueSnapshotRepository {
@@ -40,12 +41,13 @@ export class QueueSnapshotRepository {
     observedAt: Date,
     /** Queues listed but not read this tick: their snapshot stays as it was. */
     unread: readonly string[] = [],
-  ): Promise<QueueSyncResult> {
+  ): Promise<QueueSyncResult | null> {
     const db = await this.database.whenReady();
     const column = <K extends keyof QueueObservation>(key: K) => queues.map((q) => q[key]);
-    const [result] = await rowsOf<QueueSyncResult>(
-      db,
-      `WITH incoming AS (
+    const rows = await whileClusterExists(db, clusterId, (tx) =>
+      rowsOf<QueueSyncResult>(
+        tx,
+        `WITH incoming AS (
          SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[], $9::bigint[],
                               $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bool[], $15::bool[], $16::bool[],
                               $18::timestamptz[])
@@ -89,28 +91,29 @@ export class QueueSnapshotRepository {
        SELECT (SELECT count(*) FROM upserted WHERE changed)::int AS changed,
               (SELECT count(*) FROM removed)::int AS removed,
               (SELECT count(*) FROM sampled)::int AS sampled`,
-      [
-        clusterId,
-        nodeId,
-        observedAt,
-        column('name'),
-        column('address'),
-        column('routingType'),
-        column('messageCount'),
-        column('consumerCount'),
-        column('deliveringCount'),
-        column('messagesAdded'),
-        column('messagesAcknowledged'),
-        column('messagesExpired'),
-        column('messagesKilled'),
-        column('paused'),
-        column('durable'),
-        column('temporary'),
-        unread,
-        column('firstMessageAt'),
-      ],
+        [
+          clusterId,
+          nodeId,
+          observedAt,
+          column('name'),
+          column('address'),
+          column('routingType'),
+          column('messageCount'),
+          column('consumerCount'),
+          column('deliveringCount'),
+          column('messagesAdded'),
+          column('messagesAcknowledged'),
+          column('messagesExpired'),
+          column('messagesKilled'),
+          column('paused'),
+          column('durable'),
+          column('temporary'),
+          unread,
+          column('firstMessageAt'),
+        ],
+      ),
     );
-    return { changed: result.changed, removed: result.removed };
+    return rows && { changed: rows[0].changed, removed: rows[0].removed };
   }
 
   /** A node that is no longer live serves no queues: its snapshots go (they would read as current). */

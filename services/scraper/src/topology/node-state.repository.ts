@@ -1,6 +1,6 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { NodeStateEntity, reapOlderThan, rowsOf } from '@artemis-studio/db';
+import { NodeStateEntity, reapOlderThan, rowsOf, whileClusterExists } from '@artemis-studio/db';
 import type { NodeObservation } from './node-observation';
 
 /**
@@ -37,46 +37,51 @@ export class NodeStateRepository {
     }));
   }
 
-  async save(clusterId: string, observations: NodeObservation[]): Promise<void> {
+  /** Writes a tick's observations; false, writing nothing, when the cluster has been deleted meanwhile. */
+  async save(clusterId: string, observations: NodeObservation[]): Promise<boolean> {
     const db = await this.database.whenReady();
-    if (observations.length === 0) return;
-    await db.getRepository(NodeStateEntity).upsert(
-      observations.map((o) => ({
-        nodeId: o.nodeId,
-        clusterId,
-        observedAt: o.observedAt,
-        lastOkAt: o.lastOkAt,
-        uptimeMs: o.uptimeMs,
-        connectionCount: o.connectionCount,
-        reachable: o.reachable,
-        active: o.active,
-        backup: o.backup,
-        replicaSync: o.replicaSync,
-        role: o.role,
-        brokerNodeId: o.brokerNodeId,
-        version: o.version,
-        reason: o.reason,
-        diskUsage: o.diskUsage,
-        diskLimit: o.diskLimit,
-        memoryBytes: o.memoryBytes,
-        memoryLimitBytes: o.memoryLimitBytes,
-      })),
-      ['nodeId'],
-    );
-    const sampled = observations.filter((o) => o.reachable && o.connectionCount !== null);
-    if (sampled.length === 0) return;
-    await rowsOf(
-      db,
-      `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
-       SELECT t.sampled_at, $1, t.node_id, t.connections
-         FROM unnest($2::timestamptz[], $3::uuid[], $4::int[]) AS t(sampled_at, node_id, connections)`,
-      [
-        clusterId,
-        sampled.map((o) => o.observedAt),
-        sampled.map((o) => o.nodeId),
-        sampled.map((o) => o.connectionCount),
-      ],
-    );
+    if (observations.length === 0) return true;
+    const saved = await whileClusterExists(db, clusterId, async (tx) => {
+      await tx.getRepository(NodeStateEntity).upsert(
+        observations.map((o) => ({
+          nodeId: o.nodeId,
+          clusterId,
+          observedAt: o.observedAt,
+          lastOkAt: o.lastOkAt,
+          uptimeMs: o.uptimeMs,
+          connectionCount: o.connectionCount,
+          reachable: o.reachable,
+          active: o.active,
+          backup: o.backup,
+          replicaSync: o.replicaSync,
+          role: o.role,
+          brokerNodeId: o.brokerNodeId,
+          version: o.version,
+          reason: o.reason,
+          diskUsage: o.diskUsage,
+          diskLimit: o.diskLimit,
+          memoryBytes: o.memoryBytes,
+          memoryLimitBytes: o.memoryLimitBytes,
+        })),
+        ['nodeId'],
+      );
+      const sampled = observations.filter((o) => o.reachable && o.connectionCount !== null);
+      if (sampled.length === 0) return true;
+      await rowsOf(
+        tx,
+        `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
+         SELECT t.sampled_at, $1, t.node_id, t.connections
+           FROM unnest($2::timestamptz[], $3::uuid[], $4::int[]) AS t(sampled_at, node_id, connections)`,
+        [
+          clusterId,
+          sampled.map((o) => o.observedAt),
+          sampled.map((o) => o.nodeId),
+          sampled.map((o) => o.connectionCount),
+        ],
+      );
+      return true;
+    });
+    return saved !== null;
   }
 
   /** Trims node samples older than the cut-off in bounded batches, as the queue samples are. */
