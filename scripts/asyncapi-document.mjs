@@ -27,6 +27,10 @@ const PARAMETERS = {
   clusterId: { description: 'The cluster (a UUID, as registered at the gateway)' },
   topic: { description: 'What changed', enum: SIGNAL_TOPICS ? [...SIGNAL_TOPICS] : undefined },
   action: { description: 'The audited action, such as cluster.update or auth.sign-in (may hold dots)' },
+  state: {
+    description: "The alert's new state",
+    enum: contracts.ALERT_STATES ? [...contracts.ALERT_STATES] : undefined,
+  },
 };
 
 const describeParameters = (names) =>

@@ -14,6 +14,8 @@ export const subjects = {
   rpc: (name: string) => `${SUBJECT_PREFIX}.rpc.${name}`,
   /** One audited request, by action (`cluster.update`, `auth.sign-in`, …). */
   audit: (action: string) => `${SUBJECT_PREFIX}.audit.${action}`,
+  /** An alert's transition (issue 29): `state` is pending, firing or resolved. */
+  alert: (clusterId: string, state: string) => `${SUBJECT_PREFIX}.alerts.${clusterId}.${state}`,
 } as const;
 
 /** Wildcards matching one kind of subject across clusters (`*` for one cluster id). */
@@ -24,6 +26,7 @@ export const subjectPatterns = {
   eventStored: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.event.stored`,
   clusterChange: (clusterId = '*') => `${SUBJECT_PREFIX}.cluster.${clusterId}.change`,
   audit: () => `${SUBJECT_PREFIX}.audit.>`,
+  alert: (clusterId = '*', state = '*') => `${SUBJECT_PREFIX}.alerts.${clusterId}.${state}`,
 } as const;
 
 /** The JetStream stream holding `event.raw` for every cluster (declared in bus/streams.ts). */

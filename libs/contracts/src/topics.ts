@@ -12,6 +12,7 @@ export const KNOWN_TOPICS = [
   'connections',
   'capabilities',
   'jobs',
+  'alerts',
 ] as const;
 export type Topic = (typeof KNOWN_TOPICS)[number];
 
@@ -27,6 +28,8 @@ export const SIGNAL_TOPICS = [
   'capabilities',
   /** A message job on the cluster started, made progress or ended (ADR-0012). */
   'jobs',
+  /** An alert of the cluster changed state, or its rules were evaluated after a gap (issue 29). */
+  'alerts',
 ] as const;
 export type SignalTopic = (typeof SIGNAL_TOPICS)[number];
 

@@ -8,5 +8,7 @@ export { reapOlderThan } from './reap';
 export { whileClusterExists } from './cluster-hold';
 export { MessageJobQueries } from './message-job.queries';
 export type { JobProgress, NewMessageJob } from './message-job.queries';
-export { changeOf, Filters, firstRow, isoOrNull, pageBefore, rowsOf } from './sql';
+export { changeOf, Filters, firstChanged, firstRow, isoOrNull, pageBefore, rowsOf } from './sql';
 export type { Sql } from './sql';
+export { ALERT_SELECT, alertOf, alertRuleOf, SILENCE_OF_ALERT } from './alert.queries';
+export type { AlertRow, AlertRuleRow } from './alert.queries';

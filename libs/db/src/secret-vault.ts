@@ -6,13 +6,16 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
 
+/** What a sealed value is: a cluster's broker credential, or an alert receiver's secret. */
+export type SealedKind = CredentialKind | 'RECEIVER';
+
 export class SecretVaultError extends Error {
   override name = 'SecretVaultError';
 }
 
 /**
- * Seals cluster credentials with AES-256-GCM. The additional authenticated data binds a sealed
- * value to its row ("clusterId|KIND"), so a credential copied onto another cluster or kind fails
+ * Seals cluster credentials (and alert receivers' secrets) with AES-256-GCM. The additional
+ * authenticated data binds a sealed value to its row ("clusterId|KIND", "receiverId|RECEIVER"), so a credential copied onto another cluster or kind fails
  * to open instead of quietly authenticating somewhere else.
  *
  * Layout: version (1) | iv (12) | tag (16) | ciphertext.
@@ -32,7 +35,7 @@ export class SecretVault {
     return new SecretVault(Buffer.from(encoded, 'base64'));
   }
 
-  seal(plaintext: string, clusterId: string, kind: CredentialKind): Buffer {
+  seal(plaintext: string, clusterId: string, kind: SealedKind): Buffer {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(aad(clusterId, kind));
@@ -40,7 +43,7 @@ export class SecretVault {
     return Buffer.concat([Buffer.of(FORMAT_VERSION), iv, cipher.getAuthTag(), ciphertext]);
   }
 
-  open(sealed: Buffer, clusterId: string, kind: CredentialKind): string {
+  open(sealed: Buffer, clusterId: string, kind: SealedKind): string {
     if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== FORMAT_VERSION) {
       throw new SecretVaultError(
         `sealed ${kind} credential of cluster ${clusterId} is not in a known format`,
@@ -64,6 +67,6 @@ export class SecretVault {
   }
 }
 
-function aad(clusterId: string, kind: CredentialKind): Buffer {
+function aad(clusterId: string, kind: SealedKind): Buffer {
   return Buffer.from(`${clusterId}|${kind}`, 'utf8');
 }

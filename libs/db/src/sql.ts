@@ -89,3 +89,12 @@ export async function pageBefore<Row extends { seq: string | number }>(
   const kept = rows.slice(0, page.limit);
   return { rows: kept, nextBefore: rows.length > page.limit ? Number(kept[kept.length - 1].seq) : null };
 }
+
+/** The first row an UPDATE or DELETE … RETURNING gave, or null when it touched none. */
+export async function firstChanged<Row>(
+  sql: Sql,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<Row | null> {
+  return (await changeOf<Row>(sql, text, params)).rows[0] ?? null;
+}

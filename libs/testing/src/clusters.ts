@@ -68,3 +68,32 @@ export async function declareLive(bus: Bus, clusterId: string, broker: BrokerPro
     nodes: broker.nodes.map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
   });
 }
+
+/** An alert receiver written as the gateway would, its secret sealed with the test key. */
+export async function insertReceiver(
+  dataSource: DataSource,
+  clusterId: string,
+  receiver: {
+    name: string;
+    kind: 'alertmanager' | 'webhook';
+    url: string;
+    secret?: string;
+    minSeverity?: string;
+  },
+): Promise<string> {
+  const id = randomUUID();
+  await dataSource.query(
+    `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, min_severity, sealed_secret)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      id,
+      clusterId,
+      receiver.name,
+      receiver.kind,
+      receiver.url,
+      receiver.minSeverity ?? 'info',
+      receiver.secret ? testVault().seal(receiver.secret, id, 'RECEIVER') : null,
+    ],
+  );
+  return id;
+}

@@ -11,7 +11,7 @@ export {
   startService,
 } from './service';
 export type { RunningService } from './service';
-export { brokerCluster, declareLive, insertCluster } from './clusters';
+export { brokerCluster, declareLive, insertCluster, insertReceiver } from './clusters';
 export { spawnService } from './process';
 export { killOnExit } from './children';
 export type { ServiceProcess } from './process';
@@ -35,4 +35,6 @@ export { rawBrokerEvent } from './events';
 export { TEST_ADMIN_PASSWORD, registerLiveBroker, signIn, signInAs, sessionFrom } from './access';
 export type { ApiSession } from './access';
 export { startIdentityProvider } from './oidc';
+export { startAlertmanager } from './alertmanager';
+export type { TestAlertmanager } from './alertmanager';
 export type { TestIdentityProvider } from './oidc';

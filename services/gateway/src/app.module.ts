@@ -10,6 +10,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { BrokerActionsModule } from './broker-actions/broker-actions.module';
 import { QueueMessagesModule } from './queue-messages/queue-messages.module';
 import { MessageJobsModule } from './message-jobs/message-jobs.module';
+import { AlertsModule } from './alerts/alerts.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
 import { DirectoryModule } from './directory/directory.module';
@@ -35,6 +36,7 @@ import { StreamModule } from './stream/stream.module';
     BrokerActionsModule,
     QueueMessagesModule,
     MessageJobsModule,
+    AlertsModule,
     MetricsModule,
     EventsModule,
     LiveListsModule,

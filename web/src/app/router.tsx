@@ -16,6 +16,15 @@ const AccessPage = lazyRouteComponent(
   () => import('../features/access/components/access-page'),
   'AccessPage',
 );
+const AlertsPage = lazyRouteComponent(
+  () => import('../features/alerts/components/alerts-page'),
+  'AlertsPage',
+);
+const AlertPage = lazyRouteComponent(() => import('../features/alerts/components/alert-page'), 'AlertPage');
+const ClusterAlertingPage = lazyRouteComponent(
+  () => import('../features/alerts/components/cluster-alerting-page'),
+  'ClusterAlertingPage',
+);
 const ApiReferencePage = lazyRouteComponent(
   () => import('../features/api-reference/components/api-reference-page'),
   'ApiReferencePage',
@@ -85,6 +94,11 @@ const accessRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/access',
   component: AccessPage,
+});
+const alertsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/alerts',
+  component: AlertsPage,
 });
 const apiReferenceRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -166,6 +180,17 @@ const eventsRoute = createRoute({
   component: EventsPage,
 });
 
+const clusterAlertingRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: 'alerting',
+  component: ClusterAlertingPage,
+});
+const alertRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: 'alerts/$alertId',
+  component: AlertPage,
+});
+
 const clusterSettingsRoute = createRoute({
   getParentRoute: () => clusterRoute,
   path: 'settings',
@@ -178,12 +203,15 @@ const routeTree = rootRoute.addChildren([
   settingsRoute,
   accessRoute,
   apiReferenceRoute,
+  alertsRoute,
   signInRoute,
   clusterRoute.addChildren([
     overviewRoute,
     queuesRoute,
     queueDetailRoute,
     eventsRoute,
+    clusterAlertingRoute,
+    alertRoute,
     clusterSettingsRoute,
     liveListRoute,
   ]),

@@ -38,6 +38,14 @@ export const queryKeys = {
     ['cluster', clusterId, 'queues', 'cluster-metrics', range] as const,
   queueGrowth: (clusterId: string, params: object) =>
     ['cluster', clusterId, 'queues', 'growth', params] as const,
+  /** Alerts across clusters (the Alerts page, the header's count): read again on any `alerts` signal. */
+  alerts: () => ['alerts'] as const,
+  alertList: (filters: object) => ['alerts', 'list', filters] as const,
+  alertSummary: () => ['alerts', 'summary'] as const,
+  /** One cluster's rules, silences, receivers, deliveries and alerts. */
+  alerting: (clusterId: string) => ['cluster', clusterId, 'alerting'] as const,
+  alertingPart: (clusterId: string, part: string, params: object = {}) =>
+    ['cluster', clusterId, 'alerting', part, params] as const,
   settings: () => ['settings'] as const,
   /** Who is signed in; refetched when any query is refused as unauthenticated. */
   me: () => ['access', 'me'] as const,
@@ -61,4 +69,5 @@ export const TOPIC_QUERY_KEYS: Record<SignalTopic, (clusterId: string) => QueryK
   connections: (id) => [queryKeys.liveList(id, 'connections')],
   capabilities: (id) => [queryKeys.clusterDetail(id), queryKeys.clusters()],
   jobs: (id) => [queryKeys.allMessageJobs(id)],
+  alerts: (id) => [queryKeys.alerts(), queryKeys.alerting(id)],
 };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AuditEventSchema } from '../http/access';
+import { AlertTransitionSchema } from './alert';
 import { BUCKETS, subjectPatterns } from '../subjects';
 import { RawBrokerEventSchema, StoredBrokerEventSchema } from './broker-event';
 import { CapabilityVerdictSchema } from './capability';
@@ -44,6 +45,8 @@ export const channels = {
   },
   /** Published by the gateway once an audit row is committed; the `audit_event` table is the record. */
   audit: { name: 'audit', schema: AuditEventSchema, pattern: subjectPatterns.audit() },
+  /** Every alert transition, published by the cluster's owner once it is committed (`alert` is the record). */
+  alert: { name: 'alert', schema: AlertTransitionSchema, pattern: subjectPatterns.alert() },
 } as const satisfies Record<string, Channel>;
 
 /** A JetStream KV bucket and the schema of its values. */

@@ -8,6 +8,7 @@ import { BrokerActions1764800000000 } from './1764800000000-broker-actions';
 import { MessageJobs1764900000000 } from './1764900000000-message-jobs';
 import { MessageAccess1764910000000 } from './1764910000000-message-access';
 import { AlertInputs1764920000000 } from './1764920000000-alert-inputs';
+import { Alerting1764930000000 } from './1764930000000-alerting';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   MessageJobs1764900000000,
   MessageAccess1764910000000,
   AlertInputs1764920000000,
+  Alerting1764930000000,
 ];

@@ -75,6 +75,28 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     return ((await response.json()) as { id: string }).id;
   };
 
+  /** Made by the admin for a route that changes or ends one, so every role's call finds one. */
+  const created = async (path: string, body: unknown) => {
+    const response = await admin.fetch(
+      `${gateway.url}/api/v1/clusters/${clusterId}/${path}`,
+      json('POST', body),
+    );
+    return ((await response.json()) as { id: string }).id;
+  };
+  const rule = () => ({ name: `r-${randomUUID().slice(0, 8)}`, kind: 'queue-depth', threshold: 10 });
+  const newRule = () => created('alert-rules', rule());
+  const newSilence = () =>
+    created('alert-silences', {
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      reason: 'maintenance',
+    });
+  const receiver = () => ({
+    name: `rc-${randomUUID().slice(0, 8)}`,
+    kind: 'alertmanager',
+    url: 'http://127.0.0.1:1',
+  });
+  const newReceiver = () => created('alert-receivers', receiver());
+
   type Caller = (ApiSession & { username?: string }) | null;
   const EXAMPLES: Record<string, (as: Caller) => Promise<Example>> = {
     'GET /api/v1/auth/config': async () => ({ path: '/api/v1/auth/config' }),
@@ -238,6 +260,55 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     }),
     'GET /api/v1/clusters/:id/connections': async () => ({
       path: `/api/v1/clusters/${clusterId}/connections?page=0`,
+    }),
+    'GET /api/v1/alerts': async () => ({ path: '/api/v1/alerts' }),
+    'GET /api/v1/alerts/summary': async () => ({ path: '/api/v1/alerts/summary' }),
+    'GET /api/v1/clusters/:id/alerts/:alertId': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alerts/${randomUUID()}`,
+    }),
+    'GET /api/v1/clusters/:id/alert-rules': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-rules`,
+    }),
+    'POST /api/v1/clusters/:id/alert-rules': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-rules`,
+      init: json('POST', rule()),
+    }),
+    'PUT /api/v1/clusters/:id/alert-rules/:ruleId': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-rules/${await newRule()}`,
+      init: json('PUT', rule()),
+    }),
+    'DELETE /api/v1/clusters/:id/alert-rules/:ruleId': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-rules/${await newRule()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/clusters/:id/alert-silences': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-silences`,
+    }),
+    'POST /api/v1/clusters/:id/alert-silences': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-silences`,
+      init: json('POST', { endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'maintenance' }),
+    }),
+    'POST /api/v1/clusters/:id/alert-silences/:silenceId/end': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-silences/${await newSilence()}/end`,
+      init: json('POST', {}),
+    }),
+    'GET /api/v1/clusters/:id/alert-receivers': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-receivers`,
+    }),
+    'POST /api/v1/clusters/:id/alert-receivers': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-receivers`,
+      init: json('POST', receiver()),
+    }),
+    'PUT /api/v1/clusters/:id/alert-receivers/:receiverId': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-receivers/${await newReceiver()}`,
+      init: json('PUT', receiver()),
+    }),
+    'DELETE /api/v1/clusters/:id/alert-receivers/:receiverId': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-receivers/${await newReceiver()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/clusters/:id/alert-deliveries': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-deliveries`,
     }),
     'GET /api/v1/settings': async () => ({ path: '/api/v1/settings' }),
     'GET /api/v1/settings/:key': async () => ({ path: '/api/v1/settings/artemis-studio.events.flush' }),

@@ -49,13 +49,29 @@ import {
   MessageJobListQuerySchema,
   MessageJobListSchema,
   MessageJobSchema,
+  AlertListQuerySchema,
+  AlertListSchema,
+  AlertRuleListSchema,
+  AlertRuleSchema,
+  AlertSchema,
+  AlertSummarySchema,
+  CreateAlertRuleRequestSchema,
+  CreateReceiverRequestSchema,
+  CreateSilenceRequestSchema,
+  DeliveryListSchema,
+  DeliveryQuerySchema,
+  ReceiverListSchema,
+  ReceiverSchema,
+  SilenceListSchema,
+  SilenceSchema,
+  UpdateReceiverRequestSchema,
 } from '@artemis-studio/contracts';
 import { z } from 'zod';
 
 /** One operation of the HTTP API, described from the contracts' own schemas. */
 export interface Operation {
   summary: string;
-  tag: 'access' | 'clusters' | 'state' | 'actions' | 'settings' | 'stream' | 'api';
+  tag: 'access' | 'clusters' | 'state' | 'actions' | 'alerts' | 'settings' | 'stream' | 'api';
   query?: z.ZodObject;
   body?: z.ZodType;
   /** The success status and what it carries (none for 204, a redirect or the event stream). */
@@ -390,6 +406,101 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'actions',
     status: 200,
     response: MessageJobSchema,
+  },
+  'GET /api/v1/alerts': {
+    summary: 'Alerts across the clusters you hold a role on: active (firing and pending) by default',
+    tag: 'alerts',
+    query: AlertListQuerySchema,
+    status: 200,
+    response: AlertListSchema,
+  },
+  'GET /api/v1/alerts/summary': {
+    summary: "The header's count, and the clusters whose rules were not evaluated lately (never green then)",
+    tag: 'alerts',
+    status: 200,
+    response: AlertSummarySchema,
+  },
+  'GET /api/v1/clusters/:id/alerts/:alertId': {
+    summary: 'One alert',
+    tag: 'alerts',
+    status: 200,
+    response: AlertSchema,
+  },
+  'GET /api/v1/clusters/:id/alert-rules': {
+    summary: "The cluster's alert rules",
+    tag: 'alerts',
+    status: 200,
+    response: AlertRuleListSchema,
+  },
+  'POST /api/v1/clusters/:id/alert-rules': {
+    summary: 'Add an alert rule (evaluated by the owner from its next tick)',
+    tag: 'alerts',
+    body: CreateAlertRuleRequestSchema,
+    status: 201,
+    response: AlertRuleSchema,
+  },
+  'PUT /api/v1/clusters/:id/alert-rules/:ruleId': {
+    summary: 'Change an alert rule (disabling it resolves its alerts)',
+    tag: 'alerts',
+    body: CreateAlertRuleRequestSchema,
+    status: 200,
+    response: AlertRuleSchema,
+  },
+  'DELETE /api/v1/clusters/:id/alert-rules/:ruleId': {
+    summary: 'Delete an alert rule; its open alerts resolve at the next tick and receivers are told',
+    tag: 'alerts',
+    status: 204,
+  },
+  'GET /api/v1/clusters/:id/alert-silences': {
+    summary: 'Silences in force, and those ended within the last day',
+    tag: 'alerts',
+    status: 200,
+    response: SilenceListSchema,
+  },
+  'POST /api/v1/clusters/:id/alert-silences': {
+    summary: 'Mute matching alerts until a time, with a reason (still evaluated and listed, not notified)',
+    tag: 'alerts',
+    body: CreateSilenceRequestSchema,
+    status: 201,
+    response: SilenceSchema,
+  },
+  'POST /api/v1/clusters/:id/alert-silences/:silenceId/end': {
+    summary: 'End a silence before its time',
+    tag: 'alerts',
+    status: 201,
+    response: SilenceSchema,
+  },
+  'GET /api/v1/clusters/:id/alert-receivers': {
+    summary: "Where the cluster's alerts are sent (secrets are never returned)",
+    tag: 'alerts',
+    status: 200,
+    response: ReceiverListSchema,
+  },
+  'POST /api/v1/clusters/:id/alert-receivers': {
+    summary: 'Add a receiver: Alertmanager, or a signed webhook',
+    tag: 'alerts',
+    body: CreateReceiverRequestSchema,
+    status: 201,
+    response: ReceiverSchema,
+  },
+  'PUT /api/v1/clusters/:id/alert-receivers/:receiverId': {
+    summary: 'Change a receiver (a secret left out keeps the sealed one)',
+    tag: 'alerts',
+    body: UpdateReceiverRequestSchema,
+    status: 200,
+    response: ReceiverSchema,
+  },
+  'DELETE /api/v1/clusters/:id/alert-receivers/:receiverId': {
+    summary: 'Remove a receiver, with what it was still owed',
+    tag: 'alerts',
+    status: 204,
+  },
+  'GET /api/v1/clusters/:id/alert-deliveries': {
+    summary: 'The delivery log: every notification owed, its tries and its last error, newest first',
+    tag: 'alerts',
+    query: DeliveryQuerySchema,
+    status: 200,
+    response: DeliveryListSchema,
   },
   'GET /api/v1/clusters/:id/consumers': liveList('consumers'),
   'GET /api/v1/clusters/:id/sessions': liveList('sessions'),

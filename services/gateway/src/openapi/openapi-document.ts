@@ -155,6 +155,7 @@ export function openApiDocument(routes: readonly DeclaredRoute[], version: strin
       { name: 'clusters', description: 'Cluster registration' },
       { name: 'state', description: "A cluster's persisted, live and historical state" },
       { name: 'actions', description: "Acting on a cluster's brokers, through its owner" },
+      { name: 'alerts', description: 'Alert rules, alerts, silences, receivers and their delivery log' },
       { name: 'settings', description: 'Runtime settings' },
       { name: 'stream', description: 'Server-Sent Events' },
       { name: 'api', description: 'This description' },

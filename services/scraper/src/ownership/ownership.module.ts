@@ -2,12 +2,13 @@ import { SignalPublisher } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
 import { JolokiaModule } from '../jolokia/jolokia.module';
 import { QueuesModule } from '../queues/queues.module';
+import { AlertMetrics } from '../alerting/alert-metrics';
 import { PollMetrics } from '../polling/poll-metrics';
 import { PollerOwnershipService } from './poller-ownership.service';
 
 /** The clusters this replica polls, their pollers and their live-list reads. */
 @Module({
   imports: [JolokiaModule, QueuesModule],
-  providers: [PollerOwnershipService, SignalPublisher, PollMetrics],
+  providers: [PollerOwnershipService, SignalPublisher, PollMetrics, AlertMetrics],
 })
 export class OwnershipModule {}

@@ -1,6 +1,6 @@
 import { Bus } from '@artemis-studio/bus';
-import { buckets, ownerRpcs } from '@artemis-studio/contracts';
-import { MessageJobQueries, type ClusterTarget } from '@artemis-studio/db';
+import { buckets, channels, ownerRpcs, subjects } from '@artemis-studio/contracts';
+import { MessageJobQueries, SecretVault, rowsOf, type ClusterTarget } from '@artemis-studio/db';
 import {
   BUS,
   DatabaseService,
@@ -11,6 +11,10 @@ import {
   ownedClustersFor,
 } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AlertCourier, type ReceiverTarget } from '../alerting/alert-courier';
+import { AlertEvaluation } from '../alerting/alert-evaluation';
+import { AlertMetrics } from '../alerting/alert-metrics';
+import { AlertStore } from '../alerting/alert-store';
 import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/read-live-list';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
@@ -26,14 +30,16 @@ import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
 
 /**
- * A cluster this replica polls: its poller, the owner RPCs it answers for it (ownerRpcs), and the
- * message jobs it runs, told to stop between two batches when the cluster is let go.
+ * A cluster this replica polls: its poller, the owner RPCs it answers for it (ownerRpcs), the
+ * message jobs it runs, told to stop between two batches when the cluster is let go, and the
+ * courier of its alert notifications.
  */
 class OwnedCluster {
   private readonly jobs = new AbortController();
   private readonly stopServing: () => void;
   constructor(
     readonly poller: ClusterPoller,
+    readonly courier: AlertCourier,
     serve: (jobsStopped: AbortSignal) => () => void,
   ) {
     this.stopServing = serve(this.jobs.signal);
@@ -43,6 +49,7 @@ class OwnedCluster {
   }
   stop(): void {
     this.poller.stop();
+    this.courier.stop();
     this.stopServing();
     this.jobs.abort();
   }
@@ -73,6 +80,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     private readonly queues: QueueSnapshotRepository,
     private readonly signals: SignalPublisher,
     private readonly metrics: PollMetrics,
+    private readonly alertMetrics: AlertMetrics,
   ) {
     super();
     this.queueActions = new QueueActions(jolokia, this.lanes);
@@ -85,20 +93,79 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     const dataSource = await this.database.whenReady();
     await this.bus.ready();
     const liveNodes = await this.bus.kv(buckets.liveNodes);
+    const intervals = () => ({
+      tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
+      tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),
+    });
+    // An object logs its fields beside `msg` (nestjs-pino): a line can be found by cluster and node.
+    const log = {
+      warn: (msg: string, fields?: Record<string, unknown>) =>
+        this.logger.warn(fields ? { ...fields, msg } : msg),
+    };
+    const couriers = new Map<string, AlertCourier>();
+    const alerts = new AlertEvaluation({
+      store: new AlertStore(dataSource),
+      committed: (clusterId, transitions) => {
+        if (transitions.length > 0) this.signals.signal(clusterId, 'alerts');
+        couriers.get(clusterId)?.kick();
+      },
+      intervals,
+      log,
+    });
     const deps: PollerDeps = {
       jolokia: this.jolokia,
       nodeStates: this.nodeStates,
       queues: this.queues,
       liveNodes,
+      alerts,
       signal: (clusterId, topic) => this.signals.signal(clusterId, topic),
       pollFailed: (cluster, node, kind) => this.metrics.pollFailed(cluster, node, kind),
-      intervals: () => ({
-        tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
-        tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),
-      }),
-      // An object logs its fields beside `msg` (nestjs-pino): a line can be found by cluster and node.
-      log: { warn: (msg, fields) => this.logger.warn(fields ? { ...fields, msg } : msg) },
+      intervals,
+      log,
     };
+    const vault = SecretVault.fromBase64(this.config.secretKey);
+    const courierFor = (clusterId: string) =>
+      new AlertCourier(clusterId, {
+        db: dataSource,
+        receivers: async (id, ids) => {
+          const rows = await rowsOf<{
+            id: string;
+            kind: ReceiverTarget['kind'];
+            url: string;
+            sealed: Buffer | null;
+          }>(
+            dataSource,
+            `SELECT id, kind, url, sealed_secret AS sealed FROM alert_receiver
+              WHERE cluster_id = $1 AND enabled AND id = ANY ($2::uuid[])`,
+            [id, [...new Set(ids)]],
+          );
+          return new Map(
+            rows.map((r) => [
+              r.id,
+              {
+                id: r.id,
+                kind: r.kind,
+                url: r.url,
+                secret: r.sealed && vault.open(r.sealed, r.id, 'RECEIVER'),
+              },
+            ]),
+          );
+        },
+        publish: async (id, state, at, alert) => {
+          if (
+            !this.bus.publish(channels.alert, subjects.alert(id, state), {
+              state,
+              at: at.toISOString(),
+              alert,
+            })
+          )
+            throw new Error('NATS is not connected');
+          await this.bus.flush();
+        },
+        post: fetch,
+        delivered: (outcome) => this.alertMetrics.delivered(outcome),
+        log: this.logger,
+      });
     const jobRecords = new MessageJobQueries(dataSource);
     const messageJobs = new MessageJobs({
       jolokia: this.jolokia,
@@ -116,7 +183,9 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
         const poller = new ClusterPoller(target, deps);
-        const owned = new OwnedCluster(poller, (jobsStopped) =>
+        const courier = courierFor(target.id);
+        couriers.set(target.id, courier);
+        const owned = new OwnedCluster(poller, courier, (jobsStopped) =>
           // Jobs left running by the replica that held this cluster before end here, before this
           // one serves: a job started here meanwhile would otherwise be declared interrupted too.
           this.afterward(
@@ -142,10 +211,12 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
           ),
         );
         poller.start();
+        courier.start();
         return owned;
       },
       // A deleted cluster has no live nodes; one merely handed over keeps its set for the new owner.
       released: async (clusterId, deleted) => {
+        couriers.delete(clusterId);
         if (deleted) await liveNodes.delete(clusterId).catch(() => undefined);
       },
       log: this.logger,

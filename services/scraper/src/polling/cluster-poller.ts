@@ -12,6 +12,8 @@ import {
   topologyKey,
   unreachableNode,
 } from '../topology/node-observation';
+import type { AlertEvaluation } from '../alerting/alert-evaluation';
+import type { NodeFact } from '../alerting/conditions';
 import { LOGIN_REFUSED_RETRY_MS, retryDelayMs } from './retry-policy';
 
 export interface PollerDeps {
@@ -19,6 +21,8 @@ export interface PollerDeps {
   nodeStates: Pick<NodeStateRepository, 'load' | 'save'>;
   queues: Pick<QueueSnapshotRepository, 'sync' | 'clearNode'>;
   liveNodes: Pick<TypedKv<LiveNodeSet>, 'put'>;
+  /** Evaluates the cluster's alert rules after each tick; never throws. */
+  alerts: Pick<AlertEvaluation, 'afterNodes' | 'afterQueues'>;
   signal(clusterId: string, topic: SignalTopic): void;
   /** A tier-A poll of a node failed (counted per cluster, node and kind). */
   pollFailed(cluster: string, node: string, kind: string): void;
@@ -119,6 +123,28 @@ export class ClusterPoller {
       asOf: now.toISOString(),
       nodes: this.liveNodes().map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
     });
+    await this.deps.alerts.afterNodes(this.target, this.nodeFacts(), now);
+  }
+
+  /** Each node's last observation, named as registered (a row loaded from node_state has no name). */
+  private nodeFacts(): NodeFact[] {
+    const byId = new Map(this.observations.map((o) => [o.nodeId, o]));
+    return this.target.nodes.flatMap((node) => {
+      const o = byId.get(node.id);
+      return o
+        ? [
+            {
+              name: node.name,
+              reachable: o.reachable,
+              role: o.role,
+              replicaSync: o.replicaSync,
+              diskUsage: o.diskUsage,
+              memoryBytes: o.memoryBytes,
+              memoryLimitBytes: o.memoryLimitBytes,
+            },
+          ]
+        : [];
+    });
   }
 
   /** One tier-B tick: every live node's queues; backups' stale snapshots removed. */
@@ -150,6 +176,7 @@ export class ClusterPoller {
       changes += await this.deps.queues.clearNode(o.nodeId);
     }
     if (changes > 0) this.deps.signal(this.target.id, 'queues');
+    await this.deps.alerts.afterQueues(this.target, observedAt);
   }
 
   private async observe(

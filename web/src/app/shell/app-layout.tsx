@@ -22,6 +22,7 @@ import { useClusters } from '../../features/clusters/api/get-clusters';
 import { settingsQueryOptions } from '../../features/settings/api/settings';
 import { useLive, usePause } from '../../lib/live-context';
 import { UserMenu } from '../../features/access/components/user-menu';
+import { AlertsBadge } from '../../features/alerts/components/alerts-badge';
 import { ClusterNav } from './cluster-nav';
 import { CommandPalette } from './command-palette';
 import { FreshnessIndicator } from './freshness-indicator';
@@ -111,6 +112,7 @@ export function AppLayout() {
           </Group>
           <Group gap="md" wrap="nowrap">
             <FreshnessIndicator />
+            <AlertsBadge />
             <RefreshAndPause />
             {/* The shortcut alone: at 1280 px the header had no room for the label, and the
                 freshness state and the signed-in user were clipped to make it. */}

@@ -8,6 +8,7 @@ export const CLUSTER_SCREENS = [
   { label: 'Sessions', path: 'sessions' },
   { label: 'Connections', path: 'connections' },
   { label: 'Events', path: 'events' },
+  { label: 'Alerting', path: 'alerting' },
   { label: 'Settings', path: 'settings' },
 ] as const;
 

@@ -44,7 +44,9 @@ describe('StreamRegistry', () => {
     for (const topic of SIGNAL_TOPICS) {
       const keys = TOPIC_QUERY_KEYS[topic](CLUSTER);
       expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) expect(key[0] === 'clusters' || key[1] === CLUSTER).toBe(true);
+      // Or a list across clusters that includes this one (the clusters, the alerts).
+      for (const key of keys)
+        expect(['clusters', 'alerts'].includes(key[0] as string) || key[1] === CLUSTER).toBe(true);
     }
   });
 

@@ -1,0 +1,154 @@
+import { AlertListSchema, AlertSummarySchema, ReceiverListSchema } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import {
+  insertCluster,
+  signIn,
+  signInAs,
+  spawnService,
+  testDatabaseUrl,
+  type ApiSession,
+  type ServiceProcess,
+} from '@artemis-studio/testing';
+import type { DataSource } from 'typeorm';
+
+const json = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/** The gateway's side of alerting against real PostgreSQL: what it keeps, refuses, hides and counts. */
+describe('alerting routes against real PostgreSQL', () => {
+  let db: DataSource;
+  let gateway: ServiceProcess;
+  let admin: ApiSession;
+  let viewer: ApiSession;
+  let clusterId: string;
+  const url = (path: string) => `${gateway.url}/api/v1/clusters/${clusterId}/${path}`;
+
+  beforeAll(async () => {
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    clusterId = (
+      await insertCluster(db, { nodes: [{ name: 'a', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }] })
+    ).id;
+    gateway = await spawnService('gateway', 18590);
+    admin = await signIn(gateway.url);
+    viewer = await signInAs(gateway.url, admin, 'viewer');
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+    await db.query(`DELETE FROM cluster WHERE id = $1`, [clusterId]);
+    await db.destroy();
+  });
+
+  it('refuses a rule that does not make sense, field by field, and keeps nothing of it', async () => {
+    const refused = await admin.fetch(url('alert-rules'), json('POST', { name: 'x', kind: 'queue-depth' }));
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { details: { path: string; message: string }[] } };
+    expect(body.error.details).toContainEqual(expect.objectContaining({ path: 'threshold' }));
+    const fraction = await admin.fetch(
+      url('alert-rules'),
+      json('POST', { name: 'disk', kind: 'node-disk-usage', threshold: 90 }),
+    );
+    expect(fraction.status).toBe(400);
+    expect((await db.query(`SELECT 1 FROM alert_rule WHERE cluster_id = $1`, [clusterId])).length).toBe(0);
+  });
+
+  it('keeps a rule, refuses a second of the same name, and deletes it out of sight but not out of record', async () => {
+    const rule = {
+      name: 'backlog',
+      kind: 'queue-depth',
+      threshold: 100,
+      subjects: 'orders.*',
+      forSeconds: 60,
+    };
+    const created = await admin.fetch(url('alert-rules'), json('POST', rule));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await admin.fetch(url('alert-rules'), json('POST', rule))).status).toBe(409);
+    // A viewer sees it and may not change it.
+    const list = (await (await viewer.fetch(url('alert-rules'))).json()) as { items: { name: string }[] };
+    expect(list.items.map((r) => r.name)).toEqual(['backlog']);
+    expect((await viewer.fetch(url(`alert-rules/${id}`), { method: 'DELETE' })).status).toBe(403);
+    expect((await admin.fetch(url(`alert-rules/${id}`), { method: 'DELETE' })).status).toBe(204);
+    expect(((await (await admin.fetch(url('alert-rules'))).json()) as { items: unknown[] }).items).toEqual(
+      [],
+    );
+    expect(
+      await db.query(`SELECT enabled, deleted_at IS NOT NULL AS deleted FROM alert_rule WHERE id = $1`, [id]),
+    ).toEqual([{ enabled: false, deleted: true }]);
+  });
+
+  it('seals a webhook secret and never answers it, and refuses a password in a URL', async () => {
+    const secret = 'a-signing-secret-nobody-reads';
+    const created = await admin.fetch(
+      url('alert-receivers'),
+      json('POST', { name: 'hook', kind: 'webhook', url: 'https://hooks.example/studio', secret }),
+    );
+    expect(created.status).toBe(201);
+    const text = JSON.stringify(
+      ReceiverListSchema.parse(await (await admin.fetch(url('alert-receivers'))).json()),
+    );
+    expect(text).toContain('"hasSecret":true');
+    expect(text).not.toContain(secret);
+    const [row] = await db.query(`SELECT sealed_secret FROM alert_receiver WHERE cluster_id = $1`, [
+      clusterId,
+    ]);
+    expect((row.sealed_secret as Buffer).includes(Buffer.from(secret))).toBe(false);
+    const withPassword = await admin.fetch(
+      url('alert-receivers'),
+      json('POST', { name: 'am', kind: 'alertmanager', url: 'http://user:pw@alertmanager:9093' }),
+    );
+    expect(withPassword.status).toBe(400);
+    expect((await viewer.fetch(url('alert-receivers'))).status).toBe(403);
+  });
+
+  it('lists a firing alert to those who see its cluster, and counts it; a silenced one is counted apart', async () => {
+    const [{ id: ruleId }] = await db.query(
+      `INSERT INTO alert_rule (cluster_id, name, kind, threshold, severity) VALUES ($1, 'deep', 'queue-depth', 5, 'critical')
+       RETURNING id`,
+      [clusterId],
+    );
+    await db.query(
+      `INSERT INTO alert (cluster_id, rule_id, subject, state, value, started_at, fired_at, last_evaluated_at, notified)
+       VALUES ($1, $2, 'orders', 'firing', 12, now(), now(), now(), true)`,
+      [clusterId, ruleId],
+    );
+    await db.query(
+      `INSERT INTO alert_evaluation (cluster_id, evaluated_at, interval_ms, rules) VALUES ($1, now(), 5000, 1)`,
+      [clusterId],
+    );
+    const listed = AlertListSchema.parse(await (await viewer.fetch(`${gateway.url}/api/v1/alerts`)).json());
+    expect(listed.items.find((a) => a.clusterId === clusterId)).toMatchObject({
+      ruleName: 'deep',
+      subject: 'orders',
+      state: 'firing',
+      description: 'Queue orders holds 12 messages (threshold 5).',
+      silencedBy: null,
+    });
+    const summary = async () =>
+      AlertSummarySchema.parse(await (await viewer.fetch(`${gateway.url}/api/v1/alerts/summary`)).json());
+    const before = await summary();
+    expect(before.unevaluated.map((u) => u.clusterId)).not.toContain(clusterId);
+
+    // A viewer may not silence; an operator's silence (admin here) mutes it in the count.
+    const silence = {
+      subjects: 'ord*',
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      reason: 'deploy',
+    };
+    expect((await viewer.fetch(url('alert-silences'), json('POST', silence))).status).toBe(403);
+    expect((await admin.fetch(url('alert-silences'), json('POST', silence))).status).toBe(201);
+    const after = await summary();
+    expect(after.firing).toBe(before.firing - 1);
+    expect(after.silenced).toBe(before.silenced + 1);
+
+    // An evaluation older than twice its interval: the count says it cannot be trusted.
+    await db.query(
+      `UPDATE alert_evaluation SET evaluated_at = now() - interval '11 seconds' WHERE cluster_id = $1`,
+      [clusterId],
+    );
+    expect((await summary()).unevaluated).toContainEqual(expect.objectContaining({ clusterId }));
+  });
+});

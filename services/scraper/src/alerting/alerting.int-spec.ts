@@ -1,0 +1,311 @@
+import { channels, subjectPatterns, type AlertTransition } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import { SettingsRepository } from '@artemis-studio/platform';
+import {
+  brokerCluster,
+  brokerExec,
+  brokerProfile,
+  drainQueue,
+  fillQueue,
+  insertCluster,
+  insertReceiver,
+  startAlertmanager,
+  startService,
+  testBus,
+  testConfig,
+  testDatabaseUrl,
+  waitFor,
+  type BrokerProfile,
+  type RunningService,
+  type TestAlertmanager,
+} from '@artemis-studio/testing';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DataSource } from 'typeorm';
+import { ScraperModule } from '../app.module';
+
+const TICK_MS = 1000;
+const SECRET = 'a-webhook-secret-of-some-length';
+/** How old a signed delivery may be before the receiver refuses it as a replay. */
+const REPLAY_WINDOW_S = 300;
+
+interface Received {
+  transition: string;
+  alert: { state: string; subject: string; ruleName: string };
+  deliveryId: string;
+}
+
+/**
+ * An on-call tool's webhook endpoint as our docs tell people to write it: checks the signature
+ * over `{timestamp}.{body}`, refuses a stale timestamp and a delivery id it has seen, and can be
+ * told to fail the next requests (a receiver that is down).
+ */
+async function startWebhookReceiver() {
+  const received: Received[] = [];
+  const refused: string[] = [];
+  const seen = new Set<string>();
+  let failNext = 0;
+  let lastRequest: { headers: Record<string, string>; body: string } | null = null;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      const headers = req.headers as Record<string, string>;
+      lastRequest = { headers, body };
+      const refuse = (why: string) => {
+        refused.push(why);
+        res.writeHead(401).end(why);
+      };
+      if (failNext > 0) {
+        failNext--;
+        res.writeHead(503).end('down for maintenance');
+        return;
+      }
+      const timestamp = headers['x-studio-timestamp'] ?? '';
+      const expected = `v1=${createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')}`;
+      const given = headers['x-studio-signature'] ?? '';
+      if (given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected)))
+        return refuse('bad signature');
+      if (Math.abs(Date.now() / 1000 - Number(timestamp)) > REPLAY_WINDOW_S) return refuse('stale');
+      const delivery = headers['x-studio-delivery'] ?? '';
+      if (seen.has(delivery)) return refuse('replayed');
+      seen.add(delivery);
+      received.push(JSON.parse(body) as Received);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return {
+    url,
+    received,
+    refused,
+    failNext: (n: number) => (failNext = n),
+    /** Sends the last request again, as someone who captured it would, optionally altered. */
+    replayLast: async (alter: (body: string) => string = (b) => b) => {
+      const last = lastRequest!;
+      return (
+        await fetch(url, {
+          method: 'POST',
+          headers: Object.fromEntries(
+            ['content-type', 'x-studio-timestamp', 'x-studio-signature', 'x-studio-delivery'].map((h) => [
+              h,
+              last.headers[h],
+            ]),
+          ),
+          body: alter(last.body),
+        })
+      ).status;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', () => {
+  let broker: BrokerProfile;
+  let db: DataSource;
+  let alertmanager: TestAlertmanager;
+  let webhook: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let scraper: RunningService;
+  let cluster: { id: string; nodeIds: string[] };
+  const bus = testBus('alerting-test');
+  const transitions: AlertTransition[] = [];
+  const queue = `alerting.${randomUUID()}`;
+
+  const alertRows = (ruleId: string) =>
+    db.query(
+      `SELECT id, subject, state, value, fired_at, ended_at, end_reason FROM alert WHERE rule_id = $1`,
+      [ruleId],
+    );
+  const addRule = async (rule: Record<string, unknown>) =>
+    (
+      await db.query(
+        `INSERT INTO alert_rule (cluster_id, name, kind, subjects, threshold, for_seconds, severity)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        [
+          cluster.id,
+          rule.name,
+          rule.kind,
+          rule.subjects,
+          rule.threshold ?? null,
+          rule.forSeconds ?? 0,
+          'critical',
+        ],
+      )
+    )[0].id as string;
+
+  beforeAll(async () => {
+    broker = await brokerProfile(testConfig.brokerProfile);
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    const settings = new SettingsRepository(db);
+    await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
+    await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
+    alertmanager = await startAlertmanager();
+    webhook = await startWebhookReceiver();
+    bus.subscribe(channels.alert, subjectPatterns.alert(), (t) => void transitions.push(t));
+    await bus.ready();
+    // A second node nobody answers on: the node rule's subject.
+    const fixture = brokerCluster(broker);
+    cluster = await insertCluster(db, {
+      ...fixture,
+      nodes: [...fixture.nodes, { name: 'gone', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+    });
+    await insertReceiver(db, cluster.id, { name: 'am', kind: 'alertmanager', url: alertmanager.url });
+    await insertReceiver(db, cluster.id, { name: 'hook', kind: 'webhook', url: webhook.url, secret: SECRET });
+    await brokerExec(broker, 'createQueue(java.lang.String,boolean)', [
+      JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST' }),
+      true,
+    ]);
+    scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await scraper?.close();
+    await brokerExec(broker, 'destroyQueue(java.lang.String,boolean)', [queue, true]).catch(() => undefined);
+    await db.query(`DELETE FROM cluster WHERE id = $1`, [cluster.id]);
+    const settings = new SettingsRepository(db);
+    await settings.reset('artemis-studio.scrape.tier-a-millis');
+    await settings.reset('artemis-studio.scrape.tier-b-millis');
+    await alertmanager?.stop();
+    await webhook?.close();
+    await db.destroy();
+    await bus.close();
+  });
+
+  it('takes a depth rule pending, then firing after its "for", tells every receiver once, and resolves it when drained', async () => {
+    const rule = await addRule({
+      name: 'deep',
+      kind: 'queue-depth',
+      subjects: 'alerting.*',
+      threshold: 5,
+      forSeconds: 3,
+    });
+    await fillQueue(broker, queue, 10);
+
+    const [pending] = await waitFor('the alert pending', async () => {
+      const rows = await alertRows(rule);
+      return rows.length === 1 && rows[0].state === 'pending' ? rows : undefined;
+    });
+    expect(pending).toMatchObject({ subject: queue, value: 10, fired_at: null });
+    const [firing] = await waitFor('the alert firing', async () => {
+      const rows = await alertRows(rule);
+      return rows[0]?.state === 'firing' ? rows : undefined;
+    });
+    // Fired at the first tick after three seconds pending, not before.
+    const startedAt = (await db.query(`SELECT started_at FROM alert WHERE id = $1`, [firing.id]))[0]
+      .started_at as Date;
+    const firedAfter = (firing.fired_at as Date).getTime() - startedAt.getTime();
+    expect(firedAfter).toBeGreaterThanOrEqual(3_000);
+    expect(firedAfter).toBeLessThan(3_000 + 3 * TICK_MS);
+
+    await new Promise((r) => setTimeout(r, 3000));
+    console.log(
+      'DEBUG',
+      await db.query(`SELECT * FROM alert_delivery`),
+      await db.query(`SELECT * FROM alert`),
+    );
+    // Alertmanager holds it with our labels; the webhook got one signed firing.
+    const held = await waitFor('Alertmanager to hold the alert', async () =>
+      (await alertmanager.alerts()).find((a) => a.labels.alertname === 'deep'),
+    );
+    expect(held.labels).toMatchObject({ queue, severity: 'critical', kind: 'queue-depth' });
+    expect(held.status.state).toBe('active');
+    await waitFor('the webhook to be told', () => webhook.received.length === 1);
+    expect(webhook.received[0]).toMatchObject({
+      transition: 'firing',
+      alert: { state: 'firing', subject: queue },
+    });
+    // Captured and sent again, or altered: the receiver can tell.
+    expect(await webhook.replayLast()).toBe(401);
+    expect(await webhook.replayLast((body) => body.replace('"firing"', '"resolved"'))).toBe(401);
+    expect(webhook.refused).toEqual(['replayed', 'bad signature']);
+
+    await drainQueue(broker, queue);
+    await waitFor('the alert resolved', async () => (await alertRows(rule))[0]?.state === 'resolved');
+    await waitFor('the webhook told of the resolve', () => webhook.received.length === 2);
+    expect(webhook.received.map((r) => r.transition)).toEqual(['firing', 'resolved']);
+    expect((await alertRows(rule))[0]).toMatchObject({
+      end_reason: 'the condition no longer holds',
+      value: 0,
+    });
+    // Alertmanager is told it ended (endsAt now): it no longer counts it active.
+    await waitFor('Alertmanager to end it', async () => {
+      const alert = (await alertmanager.alerts()).find((a) => a.labels.alertname === 'deep');
+      return !alert || alert.status.state !== 'active';
+    });
+    // Every transition was published on NATS for other tools.
+    await waitFor('the transitions on NATS', () =>
+      ['pending', 'firing', 'resolved'].every((s) =>
+        transitions.some((t) => t.alert.ruleName === 'deep' && t.state === s),
+      ),
+    );
+    await db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
+  });
+
+  it('fires on an unreachable node, and a receiver that is down gets retries with backoff, logged', async () => {
+    webhook.failNext(2);
+    const before = webhook.received.length;
+    const rule = await addRule({ name: 'unreachable', kind: 'node-unreachable', subjects: 'gone' });
+    await waitFor('the node alert firing', async () => (await alertRows(rule))[0]?.state === 'firing');
+    await waitFor('the webhook to be told after two refusals', () => webhook.received.length === before + 1, {
+      timeoutMs: 20_000,
+    });
+    const [log] = await db.query(
+      `SELECT d.attempts, d.status, d.last_error FROM alert_delivery d JOIN alert a ON a.id = d.alert_id
+        JOIN alert_receiver r ON r.id = d.receiver_id WHERE a.rule_id = $1 AND r.name = 'hook'`,
+      [rule],
+    );
+    expect(log).toMatchObject({ attempts: 3, status: 'delivered', last_error: null });
+    // Deleting the rule ends its alert at the next tick, and the receivers are told.
+    await db.query(`UPDATE alert_rule SET deleted_at = now(), enabled = false WHERE id = $1`, [rule]);
+    await waitFor('the alert resolved', async () => (await alertRows(rule))[0]?.state === 'resolved');
+    expect((await alertRows(rule))[0].end_reason).toBe('the rule was deleted');
+    await waitFor('the webhook told of the resolve', () => webhook.received.length === before + 2);
+  });
+
+  it('records when the rules were evaluated, so a stale count can say so', async () => {
+    const [evaluation] = await db.query(
+      `SELECT evaluated_at, interval_ms FROM alert_evaluation WHERE cluster_id = $1`,
+      [cluster.id],
+    );
+    expect(Date.now() - (evaluation.evaluated_at as Date).getTime()).toBeLessThan(5 * TICK_MS);
+    expect(evaluation.interval_ms).toBe(TICK_MS);
+  });
+
+  it('goes on after the owner stops: the next owner continues the alert, and each receiver hears once of each', async () => {
+    const second = `alerting.takeover.${randomUUID()}`;
+    await brokerExec(broker, 'createQueue(java.lang.String,boolean)', [
+      JSON.stringify({ name: second, address: second, 'routing-type': 'ANYCAST' }),
+      true,
+    ]);
+    try {
+      const rule = await addRule({
+        name: 'handed over',
+        kind: 'queue-depth',
+        subjects: second,
+        threshold: 0,
+      });
+      const told = () =>
+        webhook.received.filter((r) => r.alert.ruleName === 'handed over').map((r) => r.transition);
+      await fillQueue(broker, second, 3);
+      await waitFor('the webhook told it fires', () => told().length === 1);
+      const [firing] = await alertRows(rule);
+
+      const next = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+      await scraper.close();
+      scraper = next;
+      await drainQueue(broker, second);
+      await waitFor('the resolve, from the next owner', () => told().length === 2, { timeoutMs: 30_000 });
+      expect(told()).toEqual(['firing', 'resolved']);
+      // The same alert, continued: not a second one opened by the new owner.
+      expect(await alertRows(rule)).toEqual([expect.objectContaining({ id: firing.id, state: 'resolved' })]);
+      const held = (await alertmanager.alerts()).filter((a) => a.labels.alertname === 'handed over');
+      expect(held.every((a) => a.status.state !== 'active')).toBe(true);
+    } finally {
+      await brokerExec(broker, 'destroyQueue(java.lang.String,boolean)', [second, true]).catch(
+        () => undefined,
+      );
+    }
+  });
+});

@@ -1,0 +1,113 @@
+import { readNodes, readQueues, type NodeFact, type QueueFact } from './conditions';
+
+const now = new Date('2026-12-01T10:00:00Z');
+const queue = (over: Partial<QueueFact> = {}): QueueFact => ({
+  name: 'orders',
+  messageCount: 0,
+  consumerCount: 1,
+  deliveringCount: 0,
+  addedPerSecond: 0,
+  acknowledgedPerSecond: 0,
+  killedPerSecond: 0,
+  expiredPerSecond: 0,
+  firstMessageAt: null,
+  ...over,
+});
+const node = (over: Partial<NodeFact> = {}): NodeFact => ({
+  name: 'primary',
+  reachable: true,
+  role: 'live',
+  replicaSync: null,
+  diskUsage: 0.5,
+  memoryBytes: 100,
+  memoryLimitBytes: 1000,
+  ...over,
+});
+const one = <T>(readings: T[]) => {
+  expect(readings).toHaveLength(1);
+  return readings[0];
+};
+
+describe('queue conditions', () => {
+  it('reads depth against its threshold, only on the queues the pattern names', () => {
+    const rule = { kind: 'queue-depth' as const, subjects: 'orders*', threshold: 100 };
+    const readings = readQueues(
+      rule,
+      [queue({ messageCount: 101 }), queue({ name: 'audit', messageCount: 1e6 })],
+      now,
+    );
+    expect(readings).toEqual([{ subject: 'orders', holds: true, value: 101 }]);
+    expect(one(readQueues(rule, [queue({ messageCount: 100 })], now)).holds).toBe(false);
+  });
+
+  it("reads the oldest message's age from its send time; unknown when the broker does not say", () => {
+    const rule = { kind: 'queue-oldest-message' as const, subjects: '*', threshold: 300 };
+    const old = queue({ messageCount: 3, firstMessageAt: new Date(now.getTime() - 301_000) });
+    expect(one(readQueues(rule, [old], now))).toEqual({ subject: 'orders', holds: true, value: 301 });
+    expect(one(readQueues(rule, [queue({ messageCount: 3 })], now)).holds).toBeNull();
+    expect(one(readQueues(rule, [queue()], now))).toMatchObject({ holds: false, value: 0 });
+  });
+
+  it('sees a stuck consumer: waiting, in delivery, consumers attached, nothing acknowledged', () => {
+    const rule = { kind: 'queue-stuck-consumer' as const, subjects: '*', threshold: null };
+    const stuck = queue({ messageCount: 50, deliveringCount: 1, consumerCount: 1, acknowledgedPerSecond: 0 });
+    expect(one(readQueues(rule, [stuck], now))).toEqual({ subject: 'orders', holds: true, value: 1 });
+    expect(one(readQueues(rule, [{ ...stuck, acknowledgedPerSecond: 2 }], now)).holds).toBe(false);
+    expect(one(readQueues(rule, [{ ...stuck, consumerCount: 0 }], now)).holds).toBe(false);
+    expect(one(readQueues(rule, [{ ...stuck, acknowledgedPerSecond: null }], now)).holds).toBeNull();
+  });
+
+  it('sees messages arriving with no consumer, and a queue receiving at all; unknown without a rate', () => {
+    const growing = { kind: 'queue-growing-unconsumed' as const, subjects: '*', threshold: null };
+    expect(one(readQueues(growing, [queue({ consumerCount: 0, addedPerSecond: 5 })], now)).holds).toBe(true);
+    expect(one(readQueues(growing, [queue({ consumerCount: 1, addedPerSecond: 5 })], now)).holds).toBe(false);
+    const receiving = { kind: 'queue-receiving' as const, subjects: 'DLQ', threshold: null };
+    expect(one(readQueues(receiving, [queue({ name: 'DLQ', addedPerSecond: 0.2 })], now)).holds).toBe(true);
+    expect(one(readQueues(receiving, [queue({ name: 'DLQ', addedPerSecond: null })], now)).holds).toBeNull();
+  });
+
+  it('sees messages waiting with no consumer', () => {
+    const rule = { kind: 'queue-no-consumers' as const, subjects: '*', threshold: null };
+    expect(one(readQueues(rule, [queue({ messageCount: 1, consumerCount: 0 })], now)).holds).toBe(true);
+    expect(one(readQueues(rule, [queue({ messageCount: 0, consumerCount: 0 })], now)).holds).toBe(false);
+  });
+
+  it('reads killed and expired rates against their threshold', () => {
+    const rule = { kind: 'queue-killed-rate' as const, subjects: '*', threshold: 1 };
+    expect(one(readQueues(rule, [queue({ killedPerSecond: 1.5 })], now)).holds).toBe(true);
+    expect(
+      one(readQueues({ ...rule, kind: 'queue-expired-rate' }, [queue({ expiredPerSecond: 0.5 })], now)).holds,
+    ).toBe(false);
+  });
+});
+
+describe('node conditions', () => {
+  it('sees an unreachable node', () => {
+    const rule = { kind: 'node-unreachable' as const, subjects: '*', threshold: null };
+    expect(one(readNodes(rule, [node({ reachable: false })]))).toEqual({
+      subject: 'primary',
+      holds: true,
+      value: 1,
+    });
+  });
+
+  it('sees a backup out of sync; unknown while it cannot be read, false on a live node', () => {
+    const rule = { kind: 'node-backup-unsynced' as const, subjects: '*', threshold: null };
+    expect(one(readNodes(rule, [node({ role: 'backup', replicaSync: false })])).holds).toBe(true);
+    expect(one(readNodes(rule, [node({ role: 'backup', reachable: false })])).holds).toBeNull();
+    expect(one(readNodes(rule, [node({ role: 'live' })])).holds).toBe(false);
+  });
+
+  it('reads disk and address memory as fractions; a broker without a memory limit never fills it', () => {
+    const disk = { kind: 'node-disk-usage' as const, subjects: '*', threshold: 0.9 };
+    expect(one(readNodes(disk, [node({ diskUsage: 0.95 })]))).toEqual({
+      subject: 'primary',
+      holds: true,
+      value: 0.95,
+    });
+    expect(one(readNodes(disk, [node({ diskUsage: null })])).holds).toBeNull();
+    const memory = { kind: 'node-address-memory' as const, subjects: '*', threshold: 0.8 };
+    expect(one(readNodes(memory, [node({ memoryBytes: 900 })])).value).toBe(0.9);
+    expect(one(readNodes(memory, [node({ memoryLimitBytes: -1 })])).holds).toBe(false);
+  });
+});

@@ -1,0 +1,40 @@
+import type { AlertSummary } from '@artemis-studio/contracts';
+import { describe, expect, it } from 'vitest';
+import { summaryLook } from './alert-text';
+
+const summary = (over: Partial<AlertSummary> = {}): AlertSummary => ({
+  firing: 0,
+  pending: 0,
+  silenced: 0,
+  bySeverity: { info: 0, warning: 0, critical: 0 },
+  unevaluated: [],
+  ...over,
+});
+const stale = { clusterId: 'c', clusterName: 'prod', evaluatedAt: null, reason: 'not evaluated yet' };
+
+describe('the header alert count', () => {
+  it('is calm only when every cluster with rules was evaluated lately and nothing fires', () => {
+    expect(summaryLook(summary(), false)).toMatchObject({ label: 'No alerts', color: 'gray' });
+    expect(summaryLook(summary({ unevaluated: [stale] }), false)).toMatchObject({
+      label: 'Alerts not evaluated',
+      color: 'yellow',
+      detail: 'prod: not evaluated yet',
+    });
+  });
+
+  it('says unknown, not zero, when the count cannot be read', () => {
+    expect(summaryLook(undefined, false).label).toBe('Alerts unknown');
+    expect(summaryLook(summary(), true).label).toBe('Alerts unknown');
+  });
+
+  it('counts firing alerts, red when one is critical, and still says what was not evaluated', () => {
+    const firing = summaryLook(
+      summary({ firing: 2, bySeverity: { info: 0, warning: 1, critical: 1 } }),
+      false,
+    );
+    expect(firing).toMatchObject({ label: '2 firing', color: 'red' });
+    expect(summaryLook(summary({ firing: 1, unevaluated: [stale] }), false).detail).toMatch(
+      /not evaluated lately/,
+    );
+  });
+});

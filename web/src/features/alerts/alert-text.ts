@@ -1,0 +1,52 @@
+import type { AlertState, AlertSummary } from '@artemis-studio/contracts';
+import type { Look } from '../../lib/ui/status-badges';
+
+/**
+ * What the header's alert count says. Never the calm look while some cluster's rules were not
+ * evaluated lately: "0 firing" would then be a guess, and the count says so instead.
+ */
+export function summaryLook(summary: AlertSummary | undefined, failed: boolean): Look & { detail: string } {
+  if (!summary || failed)
+    return {
+      label: 'Alerts unknown',
+      color: 'gray',
+      variant: 'light',
+      detail: failed ? 'the alert count could not be read' : 'loading the alert count',
+    };
+  const stale = summary.unevaluated.map((u) => `${u.clusterName}: ${u.reason}`).join('; ');
+  if (summary.firing > 0)
+    return {
+      label: `${summary.firing} firing`,
+      color: summary.bySeverity.critical > 0 ? 'red' : 'orange',
+      variant: 'filled',
+      detail: stale
+        ? `and not evaluated lately — ${stale}`
+        : `${summary.pending} pending, ${summary.silenced} silenced`,
+    };
+  if (summary.unevaluated.length > 0)
+    return { label: 'Alerts not evaluated', color: 'yellow', variant: 'filled', detail: stale };
+  if (summary.pending > 0)
+    return {
+      label: `${summary.pending} pending`,
+      color: 'yellow',
+      variant: 'light',
+      detail: 'conditions hold, not yet for as long as their rules ask',
+    };
+  return {
+    label: 'No alerts',
+    color: 'gray',
+    variant: 'outline',
+    detail: summary.silenced > 0 ? `${summary.silenced} silenced` : 'every rule evaluated lately',
+  };
+}
+
+const STATE_LOOK: Record<AlertState, Look> = {
+  firing: { label: 'Firing', color: 'red', variant: 'filled' },
+  pending: { label: 'Pending', color: 'yellow', variant: 'light' },
+  resolved: { label: 'Resolved', color: 'gray', variant: 'outline' },
+};
+
+export const stateLook = (state: AlertState, silenced: boolean): Look =>
+  silenced && state !== 'resolved'
+    ? { label: 'Silenced', color: 'gray', variant: 'light' }
+    : STATE_LOOK[state];

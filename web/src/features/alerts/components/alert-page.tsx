@@ -1,0 +1,147 @@
+import type { Alert, BrokerEvent } from '@artemis-studio/contracts';
+import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { chartData, markersOf, RANGES } from '../../../lib/metrics/chart-data';
+import { formatTime } from '../../../lib/ui/format';
+import { QueryState } from '../../../lib/ui/query-state';
+import { LookBadge } from '../../../lib/ui/status-badges';
+import { TimeChart } from '../../../lib/ui/time-chart';
+import { useQueueEvents } from '../../queues/api/get-queue-events';
+import { useQueueMetrics } from '../../queues/hooks/use-queue-metrics';
+import { stateLook } from '../alert-text';
+import { useAlert, useDeliveries } from '../api/alerts';
+import { DeliveryLog } from './delivery-log';
+
+/** One alert: what it says, when it started, fired and ended, who was told, and what happened around it. */
+export function AlertPage() {
+  const { clusterId, alertId } = useParams({ from: '/clusters/$clusterId/alerts/$alertId' });
+  const alert = useAlert(clusterId, alertId);
+  const deliveries = useDeliveries(clusterId, alertId);
+  return (
+    <Stack>
+      <Anchor component={Link} to="/alerts" size="sm">
+        ← Alerts
+      </Anchor>
+      <QueryState query={alert} what="the alert">
+        {(a) => (
+          <Stack>
+            <Group>
+              <Title order={2}>
+                {a.ruleName}: {a.subject}
+              </Title>
+              <LookBadge look={stateLook(a.state, a.silencedBy !== null)} size="lg" />
+              <Text c="dimmed">{a.severity}</Text>
+            </Group>
+            <Text>{a.description}</Text>
+            <SimpleGrid cols={{ base: 2, md: 4 }}>
+              <Fact label="Condition first held" value={formatTime(a.startedAt)} />
+              <Fact label="Fired" value={a.firedAt ? formatTime(a.firedAt) : 'not yet'} />
+              <Fact
+                label="Ended"
+                value={a.endedAt ? `${formatTime(a.endedAt)}: ${a.endReason ?? ''}` : 'not yet'}
+              />
+              <Fact label="Last evaluated" value={formatTime(a.lastEvaluatedAt)} />
+            </SimpleGrid>
+            {a.kind.startsWith('queue-') ? (
+              <QueueTimeline clusterId={clusterId} alert={a} />
+            ) : (
+              <Anchor
+                component={Link}
+                to={`/clusters/${clusterId}/events?node=${encodeURIComponent(a.subject)}`}
+              >
+                Broker events of node {a.subject}
+              </Anchor>
+            )}
+          </Stack>
+        )}
+      </QueryState>
+      <Card withBorder>
+        <Stack>
+          <Text fw={600}>Who was told</Text>
+          <DeliveryLog query={deliveries} />
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{value}</Text>
+    </Stack>
+  );
+}
+
+/** The smallest chart range that reaches back to a little before the condition first held. */
+function rangeFor(alert: Alert): number {
+  const since = Date.now() - Date.parse(alert.startedAt) + 5 * 60_000;
+  return Object.values(RANGES).find((ms) => ms >= since) ?? RANGES['24h'];
+}
+
+/**
+ * The queue's depth with the rule's threshold drawn on it, and on the same axis the queue's broker
+ * events and the alert's own moments: "consumer closed at 10:41, depth climbing from 10:41, fired
+ * at 10:46".
+ */
+function QueueTimeline({ clusterId, alert }: { clusterId: string; alert: Alert }) {
+  const rangeMs = rangeFor(alert);
+  const metrics = useQueueMetrics(clusterId, alert.subject, { rangeMs });
+  const history = useQueueEvents(clusterId, alert.subject, rangeMs);
+  const events: BrokerEvent[] = useMemo(() => [...(history.data?.items ?? [])].reverse(), [history.data]);
+  const markers = useMemo(() => {
+    const own = [
+      { t: Date.parse(alert.startedAt) / 1000, label: 'condition held', color: '#fab005' },
+      ...(alert.firedAt
+        ? [{ t: Date.parse(alert.firedAt) / 1000, label: 'alert fired', color: '#fa5252' }]
+        : []),
+      ...(alert.endedAt
+        ? [{ t: Date.parse(alert.endedAt) / 1000, label: 'alert resolved', color: '#40c057' }]
+        : []),
+    ];
+    return [...markersOf(events), ...own].sort((a, b) => a.t - b.t);
+  }, [events, alert]);
+  const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
+  const threshold = alert.kind === 'queue-depth' ? alert.threshold : null;
+  return (
+    <Card withBorder data-testid="alert-chart">
+      <Text fw={600} size="sm" mb="xs">
+        Depth of {alert.subject}
+        {threshold !== null ? `, threshold ${threshold}` : ''}, with its broker events
+      </Text>
+      <QueryState query={metrics} what="the queue's chart">
+        {() =>
+          data && (
+            <TimeChart
+              times={data.times}
+              span={data.span}
+              series={[
+                data.depth[0],
+                ...(threshold !== null
+                  ? [{ label: 'threshold', color: '#fa5252', values: data.times.map(() => threshold) }]
+                  : []),
+              ]}
+              markers={markers}
+              unit="messages"
+              ariaLabel={`Depth of ${alert.subject} with the alert's threshold and events`}
+            />
+          )
+        }
+      </QueryState>
+      <Stack gap={2} mt="sm">
+        {markers
+          .slice(-12)
+          .reverse()
+          .map((m) => (
+            <Text size="sm" key={`${m.t}-${m.label}`}>
+              {formatTime(m.t * 1000)} — {m.label}
+            </Text>
+          ))}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,149 @@
+import {
+  ALERT_RULE_KINDS,
+  ALERT_SEVERITIES,
+  ALERT_THRESHOLD_UNIT,
+  type AlertRule,
+  type AlertRuleKind,
+  type AlertSeverity,
+} from '@artemis-studio/contracts';
+import { Alert, Button, Card, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { describeError } from '../../../lib/api-client';
+import { useSaveRule } from '../api/alerts';
+
+const KIND_LABELS: Record<AlertRuleKind, string> = {
+  'queue-depth': 'Queue: depth above',
+  'queue-oldest-message': 'Queue: oldest message older than',
+  'queue-no-consumers': 'Queue: messages and no consumer',
+  'queue-growing-unconsumed': 'Queue: messages arriving, no consumer',
+  'queue-stuck-consumer': 'Queue: stuck consumer (nothing acknowledged)',
+  'queue-receiving': 'Queue: receiving messages (DLQ, expiry)',
+  'queue-killed-rate': 'Queue: dead-lettered per second above',
+  'queue-expired-rate': 'Queue: expired per second above',
+  'node-unreachable': 'Node: unreachable',
+  'node-backup-unsynced': 'Node: backup not in sync',
+  'node-disk-usage': 'Node: journal disk fuller than',
+  'node-address-memory': 'Node: address memory fuller than',
+};
+
+const THRESHOLD_LABEL = {
+  messages: 'messages',
+  seconds: 'seconds',
+  'per second': 'per second',
+  fraction: '% full',
+};
+
+/** A rule's fields; a fraction is typed as a percentage, as people say it. */
+export function RuleForm({
+  clusterId,
+  rule,
+  onDone,
+}: {
+  clusterId: string;
+  rule?: AlertRule;
+  onDone: () => void;
+}) {
+  const save = useSaveRule(clusterId);
+  const [name, setName] = useState(rule?.name ?? '');
+  const [kind, setKind] = useState<AlertRuleKind>(rule?.kind ?? 'queue-depth');
+  const [subjects, setSubjects] = useState(rule?.subjects ?? '*');
+  const unit = ALERT_THRESHOLD_UNIT[kind];
+  const [threshold, setThreshold] = useState<number | string>(
+    rule?.threshold == null ? '' : unit === 'fraction' ? rule.threshold * 100 : rule.threshold,
+  );
+  const [forSeconds, setForSeconds] = useState<number | string>(rule?.forSeconds ?? 60);
+  const [severity, setSeverity] = useState<AlertSeverity>(rule?.severity ?? 'warning');
+  const [description, setDescription] = useState(rule?.description ?? '');
+
+  const submit = () => {
+    const value = unit === null || threshold === '' ? null : Number(threshold);
+    save.mutate(
+      {
+        id: rule?.id,
+        rule: {
+          name,
+          kind,
+          subjects,
+          threshold: value !== null && unit === 'fraction' ? value / 100 : value,
+          forSeconds: Number(forSeconds) || 0,
+          severity,
+          labels: rule?.labels ?? {},
+          description,
+          enabled: rule?.enabled ?? true,
+        },
+      },
+      { onSuccess: onDone },
+    );
+  };
+
+  return (
+    <Card withBorder>
+      <Stack>
+        <Text fw={600}>{rule ? `Change ${rule.name}` : 'New rule'}</Text>
+        <Group grow align="flex-start">
+          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <Select
+            label="When"
+            data={ALERT_RULE_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+            value={kind}
+            onChange={(v) => v && setKind(v as AlertRuleKind)}
+            allowDeselect={false}
+          />
+          {unit !== null && (
+            <NumberInput
+              label={`Threshold (${THRESHOLD_LABEL[unit]})`}
+              required
+              min={0}
+              max={unit === 'fraction' ? 100 : undefined}
+              value={threshold}
+              onChange={setThreshold}
+            />
+          )}
+        </Group>
+        <Group grow align="flex-start">
+          <TextInput
+            label={kind.startsWith('node-') ? 'Nodes' : 'Queues'}
+            description="Names; * matches any run of characters"
+            value={subjects}
+            onChange={(e) => setSubjects(e.currentTarget.value)}
+          />
+          <NumberInput
+            label="For (seconds)"
+            description="Pending until the condition has held this long"
+            min={0}
+            value={forSeconds}
+            onChange={setForSeconds}
+          />
+          <Select
+            label="Severity"
+            data={[...ALERT_SEVERITIES]}
+            value={severity}
+            onChange={(v) => v && setSeverity(v as AlertSeverity)}
+            allowDeselect={false}
+          />
+        </Group>
+        <TextInput
+          label="Description"
+          description="Empty for the kind's own sentence; {{subject}}, {{value}} and {{threshold}} are filled in"
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+        />
+        {save.isError && (
+          <Alert color="red" role="alert">
+            {describeError(save.error)}
+          </Alert>
+        )}
+        <Group>
+          <Button onClick={submit} loading={save.isPending}>
+            {rule ? 'Save rule' : 'Add rule'}
+          </Button>
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export const kindLabel = (kind: AlertRuleKind) => KIND_LABELS[kind];
