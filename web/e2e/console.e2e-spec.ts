@@ -1,6 +1,8 @@
 import {
   brokerProfile,
   deadLetter,
+  drainQueue,
+  fillQueue,
   brokerJolokia,
   cleanStream,
   queueMbean,
@@ -648,6 +650,48 @@ describe('the console in Chromium, against the real stack and broker', () => {
         attribute: 'MessageCount',
       }),
     ).toEqual(expect.objectContaining({ value: 250 }));
+  }, 120_000);
+
+  it('fires an alert the operator set up: in the header, on its page with the threshold and the events, then resolved', async () => {
+    const queue = `e2e.alert.${randomUUID().slice(0, 8)}`;
+    await page.goto(`${base}/clusters/${clusterId}/alerting`);
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const form = page.getByRole('form', { name: 'New alert rule' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('orders backlog');
+    await form.getByRole('textbox', { name: 'Threshold (messages)' }).fill('3');
+    await form.getByRole('textbox', { name: 'Queues' }).fill(queue);
+    await form.getByRole('textbox', { name: 'For (seconds)' }).fill('0');
+    await screenshot(page, '19-alert-rule-form');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await page
+      .getByRole('table', { name: 'Alert rules' })
+      .getByText('orders backlog')
+      .waitFor({ timeout: 30_000 });
+
+    await fillQueue(broker, queue, 5);
+    const badge = page.getByTestId('alerts-badge');
+    await waitFor('the header to count the alert', async () => /firing/i.test(await badge.innerText()), {
+      timeoutMs: 30_000,
+    });
+    const alerts = page.getByRole('table', { name: 'Alerts' });
+    await alerts.getByRole('cell', { name: queue, exact: true }).waitFor({ timeout: 30_000 });
+    await screenshot(page, '19-alert-firing');
+
+    await alerts.getByRole('link', { name: 'orders backlog' }).click();
+    const chart = page.getByTestId('alert-chart');
+    await chart.getByText('threshold 3').waitFor({ timeout: 30_000 });
+    await chart.getByText(/alert fired/).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('table', { name: 'Delivery log' })
+      .getByText('NATS (studio.v1.alerts)')
+      .first()
+      .waitFor();
+    await screenshot(page, '19-alert-page');
+
+    await drainQueue(broker, queue);
+    await page.getByText('Resolved', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await chart.getByText(/alert resolved/).waitFor({ timeout: 30_000 });
+    await screenshot(page, '19-alert-resolved');
   }, 120_000);
 
   it('shows a viewer everything but offers no change, and says why', async () => {

@@ -77,7 +77,7 @@ export function RuleForm({
   };
 
   return (
-    <Card withBorder>
+    <Card withBorder role="form" aria-label={rule ? `Change rule ${rule.name}` : 'New alert rule'}>
       <Stack>
         <Text fw={600}>{rule ? `Change ${rule.name}` : 'New rule'}</Text>
         <Group grow align="flex-start">
