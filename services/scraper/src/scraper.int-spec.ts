@@ -96,9 +96,12 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
 
     it('observes the node as live and publishes the live-node set', async () => {
       // The first ticks may not have seen the node yet.
-      const state = await waitFor('the node observed live', async () => {
+      // Live, and its disk measured: a broker just started has not scanned its disk yet.
+      const state = await waitFor('the node observed live, its disk measured', async () => {
         const observed = await db.getRepository(NodeStateEntity).findOneBy({ nodeId: cluster.nodeIds[0] });
-        return observed?.reachable && observed.role === 'live' ? observed : undefined;
+        return observed?.reachable && observed.role === 'live' && observed.diskUsage !== null
+          ? observed
+          : undefined;
       });
       expect(state).toMatchObject({ reachable: true, role: 'live', version: '2.40.0', reason: null });
       // Disk and memory against their limits, as the broker said them (issue 29's inputs).

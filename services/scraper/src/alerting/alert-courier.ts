@@ -128,6 +128,13 @@ export class AlertCourier {
   }
 
   private async round(): Promise<void> {
+    // Before the owed deliveries, never after: a refresh read an alert as firing, and a resolve
+    // committed since then must reach Alertmanager after the refresh's post, or the post would
+    // make the resolved alert active there again for five minutes.
+    if (this.now().getTime() - this.lastRefresh >= ALERTMANAGER_REFRESH_MS) {
+      this.lastRefresh = this.now().getTime();
+      await this.refreshAlertmanagers();
+    }
     for (;;) {
       const claimed = await this.claim();
       if (claimed.length === 0) break;
@@ -136,10 +143,6 @@ export class AlertCourier {
         claimed.flatMap((d) => (d.receiver_id ? [d.receiver_id] : [])),
       );
       for (const delivery of claimed) await this.deliver(delivery, receivers);
-    }
-    if (this.now().getTime() - this.lastRefresh >= ALERTMANAGER_REFRESH_MS) {
-      this.lastRefresh = this.now().getTime();
-      await this.refreshAlertmanagers();
     }
   }
 

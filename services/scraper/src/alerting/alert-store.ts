@@ -16,7 +16,6 @@ import {
 } from '@artemis-studio/db';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AlertStep, OpenAlert } from './alert-steps';
-import type { QueueFact } from './conditions';
 
 export type RuleScope = 'queue' | 'node';
 
@@ -49,11 +48,44 @@ const SCOPE_KINDS = (scope: RuleScope) =>
  * notifications it owes, in one transaction (the outbox: a takeover finds what was not yet sent).
  */
 export class AlertStore {
+  /** Each cluster's and scope's rules as last read, by a version of its rule rows. */
+  private readonly rules = new Map<string, { version: string; rules: LoadedRule[] }>();
+
   constructor(private readonly db: Pick<DataSource, 'transaction' | 'query'>) {}
 
-  /** The scope's rules in force, those retired with open alerts, and the open alerts. */
+  /**
+   * The scope's rules in force, those retired with open alerts, and the open alerts. The rules are
+   * read again only when a rule of the cluster changed (parsing a thousand rows at every tick was
+   * a large part of an evaluation's cost); the open alerts always.
+   */
   async load(clusterId: string, scope: RuleScope): Promise<{ rules: LoadedRule[]; open: OpenAlert[] }> {
-    const rules = await rowsOf<LoadedRule>(
+    const [{ version }] = await rowsOf<{ version: string }>(
+      this.db,
+      // A digest of the rows themselves, computed where they are: any change reads them again,
+      // whoever made it and whether or not it moved updated_at.
+      `SELECT count(*) || '|' || md5(COALESCE(string_agg(r::text, ',' ORDER BY r.id), '')) AS version
+         FROM alert_rule r WHERE r.cluster_id = $1`,
+      [clusterId],
+    );
+    const key = `${clusterId}|${scope}`;
+    let cached = this.rules.get(key);
+    if (cached?.version !== version) {
+      cached = { version, rules: await this.readRules(clusterId, scope) };
+      this.rules.set(key, cached);
+    }
+    if (cached.rules.length === 0) return { rules: [], open: [] };
+    const open = await rowsOf<OpenAlert>(
+      this.db,
+      `SELECT a.id, a.rule_id AS "ruleId", a.subject, a.state, a.started_at AS "startedAt"
+         FROM alert a JOIN alert_rule r ON r.id = a.rule_id
+        WHERE a.cluster_id = $1 AND a.state <> 'resolved' AND ${SCOPE_KINDS(scope)}`,
+      [clusterId],
+    );
+    return { rules: cached.rules, open };
+  }
+
+  private readRules(clusterId: string, scope: RuleScope): Promise<LoadedRule[]> {
+    return rowsOf<LoadedRule>(
       this.db,
       `SELECT r.id, r.kind, r.subjects, r.threshold, r.for_seconds AS "forSeconds", r.severity,
               CASE WHEN r.deleted_at IS NOT NULL THEN 'the rule was deleted'
@@ -64,56 +96,6 @@ export class AlertStore {
                OR EXISTS (SELECT 1 FROM alert a WHERE a.rule_id = r.id AND a.state <> 'resolved'))`,
       [clusterId],
     );
-    if (rules.length === 0) return { rules, open: [] };
-    const open = await rowsOf<OpenAlert>(
-      this.db,
-      `SELECT id, rule_id AS "ruleId", subject, state, started_at AS "startedAt"
-         FROM alert WHERE cluster_id = $1 AND state <> 'resolved' AND rule_id = ANY ($2::uuid[])`,
-      [clusterId, rules.map((r) => r.id)],
-    );
-    return { rules, open };
-  }
-
-  /**
-   * Each queue summed over the nodes that hold it, with its rates (unknown when any node's is), and
-   * stale when no node observed it since `freshSince`: its figures are then unknown, not old.
-   */
-  async queueFacts(clusterId: string, freshSince: Date): Promise<QueueFact[]> {
-    const rows = await rowsOf<{
-      name: string;
-      message_count: number;
-      consumer_count: number;
-      delivering_count: number;
-      added: number | null;
-      acknowledged: number | null;
-      killed: number | null;
-      expired: number | null;
-      first_message_at: Date | null;
-      stale: boolean;
-    }>(
-      this.db,
-      `SELECT name, sum(message_count)::float8 AS message_count, sum(consumer_count)::int AS consumer_count,
-              sum(delivering_count)::float8 AS delivering_count,
-              CASE WHEN bool_and(added_per_second IS NOT NULL) THEN sum(added_per_second) END AS added,
-              CASE WHEN bool_and(acknowledged_per_second IS NOT NULL) THEN sum(acknowledged_per_second) END AS acknowledged,
-              CASE WHEN bool_and(killed_per_second IS NOT NULL) THEN sum(killed_per_second) END AS killed,
-              CASE WHEN bool_and(expired_per_second IS NOT NULL) THEN sum(expired_per_second) END AS expired,
-              min(first_message_at) AS first_message_at, max(observed_at) < $2 AS stale
-         FROM queue_snapshot WHERE cluster_id = $1 GROUP BY name`,
-      [clusterId, freshSince],
-    );
-    return rows.map((r) => ({
-      name: r.name,
-      messageCount: r.message_count,
-      consumerCount: r.consumer_count,
-      deliveringCount: r.delivering_count,
-      addedPerSecond: r.added,
-      acknowledgedPerSecond: r.acknowledged,
-      killedPerSecond: r.killed,
-      expiredPerSecond: r.expired,
-      firstMessageAt: r.first_message_at,
-      stale: r.stale,
-    }));
   }
 
   /**
@@ -234,6 +216,7 @@ export class AlertStore {
     transitions: ReadonlyMap<string, AlertState>,
     firingToNotify: ReadonlySet<string>,
   ): Promise<void> {
+    if (alerts.length === 0) return;
     const receivers = await rowsOf<{ id: string; min_severity: AlertSeverity }>(
       tx,
       `SELECT id, min_severity FROM alert_receiver WHERE cluster_id = $1 AND enabled`,

@@ -199,12 +199,6 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     expect(firedAfter).toBeGreaterThanOrEqual(3_000);
     expect(firedAfter).toBeLessThan(3_000 + 3 * TICK_MS);
 
-    await new Promise((r) => setTimeout(r, 3000));
-    console.log(
-      'DEBUG',
-      await db.query(`SELECT * FROM alert_delivery`),
-      await db.query(`SELECT * FROM alert`),
-    );
     // Alertmanager holds it with our labels; the webhook got one signed firing.
     const held = await waitFor('Alertmanager to hold the alert', async () =>
       (await alertmanager.alerts()).find((a) => a.labels.alertname === 'deep'),

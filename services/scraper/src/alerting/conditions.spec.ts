@@ -1,4 +1,7 @@
-import { readNodes, readQueues, type NodeFact, type QueueFact } from './conditions';
+import { readNodes, readQueues as readAll, SubjectIndex, type NodeFact, type QueueFact } from './conditions';
+
+const readQueues = (rule: Parameters<typeof readAll>[0], queues: QueueFact[], at: Date) =>
+  readAll(rule, new SubjectIndex(queues), at);
 
 const now = new Date('2026-12-01T10:00:00Z');
 const queue = (over: Partial<QueueFact> = {}): QueueFact => ({
@@ -109,5 +112,31 @@ describe('node conditions', () => {
     const memory = { kind: 'node-address-memory' as const, subjects: '*', threshold: 0.8 };
     expect(one(readNodes(memory, [node({ memoryBytes: 900 })])).value).toBe(0.9);
     expect(one(readNodes(memory, [node({ memoryLimitBytes: -1 })])).holds).toBe(false);
+  });
+});
+
+describe('the subjects a rule picks', () => {
+  const names = ['orders', 'orders.eu', 'orders.us', 'audit', 'DLQ'].map((name) => queue({ name }));
+  const index = new SubjectIndex(names);
+
+  it('by exact name, by pattern, or all', () => {
+    expect(index.select('audit').map((q) => q.name)).toEqual(['audit']);
+    expect(index.select('nothing')).toEqual([]);
+    expect(index.select('orders.*').map((q) => q.name)).toEqual(['orders.eu', 'orders.us']);
+    expect(index.select('*')).toHaveLength(5);
+    expect(index.select('*.us').map((q) => q.name)).toEqual(['orders.us']);
+  });
+
+  it('reads only what an evaluation acts on: what holds, and what has an open alert', () => {
+    const deep = new SubjectIndex([
+      queue({ name: 'a', messageCount: 50 }),
+      queue({ name: 'b' }),
+      queue({ name: 'c' }),
+    ]);
+    const rule = { kind: 'queue-depth' as const, subjects: '*', threshold: 10 };
+    expect(readAll(rule, deep, now, new Set(['b'])).map((r) => [r.subject, r.holds])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
   });
 });

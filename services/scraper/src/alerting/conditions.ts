@@ -49,38 +49,60 @@ const above = (subject: string, value: number | null, threshold: number | null):
   value === null || threshold === null ? unknown(subject) : { subject, holds: value > threshold, value };
 const yesNo = (subject: string, holds: boolean, value: number): Reading => ({ subject, holds, value });
 
-function queueReading(rule: RuleCondition, q: QueueFact, now: Date): Reading {
+function put(out: Reading, subject: string, holds: boolean | null, value: number | null): Reading {
+  out.subject = subject;
+  out.holds = holds;
+  out.value = value;
+  return out;
+}
+
+function putOver(out: Reading, subject: string, value: number | null, threshold: number | null): Reading {
+  return value === null || threshold === null
+    ? put(out, subject, null, null)
+    : put(out, subject, value > threshold, value);
+}
+
+/** Sets `out` to one queue's reading: written in place, as a rule over every queue reads thousands a tick. */
+function readQueue(rule: RuleCondition, q: QueueFact, now: Date, out: Reading): Reading {
+  const name = q.name;
+  if (q.stale) return put(out, name, null, null);
   switch (rule.kind) {
     case 'queue-depth':
-      return above(q.name, q.messageCount, rule.threshold);
+      return putOver(out, name, q.messageCount, rule.threshold);
     case 'queue-oldest-message':
-      if (q.messageCount === 0) return yesNo(q.name, false, 0);
+      if (q.messageCount === 0) return put(out, name, false, 0);
       return q.firstMessageAt === null
-        ? unknown(q.name)
-        : above(q.name, Math.max(0, (now.getTime() - q.firstMessageAt.getTime()) / 1000), rule.threshold);
+        ? put(out, name, null, null)
+        : putOver(
+            out,
+            name,
+            Math.max(0, (now.getTime() - q.firstMessageAt.getTime()) / 1000),
+            rule.threshold,
+          );
     case 'queue-no-consumers':
-      return yesNo(q.name, q.consumerCount === 0 && q.messageCount > 0, q.messageCount);
+      return put(out, name, q.consumerCount === 0 && q.messageCount > 0, q.messageCount);
     case 'queue-growing-unconsumed':
       return q.addedPerSecond === null
-        ? unknown(q.name)
-        : yesNo(q.name, q.consumerCount === 0 && q.addedPerSecond > 0, q.addedPerSecond);
+        ? put(out, name, null, null)
+        : put(out, name, q.consumerCount === 0 && q.addedPerSecond > 0, q.addedPerSecond);
     case 'queue-stuck-consumer':
-      if (q.acknowledgedPerSecond === null) return unknown(q.name);
-      return yesNo(
-        q.name,
+      if (q.acknowledgedPerSecond === null) return put(out, name, null, null);
+      return put(
+        out,
+        name,
         q.messageCount > 0 && q.deliveringCount > 0 && q.consumerCount > 0 && q.acknowledgedPerSecond === 0,
         q.deliveringCount,
       );
     case 'queue-receiving':
       return q.addedPerSecond === null
-        ? unknown(q.name)
-        : yesNo(q.name, q.addedPerSecond > 0, q.addedPerSecond);
+        ? put(out, name, null, null)
+        : put(out, name, q.addedPerSecond > 0, q.addedPerSecond);
     case 'queue-killed-rate':
-      return above(q.name, q.killedPerSecond, rule.threshold);
+      return putOver(out, name, q.killedPerSecond, rule.threshold);
     case 'queue-expired-rate':
-      return above(q.name, q.expiredPerSecond, rule.threshold);
+      return putOver(out, name, q.expiredPerSecond, rule.threshold);
     default:
-      return unknown(q.name);
+      return put(out, name, null, null);
   }
 }
 
@@ -104,12 +126,64 @@ function nodeReading(rule: RuleCondition, n: NodeFact): Reading {
   }
 }
 
-/** One reading per queue the rule's pattern matches. */
-export function readQueues(rule: RuleCondition, queues: readonly QueueFact[], now: Date): Reading[] {
-  const matches = globMatcher(rule.subjects);
-  return queues
-    .filter((q) => matches(q.name))
-    .map((q) => (q.stale ? unknown(q.name) : queueReading(rule, q, now)));
+/**
+ * The subjects of one tick by name, for many rules to pick from: a name without `*` is a lookup,
+ * `*` is everything, and any other pattern is matched once per tick however many rules share it.
+ */
+export class SubjectIndex<T extends { name: string }> {
+  private readonly byName: ReadonlyMap<string, T>;
+  private readonly matched = new Map<string, readonly T[]>();
+  private everything: readonly T[] | null = null;
+
+  constructor(subjects: readonly T[] | ReadonlyMap<string, T>) {
+    this.byName = Array.isArray(subjects)
+      ? new Map(subjects.map((s) => [s.name, s]))
+      : (subjects as ReadonlyMap<string, T>);
+  }
+
+  private get all(): readonly T[] {
+    return (this.everything ??= [...this.byName.values()]);
+  }
+
+  select(pattern: string): readonly T[] {
+    if (pattern === '*') return this.all;
+    if (!pattern.includes('*')) {
+      const one = this.byName.get(pattern);
+      return one ? [one] : [];
+    }
+    let hit = this.matched.get(pattern);
+    if (!hit) {
+      const matches = globMatcher(pattern);
+      hit = this.all.filter((s) => matches(s.name));
+      this.matched.set(pattern, hit);
+    }
+    return hit;
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+}
+
+/**
+ * The readings of the queues the rule's pattern matches. Given `open` (the subjects the rule has an
+ * open alert on), only the readings an evaluation acts on: those that hold, and those of open
+ * alerts; a queue whose condition does not hold and has no alert needs nothing.
+ */
+export function readQueues(
+  rule: RuleCondition,
+  queues: SubjectIndex<QueueFact>,
+  now: Date,
+  open?: ReadonlySet<string>,
+): Reading[] {
+  const readings: Reading[] = [];
+  const scratch: Reading = { subject: '', holds: null, value: null };
+  const watched = open && open.size > 0 ? open : null;
+  for (const q of queues.select(rule.subjects)) {
+    const reading = readQueue(rule, q, now, scratch);
+    if (!open || reading.holds === true || watched?.has(q.name)) readings.push({ ...reading });
+  }
+  return readings;
 }
 
 /** One reading per node the rule's pattern matches. */

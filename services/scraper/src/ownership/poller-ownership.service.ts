@@ -217,6 +217,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       // A deleted cluster has no live nodes; one merely handed over keeps its set for the new owner.
       released: async (clusterId, deleted) => {
         couriers.delete(clusterId);
+        alerts.forget(clusterId);
         if (deleted) await liveNodes.delete(clusterId).catch(() => undefined);
       },
       log: this.logger,

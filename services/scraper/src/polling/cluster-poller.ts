@@ -14,6 +14,7 @@ import {
 } from '../topology/node-observation';
 import type { AlertEvaluation } from '../alerting/alert-evaluation';
 import type { NodeFact } from '../alerting/conditions';
+import type { NodeQueues } from '../alerting/queue-facts';
 import { LOGIN_REFUSED_RETRY_MS, retryDelayMs } from './retry-policy';
 
 export interface PollerDeps {
@@ -151,6 +152,8 @@ export class ClusterPoller {
   async tierB(): Promise<void> {
     const observedAt = this.now();
     let changes = 0;
+    // What each live node's read gave, for the alert rules; null once one could not be read.
+    let read: NodeQueues[] | null = [];
     for (const node of this.liveNodes()) {
       try {
         const { queues, unreadable } = parseQueues(
@@ -165,7 +168,9 @@ export class ClusterPoller {
         const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
         if (result === null) return;
         changes += result.changed + result.removed;
+        read?.push({ nodeId: node.id, queues, unread });
       } catch (err) {
+        read = null;
         this.deps.log.warn(
           `cluster ${this.target.name}, node ${node.name}: queue poll failed: ${(err as Error).message}`,
           { clusterId: this.target.id, node: node.name },
@@ -176,7 +181,7 @@ export class ClusterPoller {
       changes += await this.deps.queues.clearNode(o.nodeId);
     }
     if (changes > 0) this.deps.signal(this.target.id, 'queues');
-    await this.deps.alerts.afterQueues(this.target, observedAt);
+    await this.deps.alerts.afterQueues(this.target, observedAt, read);
   }
 
   private async observe(

@@ -53,6 +53,8 @@ describe('observeBroker', () => {
     expect(
       read({ DiskStoreUsage: 'ERROR: java.lang.IllegalStateException', MaxDiskUsage: -1, GlobalMaxSize: -1 }),
     ).toMatchObject({ diskUsage: null, diskLimit: null, memoryBytes: null, memoryLimitBytes: null });
+    // Before the broker's first disk scan after a start, it says 0.0: not measured yet.
+    expect(read({ DiskStoreUsage: 0 }).diskUsage).toBeNull();
   });
 
   it('reads a reachable broker that is not active as a backup', () => {

@@ -112,7 +112,9 @@ export function observeBroker(
     version: text(broker.Version),
     uptimeMs: count(broker.UptimeMillis),
     connectionCount: count(broker.ConnectionCount),
-    diskUsage: fraction(broker.DiskStoreUsage),
+    // The broker says 0.0 until its first disk scan (disk-scan-period, 5 s by default) after a
+    // start; no journal's disk is ever empty, so 0 is "not measured yet", not "empty".
+    diskUsage: fraction(broker.DiskStoreUsage) || null,
     diskLimit: percentAsFraction(broker.MaxDiskUsage),
     memoryBytes: bytes(broker.AddressMemoryUsage),
     memoryLimitBytes: bytes(broker.GlobalMaxSize),

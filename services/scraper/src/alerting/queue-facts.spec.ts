@@ -1,0 +1,79 @@
+import type { QueueObservation } from '../queues/queue-observation';
+import { QueueFactBuilder } from './queue-facts';
+
+const observed = (name: string, over: Partial<QueueObservation> = {}): QueueObservation => ({
+  name,
+  address: name,
+  routingType: 'ANYCAST',
+  messageCount: 0,
+  consumerCount: 0,
+  deliveringCount: 0,
+  messagesAdded: 0,
+  messagesAcknowledged: 0,
+  messagesExpired: 0,
+  messagesKilled: 0,
+  paused: false,
+  durable: true,
+  temporary: false,
+  firstMessageAt: null,
+  ...over,
+});
+const at = (seconds: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, seconds));
+
+describe('queue facts from what a tick read', () => {
+  const one = (nodeId: string, queue: QueueObservation) => ({ nodeId, queues: [queue], unread: [] });
+
+  it('knows no rate at first sight, then each counter per second since the last tick', () => {
+    const sut = new QueueFactBuilder();
+    expect(
+      sut.build([one('a', observed('q', { messagesAdded: 100 }))], at(0)).get('q')?.addedPerSecond,
+    ).toBeNull();
+    const second = sut
+      .build([one('a', observed('q', { messagesAdded: 150, messagesKilled: 5 }))], at(5))
+      .get('q');
+    expect(second).toMatchObject({ addedPerSecond: 10, killedPerSecond: 1, acknowledgedPerSecond: 0 });
+  });
+
+  it('sums a queue over its nodes, the oldest head of them, and a rate only when every node knows its own', () => {
+    const sut = new QueueFactBuilder();
+    const early = new Date(Date.UTC(2026, 11, 1, 9, 0, 0));
+    const tick = (added: number, nodes: string[]) =>
+      sut
+        .build(
+          nodes.map((nodeId, i) =>
+            one(
+              nodeId,
+              observed('q', {
+                messageCount: 3,
+                messagesAdded: added,
+                firstMessageAt: i === 0 ? at(0) : early,
+              }),
+            ),
+          ),
+          at(added / 10),
+        )
+        .get('q');
+    tick(10, ['a']);
+    expect(tick(20, ['a', 'b'])).toMatchObject({
+      messageCount: 6,
+      firstMessageAt: early,
+      addedPerSecond: null,
+    });
+    expect(tick(30, ['a', 'b'])?.addedPerSecond).toBe(20);
+  });
+
+  it('knows no rate after a counter went back (the broker restarted)', () => {
+    const sut = new QueueFactBuilder();
+    sut.build([one('a', observed('q', { messagesAdded: 100 }))], at(0));
+    expect(
+      sut.build([one('a', observed('q', { messagesAdded: 3 }))], at(5)).get('q')?.addedPerSecond,
+    ).toBeNull();
+  });
+
+  it('marks a queue listed but not read as stale, rather than gone', () => {
+    const sut = new QueueFactBuilder();
+    expect(sut.build([{ nodeId: 'a', queues: [], unread: ['q'] }], at(0)).get('q')).toMatchObject({
+      stale: true,
+    });
+  });
+});
