@@ -35,3 +35,21 @@ export class DomainError extends Error {
 
 export const clusterNotFound = (id: string) =>
   new DomainError('not-found', 'CLUSTER_NOT_FOUND', `no cluster ${id}`);
+
+/**
+ * Runs a write, turning a violation of the unique constraint named into the conflict given: a name
+ * taken is a conflict whichever replica or request won the race (the constraint decides).
+ */
+export async function uniquely<T>(
+  write: () => Promise<T>,
+  constraint: string,
+  conflict: () => DomainError,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if ((err as { driverError?: { constraint?: string } }).driverError?.constraint === constraint)
+      throw conflict();
+    throw err;
+  }
+}

@@ -4,7 +4,7 @@ import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuditNote } from '../audit/audit-note';
-import { DomainError } from '../domain-error';
+import { DomainError, uniquely } from '../domain-error';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 
 interface ReceiverRow {
@@ -31,6 +31,18 @@ const receiverOf = (r: ReceiverRow): Receiver => ({
   enabled: r.enabled,
 });
 
+/** A second receiver of the same name on a cluster. */
+const named = <T>(name: string, write: () => Promise<T>) =>
+  uniquely(
+    write,
+    'alert_receiver_name',
+    () =>
+      new DomainError(
+        'conflict',
+        'RECEIVER_NAME_TAKEN',
+        `this cluster has a receiver named '${name}' already`,
+      ),
+  );
 const receiverNotFound = (id: string) =>
   new DomainError('not-found', 'RECEIVER_NOT_FOUND', `no alert receiver ${id} on this cluster`);
 
@@ -60,7 +72,7 @@ export class AlertReceiversRepository {
 
   async create(clusterId: string, request: CreateReceiverRequest, note: AuditNote): Promise<Receiver> {
     const id = randomUUID();
-    return this.named(request.name, async () =>
+    return named(request.name, async () =>
       (await this.database.forRequest()).transaction(async (tx) => {
         const row = await firstRow<ReceiverRow>(
           tx,
@@ -89,7 +101,7 @@ export class AlertReceiversRepository {
     request: UpdateReceiverRequest,
     note: AuditNote,
   ): Promise<Receiver> {
-    return this.named(request.name, async () =>
+    return named(request.name, async () =>
       (await this.database.forRequest()).transaction(async (tx) => {
         const row = await firstChanged<ReceiverRow>(
           tx,
@@ -133,21 +145,5 @@ export class AlertReceiversRepository {
 
   private sealed(id: string, secret: string | undefined): Buffer | null {
     return secret === undefined ? null : this.vault.seal(secret, id, 'RECEIVER');
-  }
-
-  private async named<T>(name: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (
-        (err as { driverError?: { constraint?: string } }).driverError?.constraint === 'alert_receiver_name'
-      )
-        throw new DomainError(
-          'conflict',
-          'RECEIVER_NAME_TAKEN',
-          `this cluster has a receiver named '${name}' already`,
-        );
-      throw err;
-    }
   }
 }

@@ -15,15 +15,20 @@ import {
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import type { AuditNote } from '../audit/audit-note';
-import { DomainError } from '../domain-error';
+import { DomainError, uniquely } from '../domain-error';
 
 const ruleNotFound = (id: string) =>
   new DomainError('not-found', 'ALERT_RULE_NOT_FOUND', `no alert rule ${id} on this cluster`);
+/** A second rule of the same name on a cluster. */
+const named = <T>(name: string, write: () => Promise<T>) =>
+  uniquely(
+    write,
+    'alert_rule_name',
+    () =>
+      new DomainError('conflict', 'ALERT_RULE_NAME_TAKEN', `this cluster has a rule named '${name}' already`),
+  );
 const silenceNotFound = (id: string) =>
   new DomainError('not-found', 'SILENCE_NOT_FOUND', `no silence ${id} on this cluster`);
-
-const isUniqueViolation = (err: unknown, constraint: string) =>
-  (err as { driverError?: { constraint?: string } }).driverError?.constraint === constraint;
 
 interface SilenceRow {
   id: string;
@@ -67,7 +72,7 @@ export class AlertRulesRepository {
   }
 
   async create(clusterId: string, rule: CreateAlertRuleRequest, note: AuditNote): Promise<AlertRule> {
-    return this.named(rule.name, async () =>
+    return named(rule.name, async () =>
       (await this.database.forRequest()).transaction(async (tx) => {
         const row = await firstRow<AlertRuleRow>(
           tx,
@@ -87,7 +92,7 @@ export class AlertRulesRepository {
     rule: CreateAlertRuleRequest,
     note: AuditNote,
   ): Promise<AlertRule> {
-    return this.named(rule.name, async () =>
+    return named(rule.name, async () =>
       (await this.database.forRequest()).transaction(async (tx) => {
         const row = await firstChanged<AlertRuleRow>(
           tx,
@@ -190,21 +195,6 @@ export class AlertRulesRepository {
       await note.within(tx, { target: row.subjects, detail: { silenceId: id } });
       return silenceOf(row);
     });
-  }
-
-  /** A second rule of the same name on a cluster is a conflict, whichever request won the race. */
-  private async named<T>(name: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (err) {
-      if (isUniqueViolation(err, 'alert_rule_name'))
-        throw new DomainError(
-          'conflict',
-          'ALERT_RULE_NAME_TAKEN',
-          `this cluster has a rule named '${name}' already`,
-        );
-      throw err;
-    }
   }
 }
 
