@@ -5,6 +5,8 @@ export const ScraperEnvSchema = ClusterOwnerEnvSchema.extend({
   /** The per-node call budget: Jolokia calls per second, polling and live reads alike. */
   SCRAPER_NODE_CALLS_PER_SECOND: z.coerce.number().positive().default(5),
   SCRAPER_SAMPLE_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  /** How long a resolved alert (with its delivery log) is kept. */
+  SCRAPER_ALERT_RETENTION_DAYS: z.coerce.number().positive().default(30),
 });
 
 export interface ScraperConfig {
@@ -12,6 +14,7 @@ export interface ScraperConfig {
   nodeCallsPerSecond: number;
   leaseTtlMs: number;
   sampleRetentionHours: number;
+  alertRetentionDays: number;
 }
 
 export const SCRAPER_CONFIG = Symbol('SCRAPER_CONFIG');
@@ -23,5 +26,6 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv): ScraperConfig {
     nodeCallsPerSecond: parsed.SCRAPER_NODE_CALLS_PER_SECOND,
     leaseTtlMs: parsed.LEASE_TTL_MS,
     sampleRetentionHours: parsed.SCRAPER_SAMPLE_RETENTION_HOURS,
+    alertRetentionDays: parsed.SCRAPER_ALERT_RETENTION_DAYS,
   };
 }

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 
-/** Alert notifications tried, by outcome: a receiver that keeps failing shows here and in the delivery log. */
+/**
+ * Alert notifications tried, by outcome (a receiver that keeps failing shows here and in the
+ * delivery log), and resolved alerts reaped past their retention.
+ */
 @Injectable()
 export class AlertMetrics {
   private readonly deliveries: Counter<'outcome'>;
+  private readonly historyReaped: Counter;
 
   constructor(registry: Registry) {
     this.deliveries = new Counter({
@@ -13,6 +17,15 @@ export class AlertMetrics {
       labelNames: ['outcome'],
       registers: [registry],
     });
+    this.historyReaped = new Counter({
+      name: 'studio_alert_history_reaped_total',
+      help: 'Resolved alerts (with their delivery log) removed past SCRAPER_ALERT_RETENTION_DAYS',
+      registers: [registry],
+    });
+  }
+
+  reaped(count: number): void {
+    this.historyReaped.inc(count);
   }
 
   delivered(outcome: 'delivered' | 'retry' | 'failed'): void {

@@ -24,6 +24,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { ScraperModule } from '../app.module';
+import { AlertHistoryReaperService } from './alert-history-reaper.service';
 
 const TICK_MS = 1000;
 const SECRET = 'a-webhook-secret-of-some-length';
@@ -265,6 +266,36 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     );
     expect(Date.now() - (evaluation.evaluated_at as Date).getTime()).toBeLessThan(5 * TICK_MS);
     expect(evaluation.interval_ms).toBe(TICK_MS);
+  });
+
+  it('keeps resolved alerts for their retention, then reaps them with their delivery log, counted', async () => {
+    const rule = await addRule({
+      name: 'history',
+      kind: 'queue-depth',
+      subjects: 'nothing.matches',
+      threshold: 1,
+    });
+    const insert = (state: string, endedDaysAgo: number | null) =>
+      db.query(
+        `INSERT INTO alert (cluster_id, rule_id, subject, state, started_at, ended_at, last_evaluated_at)
+         VALUES ($1, $2, $3, $4, now() - interval '40 days',
+                 CASE WHEN $5::int IS NULL THEN NULL ELSE now() - $5::int * interval '1 day' END, now())
+         RETURNING id`,
+        [cluster.id, rule, `history.${state}.${endedDaysAgo}`, state, endedDaysAgo],
+      );
+    const [[old], [recent]] = [await insert('resolved', 31), await insert('resolved', 29)];
+    await db.query(
+      `INSERT INTO alert_delivery (cluster_id, alert_id, transition, payload, status) VALUES ($1, $2, 'resolved', '{}', 'delivered')`,
+      [cluster.id, old.id],
+    );
+    await db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
+
+    expect(await scraper.app.get(AlertHistoryReaperService).reap()).toBeGreaterThanOrEqual(1);
+    const left = (await alertRows(rule)).map((a: { id: string }) => a.id);
+    expect(left).toEqual([recent.id]);
+    expect(await db.query(`SELECT 1 FROM alert_delivery WHERE alert_id = $1`, [old.id])).toEqual([]);
+    const metrics = await (await fetch(`${scraper.url}/metrics`)).text();
+    expect(metrics).toMatch(/studio_alert_history_reaped_total [1-9]/);
   });
 
   it('goes on after the owner stops: the next owner continues the alert, and each receiver hears once of each', async () => {
