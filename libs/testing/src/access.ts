@@ -66,7 +66,8 @@ export async function signInAs(
 /**
  * Registers the profile's first broker node through the gateway's API, as an administrator does,
  * and waits until the cluster's scraper has seen it live (actions and live reads need a live
- * node). `amqp` adds the node's AMQP URL, for the notifier. Answers the cluster's id.
+ * node). `amqp` adds the node's AMQP URL, for the notifier, and waits until it has subscribed.
+ * Answers the cluster's id.
  */
 export async function registerLiveBroker(
   gatewayUrl: string,
@@ -91,5 +92,15 @@ export async function registerLiveBroker(
     ).json()) as { nodes: { role: string }[] };
     return topology.nodes[0]?.role === 'live';
   });
+  // The notifier subscribes on its own time, after the scraper's first live-node set: an event of
+  // the broker before that is never seen (a test that deletes a queue and then looks for it in the
+  // feed failed now and then in CI when it acted first).
+  if (amqp)
+    await waitFor('the notifier to subscribe to the node', async () => {
+      const detail = (await (await admin.fetch(`${gatewayUrl}/api/v1/clusters/${clusterId}`)).json()) as {
+        capabilities?: { notifications?: { status?: string } };
+      };
+      return detail.capabilities?.notifications?.status === 'AVAILABLE';
+    });
   return clusterId;
 }
