@@ -10,4 +10,24 @@ export default async function globalTeardown(): Promise<void> {
   if (process.env.STUDIO_TEST_BROKER_STARTED_BY_HARNESS && !process.env.STUDIO_TEST_KEEP_BROKER) {
     await artemis('stop', testConfig.brokerProfile);
   }
+  reportWhatKeepsRunning();
+}
+
+/**
+ * Jest waits for whatever a test left open (a timer, a socket, a server) and a run that passed
+ * then never ends. Should the process still be alive a while after the run, this names what is
+ * keeping it, so the leak can be found rather than forced shut. Unref'd: it keeps nothing alive.
+ */
+function reportWhatKeepsRunning(): void {
+  setTimeout(() => {
+    const handles = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles();
+    const described = handles.map((h) => {
+      const socket = h as { remoteAddress?: string; remotePort?: number; localPort?: number };
+      const name = h.constructor?.name ?? typeof h;
+      return socket.remotePort !== undefined
+        ? `${name} ${socket.remoteAddress}:${socket.remotePort} (local ${socket.localPort})`
+        : name;
+    });
+    console.error(`still running 20 s after the tests ended, held by: ${described.join(', ')}`);
+  }, 20_000).unref();
 }
