@@ -9,7 +9,8 @@ import * as k8s from '@kubernetes/client-node';
 import Ajv2019 from 'ajv/dist/2019.js';
 import addFormats from 'ajv-formats';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -180,8 +181,70 @@ if (!validateCompose(compose))
   for (const e of validateCompose.errors)
     fail(`compose: ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
 
+// ---- Prometheus rules and the Grafana dashboard, for teams who alert in Prometheus (issue 29).
+// promtool (Debian's `prometheus` package; .ci/run installs it) checks the rules and runs their
+// unit tests; the PrometheusRule must hold the same groups; every studio_ metric the rules and
+// the dashboard name must be one the scraper exports.
+const promDir = join(root, 'deploy', 'prometheus');
+const rulesFile = join(promDir, 'artemis-studio-rules.yml');
+const promtool = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+});
+const runs = (args) => {
+  try {
+    execFileSync(promtool, args, { cwd: promDir, stdio: 'pipe' });
+    return null;
+  } catch (err) {
+    return String(err.stdout ?? '') + String(err.stderr ?? '') || err.message;
+  }
+};
+if (!promtool) fail('prometheus: promtool is missing (apt-get install prometheus; .ci/run installs it)');
+else {
+  // The same tests with one expectation made wrong (and the rules named by their full path).
+  const broken = join(tmpdir(), `studio-rules-broken-${process.pid}.test.yml`);
+  writeFileSync(
+    broken,
+    readFileSync(join(promDir, 'artemis-studio-rules.test.yml'), 'utf8')
+      .replace('rule_files:\n  - artemis-studio-rules.yml', `rule_files:\n  - ${rulesFile}`)
+      .replace(
+        'severity: critical, cluster: prod, node: primary',
+        'severity: info, cluster: prod, node: primary',
+      ),
+  );
+  const refusal = runs(['test', 'rules', broken]);
+  if (!refusal || !/severity="?info/.test(refusal))
+    fail(
+      `prometheus: a wrong expectation was not refused by promtool for it; the check is broken: ${refusal}`,
+    );
+  rmSync(broken, { force: true });
+  const checked = runs(['check', 'rules', rulesFile]);
+  if (checked) fail(`prometheus: promtool check rules: ${checked}`);
+  const tested = runs(['test', 'rules', 'artemis-studio-rules.test.yml']);
+  if (tested) fail(`prometheus: promtool test rules: ${tested}`);
+}
+const rules = parse(readFileSync(rulesFile, 'utf8'));
+const prometheusRule = parse(readFileSync(join(promDir, 'prometheus-rule.yaml'), 'utf8'));
+if (!isDeepStrictEqual(prometheusRule.spec.groups, rules.groups))
+  fail('prometheus: prometheus-rule.yaml holds other groups than artemis-studio-rules.yml');
+const exporter = readFileSync(
+  join(root, 'services', 'scraper', 'src', 'export', 'figure-export.service.ts'),
+  'utf8',
+);
+const dashboard = readFileSync(join(root, 'deploy', 'grafana', 'artemis-studio-dashboard.json'), 'utf8');
+JSON.parse(dashboard);
+for (const [file, text] of [
+  ['artemis-studio-rules.yml', readFileSync(rulesFile, 'utf8')],
+  ['artemis-studio-dashboard.json', dashboard],
+])
+  for (const name of new Set(text.match(/studio_[a-z_]+/g)))
+    if (!exporter.includes(`'${name}'`)) fail(`${file}: ${name} is not a metric the scraper exports`);
+
 for (const problem of problems) console.error(problem);
 console.log(
-  `deploy: ${count} Kubernetes objects in ${kustomizations.length} kustomizations, docker-compose.yml: ${problems.length ? 'FAILED' : 'valid'}`,
+  `deploy: ${count} Kubernetes objects in ${kustomizations.length} kustomizations, docker-compose.yml, Prometheus rules and dashboard: ${problems.length ? 'FAILED' : 'valid'}`,
 );
 process.exit(problems.length ? 1 : 0);

@@ -68,6 +68,13 @@ export const SETTINGS = {
     unit: 'ms',
     description: 'How often the scraper reads every queue of each node.',
   },
+  'artemis-studio.metrics.queues-per-cluster': {
+    schema: z.number().int().min(0).max(100_000),
+    default: 500,
+    unit: 'queues',
+    description:
+      "How many queues of each cluster the scraper's /metrics exports for Prometheus, the deepest first; the rest are counted in studio_queues_not_exported.",
+  },
   'artemis-studio.console.poll-floor-millis': {
     schema: millis(1000, 300_000),
     default: 5000,

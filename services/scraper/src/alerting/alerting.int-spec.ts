@@ -113,6 +113,7 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
   const bus = testBus('alerting-test');
   const transitions: AlertTransition[] = [];
   const queue = `alerting.${randomUUID()}`;
+  const clusterName = `alerting-${randomUUID().slice(0, 8)}`;
 
   const alertRows = (ruleId: string) =>
     db.query(
@@ -150,6 +151,7 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     const fixture = brokerCluster(broker);
     cluster = await insertCluster(db, {
       ...fixture,
+      name: clusterName,
       nodes: [...fixture.nodes, { name: 'gone', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
     });
     await insertReceiver(db, cluster.id, { name: 'am', kind: 'alertmanager', url: alertmanager.url });
@@ -236,6 +238,34 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
       ),
     );
     await db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
+  });
+
+  it("exports the owned cluster's figures for Prometheus, with the names the example rules use", async () => {
+    /** The value of the series of `name` whose labels include all of `labels`, or undefined. */
+    const series = (text: string, name: string, labels: Record<string, string>) => {
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)),
+        );
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const scrape = async () => (await fetch(`${scraper.url}/metrics`)).text();
+    const ofQueue = { cluster: clusterName, queue };
+    await fillQueue(broker, queue, 4);
+    const metrics = await waitFor('the queue on /metrics', async () => {
+      const text = await scrape();
+      return series(text, 'studio_queue_messages', ofQueue) === 4 ? text : undefined;
+    });
+    expect(series(metrics, 'studio_queue_consumers', ofQueue)).toBe(0);
+    expect(series(metrics, 'studio_queue_messages_added_total', ofQueue)).toBeGreaterThanOrEqual(4);
+    // Absent, not 0, when the broker does not date the head (as for these messages): unknown.
+    expect(metrics).toContain('# TYPE studio_queue_oldest_message_age_seconds gauge');
+    expect(series(metrics, 'studio_node_up', { cluster: clusterName, node: 'gone' })).toBe(0);
+    expect(series(metrics, 'studio_node_live', { cluster: clusterName, node: broker.nodes[0].name })).toBe(1);
+    expect(series(metrics, 'studio_queues_not_exported', { cluster: clusterName })).toBe(0);
+    await drainQueue(broker, queue);
   });
 
   it('fires on an unreachable node, and a receiver that is down gets retries with backoff, logged', async () => {

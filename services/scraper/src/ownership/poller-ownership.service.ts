@@ -15,6 +15,7 @@ import { AlertCourier, type ReceiverTarget } from '../alerting/alert-courier';
 import { AlertEvaluation } from '../alerting/alert-evaluation';
 import { AlertMetrics } from '../alerting/alert-metrics';
 import { AlertStore } from '../alerting/alert-store';
+import { FigureExportService } from '../export/figure-export.service';
 import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/read-live-list';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
@@ -81,6 +82,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     private readonly signals: SignalPublisher,
     private readonly metrics: PollMetrics,
     private readonly alertMetrics: AlertMetrics,
+    private readonly figures: FigureExportService,
   ) {
     super();
     this.queueActions = new QueueActions(jolokia, this.lanes);
@@ -117,7 +119,16 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       nodeStates: this.nodeStates,
       queues: this.queues,
       liveNodes,
-      alerts,
+      observers: {
+        afterNodes: async (target, nodes, now) => {
+          this.figures.nodes(target.id, target.name, nodes);
+          await alerts.afterNodes(target, nodes, now);
+        },
+        afterQueues: async (target, now, read) => {
+          this.figures.queues(target.id, target.name, read);
+          await alerts.afterQueues(target, now, read);
+        },
+      },
       signal: (clusterId, topic) => this.signals.signal(clusterId, topic),
       pollFailed: (cluster, node, kind) => this.metrics.pollFailed(cluster, node, kind),
       intervals,
@@ -218,6 +229,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       released: async (clusterId, deleted) => {
         couriers.delete(clusterId);
         alerts.forget(clusterId);
+        this.figures.forget(clusterId);
         if (deleted) await liveNodes.delete(clusterId).catch(() => undefined);
       },
       log: this.logger,

@@ -52,7 +52,7 @@ function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerN
     },
     queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
     liveNodes: { put: async () => ++puts },
-    alerts: { afterNodes: async () => undefined, afterQueues: async () => undefined },
+    observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
     signal: (_cluster, topic) => signals.push(topic),
     pollFailed: (_cluster, _node, kind) => failures.push(kind),
     intervals: () => ({ tierAMs: TICK_MS, tierBMs: 5000 }),

@@ -22,8 +22,8 @@ export interface PollerDeps {
   nodeStates: Pick<NodeStateRepository, 'load' | 'save'>;
   queues: Pick<QueueSnapshotRepository, 'sync' | 'clearNode'>;
   liveNodes: Pick<TypedKv<LiveNodeSet>, 'put'>;
-  /** Evaluates the cluster's alert rules after each tick; never throws. */
-  alerts: Pick<AlertEvaluation, 'afterNodes' | 'afterQueues'>;
+  /** Given each tick's observations (alert evaluation, the Prometheus export); never throws. */
+  observers: Pick<AlertEvaluation, 'afterNodes' | 'afterQueues'>;
   signal(clusterId: string, topic: SignalTopic): void;
   /** A tier-A poll of a node failed (counted per cluster, node and kind). */
   pollFailed(cluster: string, node: string, kind: string): void;
@@ -124,7 +124,7 @@ export class ClusterPoller {
       asOf: now.toISOString(),
       nodes: this.liveNodes().map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
     });
-    await this.deps.alerts.afterNodes(this.target, this.nodeFacts(), now);
+    await this.deps.observers.afterNodes(this.target, this.nodeFacts(), now);
   }
 
   /** Each node's last observation, named as registered (a row loaded from node_state has no name). */
@@ -181,7 +181,7 @@ export class ClusterPoller {
       changes += await this.deps.queues.clearNode(o.nodeId);
     }
     if (changes > 0) this.deps.signal(this.target.id, 'queues');
-    await this.deps.alerts.afterQueues(this.target, observedAt, read);
+    await this.deps.observers.afterQueues(this.target, observedAt, read);
   }
 
   private async observe(

@@ -1,0 +1,81 @@
+import type { QueueObservation } from '../queues/queue-observation';
+import { exportedQueues } from './figure-export';
+
+const observed = (
+  name: string,
+  messageCount: number,
+  over: Partial<QueueObservation> = {},
+): QueueObservation => ({
+  name,
+  address: name,
+  routingType: 'ANYCAST',
+  messageCount,
+  consumerCount: 1,
+  deliveringCount: 0,
+  messagesAdded: 10,
+  messagesAcknowledged: 5,
+  messagesExpired: 0,
+  messagesKilled: 0,
+  paused: false,
+  durable: true,
+  temporary: false,
+  firstMessageAt: null,
+  ...over,
+});
+const now = new Date('2026-12-01T10:00:00Z');
+
+describe('the queues exported to Prometheus', () => {
+  it('sums each queue over its nodes, counters included, with the age of the oldest head', () => {
+    const { queues } = exportedQueues(
+      [
+        {
+          nodeId: 'a',
+          queues: [observed('orders', 3, { firstMessageAt: new Date('2026-12-01T09:59:00Z') })],
+          unread: [],
+        },
+        {
+          nodeId: 'b',
+          queues: [observed('orders', 2, { firstMessageAt: new Date('2026-12-01T09:58:00Z') })],
+          unread: [],
+        },
+      ],
+      10,
+      now,
+    );
+    expect(queues).toEqual([
+      {
+        name: 'orders',
+        messages: 5,
+        consumers: 2,
+        delivering: 0,
+        added: 20,
+        acknowledged: 10,
+        killed: 0,
+        expired: 0,
+        oldestAgeSeconds: 120,
+      },
+    ]);
+  });
+
+  it('keeps the deepest up to the cap, in a stable order, and says how many were left out', () => {
+    const read = [
+      {
+        nodeId: 'a',
+        queues: [observed('b', 5), observed('a', 5), observed('c', 9), observed('d', 0)],
+        unread: [],
+      },
+    ];
+    const { queues, left } = exportedQueues(read, 3, now);
+    expect(queues.map((q) => q.name)).toEqual(['c', 'a', 'b']);
+    expect(left).toBe(1);
+  });
+
+  it('says no age for an empty queue, or one whose head the broker does not date', () => {
+    const { queues } = exportedQueues(
+      [{ nodeId: 'a', queues: [observed('e', 0), observed('f', 4)], unread: [] }],
+      5,
+      now,
+    );
+    expect(queues.map((q) => q.oldestAgeSeconds)).toEqual([null, null]);
+  });
+});
