@@ -1,6 +1,6 @@
-import { Alert as Callout, Button, Card, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Card, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { describeError } from '../../../lib/api-client';
+import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateReceiver, useDeleteReceiver, useReceivers } from '../api/alerts';
 
@@ -65,11 +65,7 @@ export function Receivers({ clusterId }: { clusterId: string }) {
             Add receiver
           </Button>
         </Group>
-        {(create.isError || remove.isError) && (
-          <Callout color="red" role="alert">
-            {describeError(create.error ?? remove.error)}
-          </Callout>
-        )}
+        <FailureAlert error={create.error ?? remove.error} />
         <QueryState query={receivers} what="the receivers">
           {(data) =>
             data.items.length === 0 ? (

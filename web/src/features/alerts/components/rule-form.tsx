@@ -6,9 +6,9 @@ import {
   type AlertRuleKind,
   type AlertSeverity,
 } from '@artemis-studio/contracts';
-import { Alert, Button, Card, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { describeError } from '../../../lib/api-client';
+import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { useSaveRule } from '../api/alerts';
 
 const KIND_LABELS: Record<AlertRuleKind, string> = {
@@ -128,11 +128,7 @@ export function RuleForm({
           value={description}
           onChange={(e) => setDescription(e.currentTarget.value)}
         />
-        {save.isError && (
-          <Alert color="red" role="alert">
-            {describeError(save.error)}
-          </Alert>
-        )}
+        <FailureAlert error={save.error} />
         <Group>
           <Button onClick={submit} loading={save.isPending}>
             {rule ? 'Save rule' : 'Add rule'}

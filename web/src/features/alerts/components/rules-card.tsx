@@ -1,8 +1,8 @@
 import { ALERT_THRESHOLD_UNIT, type AlertRule } from '@artemis-studio/contracts';
-import { Alert as Callout, Badge, Card, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { describeError } from '../../../lib/api-client';
 import { RefusableButton } from '../../../lib/access/refusable-button';
+import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useAlertRules, useDeleteRule, useSaveRule } from '../api/alerts';
 import { kindLabel, RuleForm } from './rule-form';
@@ -35,11 +35,7 @@ export function Rules({ clusterId, refusal }: { clusterId: string; refusal: stri
             onDone={() => setEditing(null)}
           />
         )}
-        {(save.isError || remove.isError) && (
-          <Callout color="red" role="alert">
-            {describeError(save.error ?? remove.error)}
-          </Callout>
-        )}
+        <FailureAlert error={save.error ?? remove.error} />
         <QueryState query={rules} what="the rules">
           {(data) =>
             data.items.length === 0 ? (

@@ -1,8 +1,8 @@
-import { Alert as Callout, Card, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Card, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { describeError } from '../../../lib/api-client';
 import { RefusableButton } from '../../../lib/access/refusable-button';
 import { formatTime } from '../../../lib/ui/format';
+import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateSilence, useEndSilence, useSilences } from '../api/alerts';
 
@@ -57,11 +57,7 @@ export function Silences({ clusterId, refusal }: { clusterId: string; refusal: s
             Silence
           </RefusableButton>
         </Group>
-        {(create.isError || end.isError) && (
-          <Callout color="red" role="alert">
-            {describeError(create.error ?? end.error)}
-          </Callout>
-        )}
+        <FailureAlert error={create.error ?? end.error} />
         <QueryState query={silences} what="the silences">
           {(data) =>
             data.items.length === 0 ? (
