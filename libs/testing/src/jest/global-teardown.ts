@@ -28,6 +28,10 @@ function reportWhatKeepsRunning(): void {
         ? `${name} ${socket.remoteAddress}:${socket.remotePort} (local ${socket.localPort})`
         : name;
     });
-    console.error(`still running 20 s after the tests ended, held by: ${described.join(', ')}`);
+    // Timers are not handles: the resources say them (Timeout, TCPWRAP, FSReqCallback, …).
+    const resources = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWRAP');
+    console.error(
+      `still running 20 s after the tests ended, held by: handles [${described.join(', ')}], resources [${resources.join(', ')}]`,
+    );
   }, 20_000).unref();
 }

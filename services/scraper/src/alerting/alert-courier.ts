@@ -89,7 +89,10 @@ export class AlertCourier {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.kick(), this.tickMs);
+    // Unref'd: the service's own lifecycle keeps the process alive, never this sweep. A courier
+    // started while its replica shut down (a lease won in the last renewal) would otherwise hold
+    // the process open for good.
+    this.timer = setInterval(() => this.kick(), this.tickMs).unref();
     this.kick();
   }
 
