@@ -23,8 +23,13 @@ export abstract class ClusterOwnership<W extends ClusterWork>
 
   onApplicationBootstrap(): void {
     const start = async () => {
-      this.owned = await this.own();
-      await this.owned.run();
+      const owned = await this.own();
+      // Shut down while connecting: the shutdown found nothing to stop, so nothing may start now.
+      // Without this the renewal ran after all, retrying every third of a TTL on closed
+      // connections, and its timer held the process open for good.
+      if (this.stopping) return owned.stop();
+      this.owned = owned;
+      await owned.run();
     };
     start().catch((err) => {
       if (this.stopping) return;
