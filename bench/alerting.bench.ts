@@ -25,10 +25,9 @@ import { Agent } from 'node:http';
 import { AlertCourier } from '../services/scraper/src/alerting/alert-courier';
 import { AlertEvaluation } from '../services/scraper/src/alerting/alert-evaluation';
 import { AlertStore } from '../services/scraper/src/alerting/alert-store';
-import type { NodeQueues } from '../services/scraper/src/alerting/queue-facts';
+import { TIER_B_REQUESTS, readTierB, type NodeTierB } from '../services/scraper/src/polling/tier-b';
 import { CallLimiter } from '../services/scraper/src/jolokia/call-limiter';
 import { JolokiaClient, type JolokiaTarget } from '../services/scraper/src/jolokia/jolokia-client';
-import { TIER_B_REQUESTS, parseQueues } from '../services/scraper/src/queues/queue-observation';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
 import { benchQueueName, fillBenchQueues } from './support/bench-queues';
 import { runBench } from './support/run-bench';
@@ -112,14 +111,17 @@ async function main(): Promise<void> {
     courier.start();
 
     /** One tier-B scrape of the node, as the poller does it: what the evaluation is held against. */
-    let observed: NodeQueues[] = [];
+    let observed: NodeTierB[] = [];
     const scrape = async () => {
       const cpu = process.cpuUsage();
       const started = performance.now();
-      const { queues, unreadable } = parseQueues(await jolokia.bulk(target, TIER_B_REQUESTS));
+      const {
+        queues: { queues, unreadable },
+        addresses,
+      } = readTierB(await jolokia.bulk(target, TIER_B_REQUESTS));
       const unread = unreadable.map((q) => q.name);
       await snapshots.sync(cluster.id, cluster.nodeIds[0], queues, new Date(), unread);
-      observed = [{ nodeId: cluster.nodeIds[0], queues, unread }];
+      observed = [{ nodeId: cluster.nodeIds[0], queues, unread, addresses }];
       return { cpuMs: cpuMs(cpu), wallMs: performance.now() - started, queues: queues.length };
     };
     const evaluate = async () => {

@@ -26,7 +26,7 @@ import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-sn
 import { fillBenchQueues } from './support/bench-queues';
 import { cpuMsOf } from './support/process-stats';
 import {
-  TIER_B_REQUESTS,
+  QUEUE_REQUEST,
   parseQueues,
   type QueueObservation,
 } from '../services/scraper/src/queues/queue-observation';
@@ -100,9 +100,9 @@ async function main(): Promise<void> {
     };
   };
 
-  const bulk = async () => parseQueues(await jolokia.bulk(target, TIER_B_REQUESTS)).queues;
+  const bulk = async () => parseQueues(await jolokia.bulk(target, [QUEUE_REQUEST])).queues;
   const names = Object.keys(
-    ((await jolokia.bulk(target, TIER_B_REQUESTS))[0].value ?? {}) as Record<string, unknown>,
+    ((await jolokia.bulk(target, [QUEUE_REQUEST]))[0].value ?? {}) as Record<string, unknown>,
   );
   const perQueue = async () => {
     const found: QueueObservation[] = [];
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
         const request: JolokiaRequest = {
           type: 'read',
           mbean,
-          attribute: (TIER_B_REQUESTS[0] as { attribute: string[] }).attribute,
+          attribute: (QUEUE_REQUEST as { attribute: string[] }).attribute,
         };
         const [answer] = await jolokia.bulk(target, [request]);
         found.push(...parseQueues([{ status: 200, value: { [mbean]: answer.value } }]).queues);

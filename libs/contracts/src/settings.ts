@@ -73,7 +73,7 @@ export const SETTINGS = {
     default: 500,
     unit: 'queues',
     description:
-      "How many queues of each cluster the scraper's /metrics exports for Prometheus, the deepest first; the rest are counted in studio_queues_not_exported.",
+      "How many queues, and how many addresses, of each cluster the scraper's /metrics exports for Prometheus, the deepest and the largest first; the rest are counted in studio_queues_not_exported and studio_addresses_not_exported.",
   },
   'artemis-studio.console.poll-floor-millis': {
     schema: millis(1000, 300_000),

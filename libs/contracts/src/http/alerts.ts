@@ -28,6 +28,15 @@ export const ALERT_RULE_KINDS = [
   'queue-killed-rate',
   /** Expired per second above `threshold`. */
   'queue-expired-rate',
+  /** The address pages: its messages no longer fit in memory and go to page files. */
+  'address-paging',
+  /** The address holds more than `threshold` of its size limit (a fraction, 0.8 = 80%). */
+  'address-limit',
+  /**
+   * The address reaches its size limit (where it pages, blocks or drops, by its full policy) within
+   * `threshold` seconds at the rate it has grown over the last minutes.
+   */
+  'address-full-forecast',
   /** The node does not answer its polls. */
   'node-unreachable',
   /** A backup is not in sync with its live node: a failover now would lose messages. */
@@ -36,6 +45,13 @@ export const ALERT_RULE_KINDS = [
   'node-disk-usage',
   /** The broker's address memory is fuller than `threshold` of its global limit. */
   'node-address-memory',
+  /**
+   * The journal's disk reaches the broker's `max-disk-usage` (where it blocks every producer) within
+   * `threshold` seconds at the rate it has filled over the last minutes.
+   */
+  'node-disk-full-forecast',
+  /** The node became live or backup (a failover or failback) within the last `threshold` seconds. */
+  'node-role-changed',
 ] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
@@ -55,23 +71,31 @@ export const ALERT_THRESHOLD_UNIT: Record<
   'queue-receiving': null,
   'queue-killed-rate': 'per second',
   'queue-expired-rate': 'per second',
+  'address-paging': null,
+  'address-limit': 'fraction',
+  'address-full-forecast': 'seconds',
   'node-unreachable': null,
   'node-backup-unsynced': null,
   'node-disk-usage': 'fraction',
   'node-address-memory': 'fraction',
+  'node-disk-full-forecast': 'seconds',
+  'node-role-changed': 'seconds',
 };
 
-export const isQueueRule = (kind: AlertRuleKind): boolean => kind.startsWith('queue-');
+/** What a kind's alerts are about: each alert is one rule and one queue, address or node. */
+export type AlertSubjectKind = 'queue' | 'address' | 'node';
+export const subjectKindOf = (kind: AlertRuleKind): AlertSubjectKind =>
+  kind.startsWith('queue-') ? 'queue' : kind.startsWith('address-') ? 'address' : 'node';
 
 /** A label name as Prometheus and Alertmanager accept it. */
 const LabelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a label name: letters, digits and _');
-/** Queue or node names: `*` matches any run of characters. */
+/** Queue, address or node names: `*` matches any run of characters. */
 const SubjectPattern = z.string().trim().min(1).max(500);
 
 const AlertRuleFields = {
   name: Name.max(100),
   kind: z.enum(ALERT_RULE_KINDS),
-  /** Which queues or nodes it watches, by name (`*` is any run of characters). */
+  /** Which queues, addresses or nodes it watches, by name (`*` is any run of characters). */
   subjects: SubjectPattern.default('*'),
   threshold: z.number().finite().min(0).nullable().default(null),
   /** How long the condition must hold before the alert fires; until then it is pending. */
@@ -147,7 +171,7 @@ export const AlertSchema = z.object({
   severity: z.enum(ALERT_SEVERITIES),
   /** The rule's own labels, passed on to Alertmanager with `alertname`, `cluster`, `severity` and the subject. */
   labels: z.record(z.string(), z.string()),
-  /** The queue or node it is about. */
+  /** The queue, address or node it is about. */
   subject: z.string(),
   state: z.enum(ALERT_STATES),
   /** The figure that last decided its state (depth, seconds, rate, fraction; 1 for a yes/no condition). */
@@ -331,11 +355,19 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
   'node-disk-usage': "Node {{subject}}'s journal disk is {{value}} full (threshold {{threshold}}).",
   'node-address-memory':
     "Node {{subject}}'s address memory is {{value}} of its limit (threshold {{threshold}}).",
+  'node-disk-full-forecast':
+    "Node {{subject}}'s journal disk reaches the broker's limit in {{value}} s at its current rate, and then every producer blocks (threshold {{threshold}} s).",
+  'node-role-changed': 'Node {{subject}} changed role (failover or failback) {{value}} s ago.',
+  'address-paging': 'Address {{subject}} is paging ({{value}} page files).',
+  'address-limit': 'Address {{subject}} holds {{value}} of its size limit (threshold {{threshold}}).',
+  'address-full-forecast':
+    'Address {{subject}} reaches its size limit in {{value}} s at its current rate (threshold {{threshold}} s).',
 };
 
 const shown = (kind: AlertRuleKind, n: number | null): string => {
   if (n === null) return 'unknown';
   if (ALERT_THRESHOLD_UNIT[kind] === 'fraction') return `${Math.round(n * 1000) / 10}%`;
+  if (ALERT_THRESHOLD_UNIT[kind] === 'seconds') return String(Math.round(n));
   return Number.isInteger(n) ? String(n) : n.toFixed(2);
 };
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Alert, AlertState } from '@artemis-studio/contracts';
+import { subjectKindOf, type Alert, type AlertState } from '@artemis-studio/contracts';
 import { ALERT_SELECT, alertOf, changeOf, rowsOf, type AlertRow } from '@artemis-studio/db';
 import type { DataSource } from 'typeorm';
 
@@ -56,7 +56,7 @@ export function alertmanagerAlert(alert: Alert, now: Date) {
       cluster: alert.clusterName,
       severity: alert.severity,
       kind: alert.kind,
-      [alert.kind.startsWith('node-') ? 'node' : 'queue']: alert.subject,
+      [subjectKindOf(alert.kind)]: alert.subject,
     },
     annotations: { description: alert.description, summary: `${alert.ruleName}: ${alert.subject}` },
     startsAt: alert.firedAt ?? alert.startedAt,

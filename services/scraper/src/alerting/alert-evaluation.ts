@@ -1,8 +1,19 @@
+import { subjectKindOf } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
+import type { NodeTierB } from '../polling/tier-b';
+import { AddressFactBuilder } from './address-facts';
 import { stepsOf, type OpenAlert } from './alert-steps';
 import type { AlertStore, AlertTransitionRecord, LoadedRule, RuleScope } from './alert-store';
-import { readNodes, readQueues, SubjectIndex, type NodeFact, type Reading } from './conditions';
-import { QueueFactBuilder, type NodeQueues } from './queue-facts';
+import {
+  readAddresses,
+  readNodes,
+  readQueues,
+  SubjectIndex,
+  type NodeFact,
+  type Reading,
+} from './conditions';
+import { NodeHistory } from './node-history';
+import { QueueFactBuilder } from './queue-facts';
 
 export interface AlertEvaluationDeps {
   store: Pick<AlertStore, 'load' | 'apply'>;
@@ -15,10 +26,20 @@ export interface AlertEvaluationDeps {
 /** What an evaluation needs of the cluster: its id, its name for the log, its nodes' names. */
 type EvaluatedCluster = Pick<ClusterTarget, 'id' | 'name' | 'nodes'>;
 
-/** A scope's figures this tick: each rule's readings (given its open subjects), and what exists. */
+/**
+ * A scope's figures this tick: each rule's readings (given its open subjects), null when this tick
+ * knows none of them; and whether a rule's subject still exists.
+ */
 interface Figures {
-  readingsOf: (rule: LoadedRule, open: ReadonlySet<string>) => Reading[];
-  exists: (subject: string) => boolean;
+  readingsOf: (rule: LoadedRule, open: ReadonlySet<string>) => Reading[] | null;
+  exists: (rule: LoadedRule, subject: string) => boolean;
+}
+
+/** What one cluster's evaluations keep between ticks: counters for rates, samples for forecasts. */
+interface ClusterMemory {
+  queues: QueueFactBuilder;
+  addresses: AddressFactBuilder;
+  nodes: NodeHistory;
 }
 
 /**
@@ -28,38 +49,65 @@ interface Figures {
  * leaves the cluster's evaluation time behind, which the console's alert count then says.
  */
 export class AlertEvaluation {
-  private readonly queueFacts = new Map<string, QueueFactBuilder>();
+  private readonly memory = new Map<string, ClusterMemory>();
 
   constructor(private readonly deps: AlertEvaluationDeps) {}
 
   async afterNodes(target: EvaluatedCluster, nodes: readonly NodeFact[], now: Date): Promise<void> {
     const names = new Set(target.nodes.map((n) => n.name));
-    await this.run(target, 'node', now, () => ({
-      readingsOf: (rule) => readNodes(rule, nodes),
-      exists: (subject) => names.has(subject),
+    // Kept at every tick, rules or none (a few nodes cost nothing): a role change is seen against
+    // the role before it, and a forecast needs samples.
+    const facts = this.memoryOf(target.id).nodes.observe(nodes, now);
+    await this.run(target, 'tier-a', now, () => ({
+      readingsOf: (rule) => readNodes(rule, facts, now),
+      exists: (_rule, subject) => names.has(subject),
     }));
   }
 
   /**
    * `nodes` is what each live node's read gave, or null when one of them could not be read: a sum
-   * without it would be wrong, so every queue figure is then unknown this tick.
+   * without it would be wrong, so every queue and address figure is then unknown this tick; and
+   * every address figure when one node's addresses could not be read.
    */
-  async afterQueues(target: EvaluatedCluster, now: Date, nodes: readonly NodeQueues[] | null): Promise<void> {
-    await this.run(target, 'queue', now, () => {
+  async afterQueues(target: EvaluatedCluster, now: Date, nodes: readonly NodeTierB[] | null): Promise<void> {
+    await this.run(target, 'tier-b', now, () => {
       if (nodes === null) return null;
-      let builder = this.queueFacts.get(target.id);
-      if (!builder) this.queueFacts.set(target.id, (builder = new QueueFactBuilder()));
-      const queues = new SubjectIndex(builder.build(nodes, now));
+      // Built only while the cluster has rules (a tick without costs nothing): the first tick after
+      // a rule is saved knows no rate, and a forecast waits for a few samples.
+      const memory = this.memoryOf(target.id);
+      const queues = new SubjectIndex(memory.queues.build(nodes, now));
+      const addresses = new SubjectIndex(memory.addresses.build(nodes, now));
+      const addressesKnown = nodes.every((n) => n.addresses !== null);
       return {
-        readingsOf: (rule, open) => readQueues(rule, queues, now, open),
-        exists: (subject) => queues.has(subject),
+        readingsOf: (rule, open) =>
+          subjectKindOf(rule.kind) === 'queue'
+            ? readQueues(rule, queues, now, open)
+            : addressesKnown
+              ? readAddresses(rule, addresses, open)
+              : null,
+        exists: (rule, subject) =>
+          subjectKindOf(rule.kind) === 'queue' ? queues.has(subject) : addresses.has(subject),
       };
     });
   }
 
-  /** The cluster was let go: its rates start afresh if it comes back. */
+  /** The cluster was let go: its rates and forecasts start afresh if it comes back. */
   forget(clusterId: string): void {
-    this.queueFacts.delete(clusterId);
+    this.memory.delete(clusterId);
+  }
+
+  private memoryOf(clusterId: string): ClusterMemory {
+    let memory = this.memory.get(clusterId);
+    if (!memory)
+      this.memory.set(
+        clusterId,
+        (memory = {
+          queues: new QueueFactBuilder(),
+          addresses: new AddressFactBuilder(),
+          nodes: new NodeHistory(),
+        }),
+      );
+    return memory;
   }
 
   private async run(
@@ -87,7 +135,7 @@ export class AlertEvaluation {
           rule.retired === null && known
             ? known.readingsOf(rule, new Set(alerts.map((a) => a.subject)))
             : null;
-        return stepsOf(rule, readings, alerts, now, known?.exists ?? (() => true));
+        return stepsOf(rule, readings, alerts, now, (subject) => known?.exists(rule, subject) ?? true);
       });
       const transitions = await this.deps.store.apply(target.id, steps, now, interval);
       if (transitions) this.deps.committed(target.id, transitions);

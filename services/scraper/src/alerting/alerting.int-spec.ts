@@ -4,11 +4,13 @@ import { SettingsRepository } from '@artemis-studio/platform';
 import {
   brokerCluster,
   brokerExec,
+  brokerJolokia,
   brokerProfile,
   drainQueue,
   fillQueue,
   insertCluster,
   insertReceiver,
+  openAmqpClient,
   startAlertmanager,
   startService,
   testBus,
@@ -327,6 +329,107 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     const metrics = await (await fetch(`${scraper.url}/metrics`)).text();
     expect(metrics).toMatch(/studio_alert_history_reaped_total(\{[^}]*\})? [1-9]/);
   });
+
+  it('forecasts an address filling at a steady rate within a tick of the moment, then sees it page', async () => {
+    const address = `alerting.paged.${randomUUID()}`;
+    const LIMIT = 200_000;
+    const WITHIN_S = 8;
+    await brokerExec(broker, 'addAddressSettings(java.lang.String,java.lang.String)', [
+      address,
+      JSON.stringify({ maxSizeBytes: LIMIT, pageSizeBytes: 20_000, addressFullMessagePolicy: 'PAGE' }),
+    ]);
+    await brokerExec(broker, 'createQueue(java.lang.String,boolean)', [
+      JSON.stringify({ name: address, address, 'routing-type': 'ANYCAST' }),
+      true,
+    ]);
+    try {
+      await forecastsThenPages(address, LIMIT, WITHIN_S);
+    } finally {
+      await brokerExec(broker, 'destroyQueue(java.lang.String,boolean)', [address, true]).catch(
+        () => undefined,
+      );
+      await brokerExec(broker, 'removeAddressSettings(java.lang.String)', [address]);
+    }
+  });
+
+  /** The forecast and paging test's body: `address` has a limit of `LIMIT` bytes and pages at it. */
+  async function forecastsThenPages(address: string, LIMIT: number, WITHIN_S: number): Promise<void> {
+    const forecastRule = await addRule({
+      name: 'filling',
+      kind: 'address-full-forecast',
+      subjects: `${address.slice(0, -4)}*`,
+      threshold: WITHIN_S,
+    });
+    const pagingRule = await addRule({ name: 'paging', kind: 'address-paging', subjects: address });
+    const mbean = `org.apache.activemq.artemis:broker="${broker.nodes[0].name}",component=addresses,address="${address}"`;
+    const sizeNow = async () =>
+      (await brokerJolokia(broker, { type: 'read', mbean, attribute: 'AddressSize' })).value as number;
+
+    // A producer at a steady rate (about 10 KB/s: full in some 20 s), and the broker's own size
+    // sampled four times a second: the truth the forecast is held against.
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    const samples: { at: number; size: number }[] = [];
+    try {
+      const sender = await client.createAwaitableSender({
+        target: { address, capabilities: ['queue'] },
+      });
+      const started = Date.now();
+      let sent = 0;
+      let paging = false;
+      while (!paging && Date.now() - started < 60_000) {
+        const due = started + sent * 140;
+        if (Date.now() >= due) {
+          await sender.send({ body: 'x'.repeat(1000), durable: true });
+          sent++;
+          if (sent % 2 === 0) {
+            const size = await sizeNow();
+            samples.push({ at: Date.now(), size });
+            paging = size >= LIMIT;
+          }
+        } else await new Promise((r) => setTimeout(r, due - Date.now()));
+      }
+      expect(paging).toBe(true);
+    } finally {
+      await client.close();
+    }
+
+    // When the truth crossed "full within WITHIN_S seconds": a straight line through the samples.
+    const filling = samples.filter((s) => s.size > 0 && s.size < LIMIT);
+    const n = filling.length;
+    const mt = filling.reduce((a, s) => a + s.at, 0) / n;
+    const ms = filling.reduce((a, s) => a + s.size, 0) / n;
+    const perMs =
+      filling.reduce((a, s) => a + (s.at - mt) * (s.size - ms), 0) /
+      filling.reduce((a, s) => a + (s.at - mt) ** 2, 0);
+    const moment = mt + (LIMIT - WITHIN_S * 1000 * perMs - ms) / perMs;
+
+    const [forecast] = await waitFor('the forecast alert', async () => {
+      const rows = await alertRows(forecastRule);
+      return rows.length === 1 ? rows : undefined;
+    });
+    expect(forecast).toMatchObject({ subject: address, state: 'firing' });
+    const [{ started_at: startedAt }] = await db.query(`SELECT started_at FROM alert WHERE id = $1`, [
+      forecast.id,
+    ]);
+    const late = (startedAt as Date).getTime() - moment;
+    expect(late).toBeGreaterThan(-500);
+    expect(late).toBeLessThan(TICK_MS + 750);
+
+    const [paged] = await waitFor('the paging alert', async () => {
+      const rows = await alertRows(pagingRule);
+      return rows[0]?.state === 'firing' ? rows : undefined;
+    });
+    expect(paged.subject).toBe(address);
+    const metrics = await (await fetch(`${scraper.url}/metrics`)).text();
+    const pagingLine = metrics
+      .split('\n')
+      .find((l) => l.startsWith(`studio_address_paging{cluster="${clusterName}",address="${address}"`));
+    expect(pagingLine).toMatch(/ 1$/);
+
+    await db.query(`UPDATE alert_rule SET enabled = false WHERE id = ANY ($1::uuid[])`, [
+      [forecastRule, pagingRule],
+    ]);
+  }
 
   it('goes on after the owner stops: the next owner continues the alert, and each receiver hears once of each', async () => {
     const second = `alerting.takeover.${randomUUID()}`;

@@ -1,7 +1,17 @@
-import { readNodes, readQueues as readAll, SubjectIndex, type NodeFact, type QueueFact } from './conditions';
+import type { AddressFact } from './address-facts';
+import {
+  readAddresses,
+  readNodes as readNodesAt,
+  readQueues as readAll,
+  SubjectIndex,
+  type NodeFigures,
+  type QueueFact,
+} from './conditions';
 
 const readQueues = (rule: Parameters<typeof readAll>[0], queues: QueueFact[], at: Date) =>
   readAll(rule, new SubjectIndex(queues), at);
+const readNodes = (rule: Parameters<typeof readNodesAt>[0], nodes: NodeFigures[]) =>
+  readNodesAt(rule, nodes, now);
 
 const now = new Date('2026-12-01T10:00:00Z');
 const queue = (over: Partial<QueueFact> = {}): QueueFact => ({
@@ -16,14 +26,26 @@ const queue = (over: Partial<QueueFact> = {}): QueueFact => ({
   firstMessageAt: null,
   ...over,
 });
-const node = (over: Partial<NodeFact> = {}): NodeFact => ({
+const node = (over: Partial<NodeFigures> = {}): NodeFigures => ({
   name: 'primary',
   reachable: true,
   role: 'live',
   replicaSync: null,
   diskUsage: 0.5,
+  diskLimit: 0.9,
   memoryBytes: 100,
   memoryLimitBytes: 1000,
+  roleChangedAt: null,
+  diskFullInSeconds: Infinity,
+  ...over,
+});
+const address = (over: Partial<AddressFact> = {}): AddressFact => ({
+  name: 'orders',
+  sizeBytes: 1000,
+  paging: false,
+  pages: 0,
+  limitFraction: 0.1,
+  secondsUntilFull: Infinity,
   ...over,
 });
 const one = <T>(readings: T[]) => {
@@ -112,6 +134,70 @@ describe('node conditions', () => {
     const memory = { kind: 'node-address-memory' as const, subjects: '*', threshold: 0.8 };
     expect(one(readNodes(memory, [node({ memoryBytes: 900 })])).value).toBe(0.9);
     expect(one(readNodes(memory, [node({ memoryLimitBytes: -1 })])).holds).toBe(false);
+  });
+
+  it('forecasts the disk against its limit: under the threshold fires, not filling never, unknown waits', () => {
+    const rule = { kind: 'node-disk-full-forecast' as const, subjects: '*', threshold: 600 };
+    expect(one(readNodes(rule, [node({ diskFullInSeconds: 300 })]))).toEqual({
+      subject: 'primary',
+      holds: true,
+      value: 300,
+    });
+    expect(one(readNodes(rule, [node({ diskFullInSeconds: 900 })])).holds).toBe(false);
+    expect(one(readNodes(rule, [node({ diskFullInSeconds: Infinity })]))).toEqual({
+      subject: 'primary',
+      holds: false,
+      value: null,
+    });
+    expect(one(readNodes(rule, [node({ diskFullInSeconds: null })])).holds).toBeNull();
+  });
+
+  it('holds for its threshold after a failover or failback, and not before any', () => {
+    const rule = { kind: 'node-role-changed' as const, subjects: '*', threshold: 600 };
+    const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);
+    expect(one(readNodes(rule, [node({ roleChangedAt: minutesAgo(2) })]))).toEqual({
+      subject: 'primary',
+      holds: true,
+      value: 120,
+    });
+    expect(one(readNodes(rule, [node({ roleChangedAt: minutesAgo(11) })])).holds).toBe(false);
+    expect(one(readNodes(rule, [node()])).holds).toBe(false);
+  });
+});
+
+describe('address conditions', () => {
+  const read = (rule: Parameters<typeof readAddresses>[0], addresses: AddressFact[]) =>
+    readAddresses(rule, new SubjectIndex(addresses));
+
+  it('sees paging, with its page files as the value', () => {
+    const rule = { kind: 'address-paging' as const, subjects: 'orders', threshold: null };
+    expect(one(read(rule, [address({ paging: true, pages: 3 })]))).toEqual({
+      subject: 'orders',
+      holds: true,
+      value: 3,
+    });
+    expect(one(read(rule, [address()])).holds).toBe(false);
+    expect(one(read(rule, [address({ stale: true })])).holds).toBeNull();
+  });
+
+  it('reads the limit as a fraction, unknown when the broker does not say', () => {
+    const rule = { kind: 'address-limit' as const, subjects: '*', threshold: 0.8 };
+    expect(one(read(rule, [address({ limitFraction: 0.85 })])).holds).toBe(true);
+    expect(one(read(rule, [address({ limitFraction: 0.5 })])).holds).toBe(false);
+    expect(one(read(rule, [address({ limitFraction: null })])).holds).toBeNull();
+  });
+
+  it('fires the forecast under its threshold; given open alerts, reads only what acts', () => {
+    const rule = { kind: 'address-full-forecast' as const, subjects: '*', threshold: 300 };
+    const addresses = new SubjectIndex([
+      address({ name: 'a', secondsUntilFull: 120 }),
+      address({ name: 'b', secondsUntilFull: 900 }),
+      address({ name: 'c', secondsUntilFull: Infinity }),
+    ]);
+    expect(readAddresses(rule, addresses, new Set(['c'])).map((r) => [r.subject, r.holds])).toEqual([
+      ['a', true],
+      ['c', false],
+    ]);
   });
 });
 

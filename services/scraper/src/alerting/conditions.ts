@@ -1,4 +1,5 @@
 import { globMatcher, type AlertRuleKind } from '@artemis-studio/contracts';
+import type { AddressFact } from './address-facts';
 
 /** A queue as the console shows it: summed over the live nodes, with its rates since the last tick. */
 export interface QueueFact {
@@ -24,8 +25,18 @@ export interface NodeFact {
   role: 'live' | 'backup' | 'unknown';
   replicaSync: boolean | null;
   diskUsage: number | null;
+  /** The usage past which the broker blocks producers (`max-disk-usage`); null without one. */
+  diskLimit: number | null;
   memoryBytes: number | null;
   memoryLimitBytes: number | null;
+}
+
+/** A node with what the ticks before this one tell of it (alerting/node-history.ts). */
+export interface NodeFigures extends NodeFact {
+  /** When it last became live or backup, as this owner saw it; null when not seen to change. */
+  roleChangedAt: Date | null;
+  /** Seconds until its journal disk reaches `diskLimit` at its recent rate (Infinity: not filling). */
+  diskFullInSeconds: number | null;
 }
 
 /**
@@ -106,7 +117,15 @@ function readQueue(rule: RuleCondition, q: QueueFact, now: Date, out: Reading): 
   }
 }
 
-function nodeReading(rule: RuleCondition, n: NodeFact): Reading {
+/** Holds when `seconds` is under the threshold: a forecast that is null is unknown, Infinity never. */
+const sooner = (subject: string, seconds: number | null, threshold: number | null): Reading =>
+  seconds === null || threshold === null
+    ? unknown(subject)
+    : seconds === Infinity
+      ? { subject, holds: false, value: null }
+      : { subject, holds: seconds < threshold, value: seconds };
+
+function nodeReading(rule: RuleCondition, n: NodeFigures, now: Date): Reading {
   switch (rule.kind) {
     case 'node-unreachable':
       return yesNo(n.name, !n.reachable, n.reachable ? 0 : 1);
@@ -121,6 +140,13 @@ function nodeReading(rule: RuleCondition, n: NodeFact): Reading {
       // A broker without a global limit (-1) never pages or blocks on it.
       if (n.memoryLimitBytes <= 0) return yesNo(n.name, false, 0);
       return above(n.name, n.memoryBytes / n.memoryLimitBytes, rule.threshold);
+    case 'node-disk-full-forecast':
+      return sooner(n.name, n.diskFullInSeconds, rule.threshold);
+    case 'node-role-changed': {
+      if (n.roleChangedAt === null || rule.threshold === null) return yesNo(n.name, false, 0);
+      const ago = (now.getTime() - n.roleChangedAt.getTime()) / 1000;
+      return yesNo(n.name, ago < rule.threshold, ago);
+    }
     default:
       return unknown(n.name);
   }
@@ -187,7 +213,35 @@ export function readQueues(
 }
 
 /** One reading per node the rule's pattern matches. */
-export function readNodes(rule: RuleCondition, nodes: readonly NodeFact[]): Reading[] {
+export function readNodes(rule: RuleCondition, nodes: readonly NodeFigures[], now: Date): Reading[] {
   const matches = globMatcher(rule.subjects);
-  return nodes.filter((n) => matches(n.name)).map((n) => nodeReading(rule, n));
+  return nodes.filter((n) => matches(n.name)).map((n) => nodeReading(rule, n, now));
+}
+
+function addressReading(rule: RuleCondition, a: AddressFact): Reading {
+  if (a.stale) return unknown(a.name);
+  switch (rule.kind) {
+    case 'address-paging':
+      return yesNo(a.name, a.paging, a.pages);
+    case 'address-limit':
+      return above(a.name, a.limitFraction, rule.threshold);
+    case 'address-full-forecast':
+      return sooner(a.name, a.secondsUntilFull, rule.threshold);
+    default:
+      return unknown(a.name);
+  }
+}
+
+/** The readings of the addresses the rule's pattern matches: as `readQueues`, only those acted on. */
+export function readAddresses(
+  rule: RuleCondition,
+  addresses: SubjectIndex<AddressFact>,
+  open?: ReadonlySet<string>,
+): Reading[] {
+  const readings: Reading[] = [];
+  for (const a of addresses.select(rule.subjects)) {
+    const reading = addressReading(rule, a);
+    if (!open || reading.holds === true || open.has(a.name)) readings.push(reading);
+  }
+  return readings;
 }

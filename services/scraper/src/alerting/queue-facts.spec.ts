@@ -21,7 +21,12 @@ const observed = (name: string, over: Partial<QueueObservation> = {}): QueueObse
 const at = (seconds: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, seconds));
 
 describe('queue facts from what a tick read', () => {
-  const one = (nodeId: string, queue: QueueObservation) => ({ nodeId, queues: [queue], unread: [] });
+  const one = (nodeId: string, queue: QueueObservation) => ({
+    nodeId,
+    queues: [queue],
+    unread: [],
+    addresses: null,
+  });
 
   it('knows no rate at first sight, then each counter per second since the last tick', () => {
     const sut = new QueueFactBuilder();
@@ -72,7 +77,9 @@ describe('queue facts from what a tick read', () => {
 
   it('marks a queue listed but not read as stale, rather than gone', () => {
     const sut = new QueueFactBuilder();
-    expect(sut.build([{ nodeId: 'a', queues: [], unread: ['q'] }], at(0)).get('q')).toMatchObject({
+    expect(
+      sut.build([{ nodeId: 'a', queues: [], unread: ['q'], addresses: null }], at(0)).get('q'),
+    ).toMatchObject({
       stale: true,
     });
   });

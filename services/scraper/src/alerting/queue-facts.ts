@@ -1,13 +1,6 @@
+import type { NodeTierB } from '../polling/tier-b';
 import type { QueueObservation } from '../queues/queue-observation';
 import type { QueueFact } from './conditions';
-
-/** What one tier-B tick read on one live node. */
-export interface NodeQueues {
-  nodeId: string;
-  queues: readonly QueueObservation[];
-  /** Listed but not read this tick: their figures are unknown, not gone. */
-  unread: readonly string[];
-}
 
 type Counter = 'messagesAdded' | 'messagesAcknowledged' | 'messagesKilled' | 'messagesExpired';
 
@@ -34,7 +27,7 @@ export class QueueFactBuilder {
   private counters = new Map<string, NodeCounters>();
 
   /** Each queue by name. */
-  build(nodes: readonly NodeQueues[], now: Date): Map<string, QueueFact> {
+  build(nodes: readonly NodeTierB[], now: Date): Map<string, QueueFact> {
     const at = now.getTime();
     const next = new Map<string, NodeCounters>();
     const facts = new Map<string, QueueFact>();

@@ -2,10 +2,25 @@ import { SettingsService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { NodeFact } from '../alerting/conditions';
-import type { NodeQueues } from '../alerting/queue-facts';
-import { exportedQueues, type ClusterFigures, type ExportedQueue } from './figure-export';
+import type { NodeTierB } from '../polling/tier-b';
+import {
+  exportedAddresses,
+  exportedQueues,
+  type ClusterFigures,
+  type ExportedAddress,
+  type ExportedQueue,
+} from './figure-export';
 
 type QueueFigure = Exclude<keyof ExportedQueue, 'name'>;
+type AddressFigure = Exclude<keyof ExportedAddress, 'name'>;
+
+/** What one cluster exports until its next tick: worked out once, at the first collect after it. */
+interface Exported {
+  queues: ExportedQueue[];
+  queuesLeft: number;
+  addresses: ExportedAddress[];
+  addressesLeft: number;
+}
 
 /**
  * The figures of the clusters this replica owns, on its `/metrics` for teams who alert in
@@ -15,8 +30,7 @@ type QueueFigure = Exclude<keyof ExportedQueue, 'name'>;
 @Injectable()
 export class FigureExportService {
   private readonly clusters = new Map<string, ClusterFigures>();
-  /** The queues to export per cluster, worked out at the first collect after a tick. */
-  private readonly exported = new Map<string, { queues: ExportedQueue[]; left: number }>();
+  private readonly exported = new Map<string, Exported>();
 
   constructor(
     registry: Registry,
@@ -36,7 +50,7 @@ export class FigureExportService {
         collect: () => {
           metric.reset();
           for (const [id, figures] of this.clusters)
-            for (const q of this.queuesOf(id, figures)) {
+            for (const q of this.exportOf(id, figures).queues) {
               const value = q[figure];
               if (value === null) continue;
               const labels = { cluster: figures.clusterName, queue: q.name };
@@ -68,19 +82,49 @@ export class FigureExportService {
     perQueue('studio_queue_messages_acknowledged_total', counted('acknowledged'), 'acknowledged', Counter);
     perQueue('studio_queue_messages_killed_total', counted('dead-lettered'), 'killed', Counter);
     perQueue('studio_queue_messages_expired_total', counted('expired'), 'expired', Counter);
-    const left = new Gauge({
-      name: 'studio_queues_not_exported',
-      help: 'Queues of the cluster left out of the queue series (artemis-studio.metrics.queues-per-cluster: the deepest are kept)',
-      labelNames: ['cluster'],
-      registers: [registry],
-      collect: () => {
-        left.reset();
-        for (const [id, figures] of this.clusters) {
-          this.queuesOf(id, figures);
-          left.set({ cluster: figures.clusterName }, this.exported.get(id)?.left ?? 0);
-        }
-      },
-    });
+    const perAddress = (name: string, help: string, figure: AddressFigure) => {
+      const gauge = new Gauge({
+        name,
+        help,
+        labelNames: ['cluster', 'address'],
+        registers: [registry],
+        collect: () => {
+          gauge.reset();
+          for (const [id, figures] of this.clusters)
+            for (const a of this.exportOf(id, figures).addresses) {
+              const value = a[figure];
+              if (value !== null) gauge.set({ cluster: figures.clusterName, address: a.name }, value);
+            }
+        },
+      });
+    };
+    perAddress(
+      'studio_address_size_bytes',
+      'Bytes the address holds in memory, summed over its live nodes',
+      'sizeBytes',
+    );
+    perAddress('studio_address_paging', '1 when the address pages on any live node', 'paging');
+    perAddress('studio_address_pages', 'Page files of the address, summed over its live nodes', 'pages');
+    perAddress(
+      'studio_address_limit_ratio',
+      "The fullest node's address size against its max-size-bytes (0 without one; 1 and above once full)",
+      'limitRatio',
+    );
+    const notExported = (name: string, what: string, left: (e: Exported) => number) => {
+      const gauge = new Gauge({
+        name,
+        help: `${what} of the cluster left out of their series (artemis-studio.metrics.queues-per-cluster: the largest are kept)`,
+        labelNames: ['cluster'],
+        registers: [registry],
+        collect: () => {
+          gauge.reset();
+          for (const [id, figures] of this.clusters)
+            gauge.set({ cluster: figures.clusterName }, left(this.exportOf(id, figures)));
+        },
+      });
+    };
+    notExported('studio_queues_not_exported', 'Queues', (e) => e.queuesLeft);
+    notExported('studio_addresses_not_exported', 'Addresses', (e) => e.addressesLeft);
     const perNode = (name: string, help: string, value: (n: NodeFact) => number | null) => {
       const gauge = new Gauge({
         name,
@@ -115,20 +159,28 @@ export class FigureExportService {
   }
 
   nodes(clusterId: string, clusterName: string, nodes: readonly NodeFact[]): void {
+    const before = this.clusters.get(clusterId);
     this.clusters.set(clusterId, {
       clusterName,
       nodes,
-      queues: this.clusters.get(clusterId)?.queues ?? null,
+      queues: before?.queues ?? null,
+      addresses: before?.addresses ?? null,
     });
   }
 
-  /** A tick's reads; null when a node could not be read (the last complete read stays). */
-  queues(clusterId: string, clusterName: string, read: readonly NodeQueues[] | null): void {
+  /**
+   * A tick's reads; null when a node could not be read. The last complete read stays: of queues,
+   * and of addresses (a sum missing a node's would be wrong).
+   */
+  queues(clusterId: string, clusterName: string, read: readonly NodeTierB[] | null): void {
     if (read === null) return;
+    const before = this.clusters.get(clusterId);
+    const addresses = read.map((n) => n.addresses);
     this.clusters.set(clusterId, {
       clusterName,
-      nodes: this.clusters.get(clusterId)?.nodes ?? [],
+      nodes: before?.nodes ?? [],
       queues: read,
+      addresses: addresses.every((a) => a !== null) ? addresses : (before?.addresses ?? null),
     });
     this.exported.delete(clusterId);
   }
@@ -139,17 +191,24 @@ export class FigureExportService {
     this.exported.delete(clusterId);
   }
 
-  private queuesOf(clusterId: string, figures: ClusterFigures): ExportedQueue[] {
-    if (!figures.queues) return [];
+  private exportOf(clusterId: string, figures: ClusterFigures): Exported {
     let exported = this.exported.get(clusterId);
     if (!exported) {
-      exported = exportedQueues(
-        figures.queues,
-        this.settings.get('artemis-studio.metrics.queues-per-cluster'),
-        new Date(),
-      );
+      const cap = this.settings.get('artemis-studio.metrics.queues-per-cluster');
+      const queues = figures.queues
+        ? exportedQueues(figures.queues, cap, new Date())
+        : { queues: [], left: 0 };
+      const addresses = figures.addresses
+        ? exportedAddresses(figures.addresses, cap)
+        : { addresses: [], left: 0 };
+      exported = {
+        queues: queues.queues,
+        queuesLeft: queues.left,
+        addresses: addresses.addresses,
+        addressesLeft: addresses.left,
+      };
       this.exported.set(clusterId, exported);
     }
-    return exported.queues;
+    return exported;
   }
 }

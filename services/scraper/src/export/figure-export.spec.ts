@@ -1,5 +1,5 @@
 import type { QueueObservation } from '../queues/queue-observation';
-import { exportedQueues } from './figure-export';
+import { exportedAddresses, exportedQueues } from './figure-export';
 
 const observed = (
   name: string,
@@ -32,11 +32,13 @@ describe('the queues exported to Prometheus', () => {
           nodeId: 'a',
           queues: [observed('orders', 3, { firstMessageAt: new Date('2026-12-01T09:59:00Z') })],
           unread: [],
+          addresses: null,
         },
         {
           nodeId: 'b',
           queues: [observed('orders', 2, { firstMessageAt: new Date('2026-12-01T09:58:00Z') })],
           unread: [],
+          addresses: null,
         },
       ],
       10,
@@ -63,6 +65,7 @@ describe('the queues exported to Prometheus', () => {
         nodeId: 'a',
         queues: [observed('b', 5), observed('a', 5), observed('c', 9), observed('d', 0)],
         unread: [],
+        addresses: null,
       },
     ];
     const { queues, left } = exportedQueues(read, 3, now);
@@ -72,10 +75,35 @@ describe('the queues exported to Prometheus', () => {
 
   it('says no age for an empty queue, or one whose head the broker does not date', () => {
     const { queues } = exportedQueues(
-      [{ nodeId: 'a', queues: [observed('e', 0), observed('f', 4)], unread: [] }],
+      [{ nodeId: 'a', queues: [observed('e', 0), observed('f', 4)], unread: [], addresses: null }],
       5,
       now,
     );
     expect(queues.map((q) => q.oldestAgeSeconds)).toEqual([null, null]);
+  });
+});
+
+describe('the addresses exported to Prometheus', () => {
+  const address = (name: string, sizeBytes: number, limitFraction: number | null, paging = false) => ({
+    name,
+    sizeBytes,
+    paging,
+    pages: paging ? 2 : 0,
+    limitFraction,
+  });
+
+  it('sums each over its nodes, pages on any node, the fullest limit; the largest kept, the rest counted', () => {
+    const { addresses, left } = exportedAddresses(
+      [
+        { addresses: [address('orders', 100, 0.1), address('audit', 5, null)], unread: [] },
+        { addresses: [address('orders', 300, 0.3, true), address('dlq', 50, 0.05)], unread: [] },
+      ],
+      2,
+    );
+    expect(addresses).toEqual([
+      { name: 'orders', sizeBytes: 400, paging: 1, pages: 2, limitRatio: 0.3 },
+      { name: 'dlq', sizeBytes: 50, paging: 0, pages: 0, limitRatio: 0.05 },
+    ]);
+    expect(left).toBe(1);
   });
 });

@@ -1,12 +1,15 @@
+import type { AddressReading } from '../addresses/address-observation';
 import type { NodeFact } from '../alerting/conditions';
-import type { NodeQueues } from '../alerting/queue-facts';
+import type { NodeTierB } from '../polling/tier-b';
 
 /** One owned cluster's figures as its last ticks left them. */
 export interface ClusterFigures {
   clusterName: string;
   nodes: readonly NodeFact[];
   /** Each live node's last tier-B read; null until one completed. */
-  queues: readonly NodeQueues[] | null;
+  queues: readonly NodeTierB[] | null;
+  /** Each live node's addresses from the last tier-B read that read them all; null until one did. */
+  addresses: readonly AddressReading[] | null;
 }
 
 /** A queue summed over the nodes that hold it: what is exported for it. */
@@ -29,7 +32,7 @@ export interface ExportedQueue {
  * cardinality: a cluster of 10,000 queues costs Prometheus `cap` series per figure, not 10,000.
  */
 export function exportedQueues(
-  read: readonly NodeQueues[],
+  read: readonly NodeTierB[],
   cap: number,
   now: Date,
 ): { queues: ExportedQueue[]; left: number } {
@@ -67,4 +70,43 @@ export function exportedQueues(
     oldestAgeSeconds: q.messages > 0 && head ? Math.max(0, (now.getTime() - head.getTime()) / 1000) : null,
   }));
   return { queues, left: all.length - queues.length };
+}
+
+/** An address summed over the nodes that hold it: what is exported for it. */
+export interface ExportedAddress {
+  name: string;
+  sizeBytes: number;
+  paging: number;
+  pages: number;
+  /** The fullest node's fraction of its limit; null when no node says. */
+  limitRatio: number | null;
+}
+
+/** The addresses of one cluster to export: the largest `cap` (then by name), and how many were left out. */
+export function exportedAddresses(
+  read: readonly AddressReading[],
+  cap: number,
+): { addresses: ExportedAddress[]; left: number } {
+  const byName = new Map<string, ExportedAddress>();
+  for (const node of read)
+    for (const a of node.addresses) {
+      const sum = byName.get(a.name);
+      if (!sum) {
+        byName.set(a.name, {
+          name: a.name,
+          sizeBytes: a.sizeBytes,
+          paging: a.paging ? 1 : 0,
+          pages: a.pages,
+          limitRatio: a.limitFraction,
+        });
+        continue;
+      }
+      sum.sizeBytes += a.sizeBytes;
+      sum.paging = Math.max(sum.paging, a.paging ? 1 : 0);
+      sum.pages += a.pages;
+      if (a.limitFraction !== null) sum.limitRatio = Math.max(sum.limitRatio ?? 0, a.limitFraction);
+    }
+  const all = [...byName.values()].sort((a, b) => b.sizeBytes - a.sizeBytes || a.name.localeCompare(b.name));
+  const addresses = all.slice(0, cap);
+  return { addresses, left: all.length - addresses.length };
 }

@@ -3,7 +3,6 @@ import { healthOf, type LiveNodeSet, type SignalTopic } from '@artemis-studio/co
 import type { ClusterTarget, ClusterTargetNode } from '@artemis-studio/db';
 import { JolokiaClient, JolokiaError, JolokiaTarget, defaultOrigin } from '../jolokia/jolokia-client';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
-import { TIER_B_REQUESTS, parseQueues } from '../queues/queue-observation';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import {
   NodeObservation,
@@ -14,8 +13,8 @@ import {
 } from '../topology/node-observation';
 import type { AlertEvaluation } from '../alerting/alert-evaluation';
 import type { NodeFact } from '../alerting/conditions';
-import type { NodeQueues } from '../alerting/queue-facts';
 import { LOGIN_REFUSED_RETRY_MS, retryDelayMs } from './retry-policy';
+import { TIER_B_REQUESTS, readTierB, type NodeTierB } from './tier-b';
 
 export interface PollerDeps {
   jolokia: Pick<JolokiaClient, 'bulk'>;
@@ -140,6 +139,7 @@ export class ClusterPoller {
               role: o.role,
               replicaSync: o.replicaSync,
               diskUsage: o.diskUsage,
+              diskLimit: o.diskLimit,
               memoryBytes: o.memoryBytes,
               memoryLimitBytes: o.memoryLimitBytes,
             },
@@ -153,12 +153,19 @@ export class ClusterPoller {
     const observedAt = this.now();
     let changes = 0;
     // What each live node's read gave, for the alert rules; null once one could not be read.
-    let read: NodeQueues[] | null = [];
+    let read: NodeTierB[] | null = [];
     for (const node of this.liveNodes()) {
       try {
-        const { queues, unreadable } = parseQueues(
-          await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_B_REQUESTS),
-        );
+        const {
+          queues: { queues, unreadable },
+          addresses,
+          addressError,
+        } = readTierB(await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_B_REQUESTS));
+        if (addressError !== null)
+          this.deps.log.warn(
+            `cluster ${this.target.name}, node ${node.name}: addresses unknown this tick: ${addressError}`,
+            { clusterId: this.target.id, node: node.name },
+          );
         if (unreadable.length > 0)
           this.deps.log.warn(
             `cluster ${this.target.name}, node ${node.name}: ${unreadable.length} queue(s) could not be read and keep their last figures (${unreadable[0].name}: ${unreadable[0].reason})`,
@@ -168,7 +175,7 @@ export class ClusterPoller {
         const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
         if (result === null) return;
         changes += result.changed + result.removed;
-        read?.push({ nodeId: node.id, queues, unread });
+        read?.push({ nodeId: node.id, queues, unread, addresses });
       } catch (err) {
         read = null;
         this.deps.log.warn(

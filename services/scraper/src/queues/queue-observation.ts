@@ -44,15 +44,13 @@ const instantOrNull = (v: unknown): Date | null => {
   return ms !== null && ms > 0 ? new Date(ms) : null;
 };
 
-/** Tier B is one bulk request per live node: a wildcard read of every queue MBean. */
-export const TIER_B_REQUESTS: JolokiaRequest[] = [
-  {
-    type: 'read',
-    mbean:
-      'org.apache.activemq.artemis:broker=*,component=addresses,address=*,subcomponent=queues,routing-type=*,queue=*',
-    attribute: QUEUE_ATTRIBUTES,
-  },
-];
+/** A wildcard read of every queue MBean: the first read of each tier-B request (polling/tier-b.ts). */
+export const QUEUE_REQUEST: JolokiaRequest = {
+  type: 'read',
+  mbean:
+    'org.apache.activemq.artemis:broker=*,component=addresses,address=*,subcomponent=queues,routing-type=*,queue=*',
+  attribute: QUEUE_ATTRIBUTES,
+};
 
 type Attributes = Record<string, unknown>;
 

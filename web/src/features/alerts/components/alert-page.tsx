@@ -1,4 +1,4 @@
-import type { Alert, BrokerEvent } from '@artemis-studio/contracts';
+import { subjectKindOf, type Alert, type BrokerEvent } from '@artemis-studio/contracts';
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMemo } from 'react';
@@ -43,16 +43,7 @@ export function AlertPage() {
               />
               <Fact label="Last evaluated" value={formatTime(a.lastEvaluatedAt)} />
             </SimpleGrid>
-            {a.kind.startsWith('queue-') ? (
-              <QueueTimeline clusterId={clusterId} alert={a} />
-            ) : (
-              <Anchor
-                component={Link}
-                to={`/clusters/${clusterId}/events?node=${encodeURIComponent(a.subject)}`}
-              >
-                Broker events of node {a.subject}
-              </Anchor>
-            )}
+            <SubjectContext clusterId={clusterId} alert={a} />
           </Stack>
         )}
       </QueryState>
@@ -63,6 +54,20 @@ export function AlertPage() {
         </Stack>
       </Card>
     </Stack>
+  );
+}
+
+/** What explains the alert: a queue's chart and events; an address's or a node's broker events. */
+function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert }) {
+  const subject = subjectKindOf(alert.kind);
+  if (subject === 'queue') return <QueueTimeline clusterId={clusterId} alert={alert} />;
+  return (
+    <Anchor
+      component={Link}
+      to={`/clusters/${clusterId}/events?${subject}=${encodeURIComponent(alert.subject)}`}
+    >
+      Broker events of {subject} {alert.subject}
+    </Anchor>
   );
 }
 

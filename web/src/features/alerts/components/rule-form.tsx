@@ -2,6 +2,7 @@ import {
   ALERT_RULE_KINDS,
   ALERT_SEVERITIES,
   ALERT_THRESHOLD_UNIT,
+  subjectKindOf,
   type AlertRule,
   type AlertRuleKind,
   type AlertSeverity,
@@ -20,11 +21,18 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'queue-receiving': 'Queue: receiving messages (DLQ, expiry)',
   'queue-killed-rate': 'Queue: dead-lettered per second above',
   'queue-expired-rate': 'Queue: expired per second above',
+  'address-paging': 'Address: paging',
+  'address-limit': 'Address: fuller than, of its size limit',
+  'address-full-forecast': 'Address: reaches its size limit within',
   'node-unreachable': 'Node: unreachable',
   'node-backup-unsynced': 'Node: backup not in sync',
   'node-disk-usage': 'Node: journal disk fuller than',
   'node-address-memory': 'Node: address memory fuller than',
+  'node-disk-full-forecast': "Node: journal disk reaches the broker's limit within",
+  'node-role-changed': 'Node: failover or failback, in the last',
 };
+
+const SUBJECTS_LABEL = { queue: 'Queues', address: 'Addresses', node: 'Nodes' } as const;
 
 const THRESHOLD_LABEL = {
   messages: 'messages',
@@ -102,7 +110,7 @@ export function RuleForm({
         </Group>
         <Group grow align="flex-start">
           <TextInput
-            label={kind.startsWith('node-') ? 'Nodes' : 'Queues'}
+            label={SUBJECTS_LABEL[subjectKindOf(kind)]}
             description="Names; * matches any run of characters"
             value={subjects}
             onChange={(e) => setSubjects(e.currentTarget.value)}
