@@ -82,6 +82,7 @@ async function main(): Promise<void> {
         courier.kick();
       },
       intervals: () => ({ tierAMs: TIER_MS, tierBMs: TIER_MS }),
+      studioFacts: () => Promise.reject(new Error('the bench holds no Studio rule')),
       log: { warn: (message) => console.warn(message) },
     });
     const [{ id: receiverId }] = await rowsOf<{ id: string }>(

@@ -655,6 +655,16 @@ describe('the console in Chromium, against the real stack and broker', () => {
   it('fires an alert the operator set up: in the header, on its page with the threshold and the events, then resolved', async () => {
     const queue = `e2e.alert.${randomUUID().slice(0, 8)}`;
     await page.goto(`${base}/clusters/${clusterId}/alerting`);
+    // Suggested rules are offered, and watch nothing until saved.
+    await page.getByRole('button', { name: 'Save suggested rule Backup not in sync' }).click();
+    await page
+      .getByRole('table', { name: 'Alert rules' })
+      .getByText('Backup not in sync')
+      .waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('button', { name: 'Save suggested rule Backup not in sync' })
+      .waitFor({ state: 'detached' });
+    await screenshot(page, '19-alert-rules-suggested');
     await page.getByRole('button', { name: 'Add rule' }).click();
     const form = page.getByRole('form', { name: 'New alert rule' });
     await form.getByRole('textbox', { name: 'Name' }).fill('orders backlog');

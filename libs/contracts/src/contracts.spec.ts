@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   BrokerEventSchema,
+  CreateAlertRuleRequestSchema,
   CreateClusterRequestSchema,
+  SUGGESTED_ALERT_RULES,
   RawBrokerEventSchema,
   SignalSchema,
   channels,
@@ -80,5 +82,12 @@ describe('schemas', () => {
       { ...ok, extra: true },
     ];
     for (const body of bad) expect(CreateClusterRequestSchema.safeParse(body).success).toBe(false);
+  });
+});
+
+describe('the suggested alert rules', () => {
+  it('are each a rule the API accepts as it is, under a name of its own', () => {
+    for (const rule of SUGGESTED_ALERT_RULES) expect(CreateAlertRuleRequestSchema.parse(rule)).toBeTruthy();
+    expect(new Set(SUGGESTED_ALERT_RULES.map((r) => r.name)).size).toBe(SUGGESTED_ALERT_RULES.length);
   });
 });

@@ -52,6 +52,15 @@ export const ALERT_RULE_KINDS = [
   'node-disk-full-forecast',
   /** The node became live or backup (a failover or failback) within the last `threshold` seconds. */
   'node-role-changed',
+  /**
+   * Studio's own view of the cluster. The notifier's verdict: the brokers' notifications cannot be
+   * subscribed to, so broker events are not seen (subject `notifications`).
+   */
+  'studio-notifications-unavailable',
+  /** Broker events were lost (dropped past a bound) within the last `threshold` seconds (subject `events`). */
+  'studio-events-dropped',
+  /** No notifier replica holds the cluster: nobody subscribes to its notifications (subject `notifier`). */
+  'studio-notifier-unowned',
 ] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
@@ -80,12 +89,21 @@ export const ALERT_THRESHOLD_UNIT: Record<
   'node-address-memory': 'fraction',
   'node-disk-full-forecast': 'seconds',
   'node-role-changed': 'seconds',
+  'studio-notifications-unavailable': null,
+  'studio-events-dropped': 'seconds',
+  'studio-notifier-unowned': null,
 };
 
 /** What a kind's alerts are about: each alert is one rule and one queue, address or node. */
-export type AlertSubjectKind = 'queue' | 'address' | 'node';
+export type AlertSubjectKind = 'queue' | 'address' | 'node' | 'studio';
 export const subjectKindOf = (kind: AlertRuleKind): AlertSubjectKind =>
-  kind.startsWith('queue-') ? 'queue' : kind.startsWith('address-') ? 'address' : 'node';
+  kind.startsWith('queue-')
+    ? 'queue'
+    : kind.startsWith('address-')
+      ? 'address'
+      : kind.startsWith('studio-')
+        ? 'studio'
+        : 'node';
 
 /** A label name as Prometheus and Alertmanager accept it. */
 const LabelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a label name: letters, digits and _');
@@ -358,6 +376,11 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
   'node-disk-full-forecast':
     "Node {{subject}}'s journal disk reaches the broker's limit in {{value}} s at its current rate, and then every producer blocks (threshold {{threshold}} s).",
   'node-role-changed': 'Node {{subject}} changed role (failover or failback) {{value}} s ago.',
+  'studio-notifications-unavailable':
+    "Studio cannot subscribe to cluster {{cluster}}'s notifications: broker events are not seen (the cluster's overview says why).",
+  'studio-events-dropped': 'Broker events of cluster {{cluster}} were lost ({{value}} dropped in all).',
+  'studio-notifier-unowned':
+    "No notifier holds cluster {{cluster}}: nobody subscribes to its brokers' notifications.",
   'address-paging': 'Address {{subject}} is paging ({{value}} page files).',
   'address-limit': 'Address {{subject}} holds {{value}} of its size limit (threshold {{threshold}}).',
   'address-full-forecast':
@@ -391,3 +414,54 @@ export function describeAlert(a: {
   const template = a.template.trim() === '' ? DEFAULT_DESCRIPTIONS[a.kind] : a.template;
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => fields[name] ?? whole);
 }
+
+/**
+ * The rules offered on a cluster's Alerting screen until saved (each is off until an admin saves
+ * it): what an on-call team wants of any cluster, where nothing about its queues is known yet.
+ * Queue rules on every queue are left out: DLQ and expiry queues hold old messages with no
+ * consumer by design, and would fire at once.
+ */
+export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
+  { name: 'Node unreachable', kind: 'node-unreachable', forSeconds: 60, severity: 'critical' },
+  { name: 'Backup not in sync', kind: 'node-backup-unsynced', forSeconds: 300, severity: 'critical' },
+  { name: 'Failover or failback', kind: 'node-role-changed', threshold: 900, severity: 'warning' },
+  {
+    name: 'Journal disk nearly full',
+    kind: 'node-disk-usage',
+    threshold: 0.85,
+    forSeconds: 300,
+    severity: 'warning',
+  },
+  {
+    name: 'Journal disk full within the hour',
+    kind: 'node-disk-full-forecast',
+    threshold: 3600,
+    forSeconds: 300,
+    severity: 'critical',
+  },
+  {
+    name: 'Address memory high',
+    kind: 'node-address-memory',
+    threshold: 0.8,
+    forSeconds: 300,
+    severity: 'warning',
+  },
+  { name: 'Address paging', kind: 'address-paging', forSeconds: 300, severity: 'warning' },
+  {
+    name: 'Address full within 30 minutes',
+    kind: 'address-full-forecast',
+    threshold: 1800,
+    forSeconds: 120,
+    severity: 'warning',
+  },
+  { name: 'Stuck consumer', kind: 'queue-stuck-consumer', forSeconds: 300, severity: 'critical' },
+  {
+    name: 'Broker events not seen',
+    kind: 'studio-notifications-unavailable',
+    forSeconds: 300,
+    severity: 'warning',
+  },
+  { name: 'Broker events lost', kind: 'studio-events-dropped', threshold: 900, severity: 'warning' },
+  { name: 'No notifier', kind: 'studio-notifier-unowned', forSeconds: 120, severity: 'critical' },
+  { name: 'Dead letters arriving', kind: 'queue-receiving', subjects: '*DLQ*', severity: 'warning' },
+];

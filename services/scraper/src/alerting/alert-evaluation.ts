@@ -8,9 +8,11 @@ import {
   readAddresses,
   readNodes,
   readQueues,
+  readStudio,
   SubjectIndex,
   type NodeFact,
   type Reading,
+  type StudioFacts,
 } from './conditions';
 import { NodeHistory } from './node-history';
 import { QueueFactBuilder } from './queue-facts';
@@ -20,6 +22,8 @@ export interface AlertEvaluationDeps {
   /** Once a tick's transitions are committed: publish them, signal the console, wake the courier. */
   committed: (clusterId: string, transitions: AlertTransitionRecord[]) => void;
   intervals: () => { tierAMs: number; tierBMs: number };
+  /** What Studio knows of its own observation of the cluster: read only when a Studio rule asks. */
+  studioFacts: (clusterId: string) => Promise<StudioFacts>;
   log: { warn: (message: string, fields?: Record<string, unknown>) => void };
 }
 
@@ -58,10 +62,30 @@ export class AlertEvaluation {
     // Kept at every tick, rules or none (a few nodes cost nothing): a role change is seen against
     // the role before it, and a forecast needs samples.
     const facts = this.memoryOf(target.id).nodes.observe(nodes, now);
-    await this.run(target, 'tier-a', now, () => ({
-      readingsOf: (rule) => readNodes(rule, facts, now),
-      exists: (_rule, subject) => names.has(subject),
-    }));
+    await this.run(target, 'tier-a', now, async (rules) => {
+      const studio = rules.some((r) => subjectKindOf(r.kind) === 'studio' && r.retired === null)
+        ? await this.studioFacts(target)
+        : null;
+      return {
+        readingsOf: (rule) =>
+          subjectKindOf(rule.kind) !== 'studio'
+            ? readNodes(rule, facts, now)
+            : studio && readStudio(rule, studio, now),
+        exists: (rule, subject) => subjectKindOf(rule.kind) === 'studio' || names.has(subject),
+      };
+    });
+  }
+
+  /** Null when they could not be read: the Studio rules then keep their alerts as they are. */
+  private async studioFacts(target: EvaluatedCluster): Promise<StudioFacts | null> {
+    try {
+      return await this.deps.studioFacts(target.id);
+    } catch (err) {
+      this.deps.log.warn(`cluster ${target.name}: Studio's own figures not read: ${(err as Error).message}`, {
+        clusterId: target.id,
+      });
+      return null;
+    }
   }
 
   /**
@@ -114,7 +138,7 @@ export class AlertEvaluation {
     target: EvaluatedCluster,
     scope: RuleScope,
     now: Date,
-    figures: () => Figures | null,
+    figures: (rules: readonly LoadedRule[]) => Figures | null | Promise<Figures | null>,
   ): Promise<void> {
     try {
       const { rules, open } = await this.deps.store.load(target.id, scope);
@@ -122,7 +146,7 @@ export class AlertEvaluation {
       if (rules.length === 0) return;
       const { tierAMs, tierBMs } = this.deps.intervals();
       const interval = { intervalMs: Math.max(tierAMs, tierBMs), rules: rules.length };
-      const known = figures();
+      const known = await figures(rules);
       const openOf = new Map<string, OpenAlert[]>();
       for (const a of open) {
         const ofRule = openOf.get(a.ruleId);

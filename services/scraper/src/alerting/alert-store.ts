@@ -17,7 +17,10 @@ import {
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AlertStep, OpenAlert } from './alert-steps';
 
-/** Which tick evaluates a rule: node rules after tier A, queue and address rules after tier B. */
+/**
+ * Which tick evaluates a rule: node and Studio rules after tier A, queue and address rules after
+ * tier B.
+ */
 export type RuleScope = 'tier-a' | 'tier-b';
 
 /** A rule as the owner evaluates it; `retired` when disabled or deleted with alerts still open. */
@@ -42,7 +45,9 @@ const SEVERITY_RANK = Object.fromEntries(ALERT_SEVERITIES.map((s, i) => [s, i]))
   number
 >;
 const SCOPE_KINDS = (scope: RuleScope) =>
-  scope === 'tier-b' ? `(r.kind LIKE 'queue-%' OR r.kind LIKE 'address-%')` : `r.kind LIKE 'node-%'`;
+  scope === 'tier-b'
+    ? `(r.kind LIKE 'queue-%' OR r.kind LIKE 'address-%')`
+    : `(r.kind LIKE 'node-%' OR r.kind LIKE 'studio-%')`;
 
 /**
  * The owner's side of `alert`: what a tick evaluates, and the write of its outcome with the

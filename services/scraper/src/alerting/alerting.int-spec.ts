@@ -291,6 +291,42 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     await waitFor('the webhook told of the resolve', () => webhook.received.length === before + 2);
   });
 
+  it("watches Studio's own observation: no notifier holding the cluster, broker events lost", async () => {
+    // No notifier runs here: nobody holds the cluster's notifier lease.
+    const unowned = await addRule({ name: 'no notifier', kind: 'studio-notifier-unowned', subjects: '*' });
+    const lost = await addRule({
+      name: 'events lost',
+      kind: 'studio-events-dropped',
+      subjects: '*',
+      threshold: 600,
+    });
+    const unseen = await addRule({
+      name: 'events unseen',
+      kind: 'studio-notifications-unavailable',
+      subjects: '*',
+    });
+    await waitFor('the notifier alert firing', async () => (await alertRows(unowned))[0]?.state === 'firing');
+    expect((await alertRows(unowned))[0].subject).toBe('notifier');
+    // Nothing lost yet; then the event store counts 7 dropped a minute ago.
+    expect(await alertRows(lost)).toEqual([]);
+    await db.query(
+      `INSERT INTO event_drop_counter (cluster_id, source, dropped, first_at, last_at)
+       VALUES ($1, 'notifier', 7, now() - interval '2 minutes', now() - interval '1 minute')`,
+      [cluster.id],
+    );
+    const [drop] = await waitFor('the lost-events alert', async () => {
+      const rows = await alertRows(lost);
+      return rows[0]?.state === 'firing' ? rows : undefined;
+    });
+    expect(drop).toMatchObject({ subject: 'events', value: 7 });
+    // No verdict from a notifier: unknown, neither fired nor resolved.
+    expect(await alertRows(unseen)).toEqual([]);
+    await db.query(`UPDATE alert_rule SET enabled = false WHERE id = ANY ($1::uuid[])`, [
+      [unowned, lost, unseen],
+    ]);
+    await db.query(`DELETE FROM event_drop_counter WHERE cluster_id = $1`, [cluster.id]);
+  });
+
   it('records when the rules were evaluated, so a stale count can say so', async () => {
     const [evaluation] = await db.query(
       `SELECT evaluated_at, interval_ms FROM alert_evaluation WHERE cluster_id = $1`,

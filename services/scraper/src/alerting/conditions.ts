@@ -245,3 +245,51 @@ export function readAddresses(
   }
   return readings;
 }
+
+/** What Studio itself knows of a cluster's observation, read at tier A when a rule asks for it. */
+export interface StudioFacts {
+  /** The notifier's verdict on the notifications; null when it gave none yet. */
+  notifications: 'AVAILABLE' | 'UNAVAILABLE' | 'UNKNOWN' | null;
+  /** Broker events lost in all, and when the last were. */
+  dropped: number;
+  lastDropAt: Date | null;
+  /** Whether a notifier replica holds the cluster's lease now. */
+  notifierOwned: boolean;
+}
+
+/** The subject each Studio rule is about: one per cluster. */
+const STUDIO_SUBJECTS = {
+  'studio-notifications-unavailable': 'notifications',
+  'studio-events-dropped': 'events',
+  'studio-notifier-unowned': 'notifier',
+} as const;
+
+/** A Studio rule's one reading (none when its pattern does not name its subject). */
+export function readStudio(rule: RuleCondition, facts: StudioFacts, now: Date): Reading[] {
+  if (!(rule.kind in STUDIO_SUBJECTS)) return [];
+  const subject = STUDIO_SUBJECTS[rule.kind as keyof typeof STUDIO_SUBJECTS];
+  if (!globMatcher(rule.subjects)(subject)) return [];
+  switch (rule.kind) {
+    case 'studio-notifications-unavailable':
+      return [
+        facts.notifications === null || facts.notifications === 'UNKNOWN'
+          ? unknown(subject)
+          : yesNo(
+              subject,
+              facts.notifications === 'UNAVAILABLE',
+              facts.notifications === 'UNAVAILABLE' ? 1 : 0,
+            ),
+      ];
+    case 'studio-events-dropped': {
+      const recent =
+        facts.lastDropAt !== null &&
+        rule.threshold !== null &&
+        now.getTime() - facts.lastDropAt.getTime() < rule.threshold * 1000;
+      return [yesNo(subject, recent, facts.dropped)];
+    }
+    case 'studio-notifier-unowned':
+      return [yesNo(subject, !facts.notifierOwned, facts.notifierOwned ? 0 : 1)];
+    default:
+      return [];
+  }
+}

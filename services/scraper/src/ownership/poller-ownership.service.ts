@@ -15,6 +15,7 @@ import { AlertCourier, type ReceiverTarget } from '../alerting/alert-courier';
 import { AlertEvaluation } from '../alerting/alert-evaluation';
 import { AlertMetrics } from '../alerting/alert-metrics';
 import { AlertStore } from '../alerting/alert-store';
+import { studioFactsOf } from '../alerting/studio-facts';
 import { FigureExportService } from '../export/figure-export.service';
 import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/read-live-list';
@@ -95,6 +96,8 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     const dataSource = await this.database.whenReady();
     await this.bus.ready();
     const liveNodes = await this.bus.kv(buckets.liveNodes);
+    const capabilities = await this.bus.kv(buckets.capabilities);
+    const leases = await this.bus.kv(buckets.leases);
     const intervals = () => ({
       tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
       tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),
@@ -112,6 +115,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
         couriers.get(clusterId)?.kick();
       },
       intervals,
+      studioFacts: (clusterId) => studioFactsOf(dataSource, capabilities, leases, clusterId),
       log,
     });
     const deps: PollerDeps = {

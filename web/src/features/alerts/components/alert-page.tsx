@@ -61,6 +61,12 @@ export function AlertPage() {
 function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert }) {
   const subject = subjectKindOf(alert.kind);
   if (subject === 'queue') return <QueueTimeline clusterId={clusterId} alert={alert} />;
+  if (subject === 'studio')
+    return (
+      <Anchor component={Link} to={`/clusters/${clusterId}`}>
+        The cluster's overview: what Studio observes of it, and why not
+      </Anchor>
+    );
   return (
     <Anchor
       component={Link}

@@ -30,9 +30,17 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'node-address-memory': 'Node: address memory fuller than',
   'node-disk-full-forecast': "Node: journal disk reaches the broker's limit within",
   'node-role-changed': 'Node: failover or failback, in the last',
+  'studio-notifications-unavailable': 'Studio: broker events cannot be subscribed to',
+  'studio-events-dropped': 'Studio: broker events lost, in the last',
+  'studio-notifier-unowned': 'Studio: no notifier holds the cluster',
 };
 
-const SUBJECTS_LABEL = { queue: 'Queues', address: 'Addresses', node: 'Nodes' } as const;
+const SUBJECTS_LABEL = {
+  queue: 'Queues',
+  address: 'Addresses',
+  node: 'Nodes',
+  studio: 'Subject (notifications, events or notifier)',
+} as const;
 
 const THRESHOLD_LABEL = {
   messages: 'messages',

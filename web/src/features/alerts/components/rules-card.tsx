@@ -1,4 +1,10 @@
-import { ALERT_THRESHOLD_UNIT, type AlertRule } from '@artemis-studio/contracts';
+import {
+  ALERT_THRESHOLD_UNIT,
+  SUGGESTED_ALERT_RULES,
+  type AlertRule,
+  type AlertRuleKind,
+  type CreateAlertRuleInput,
+} from '@artemis-studio/contracts';
 import { Badge, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { RefusableButton } from '../../../lib/access/refusable-button';
@@ -7,9 +13,9 @@ import { QueryState } from '../../../lib/ui/query-state';
 import { useAlertRules, useDeleteRule, useSaveRule } from '../api/alerts';
 import { kindLabel, RuleForm } from './rule-form';
 
-const thresholdText = (rule: AlertRule) => {
+const thresholdText = (rule: { kind: AlertRuleKind; threshold?: number | null }) => {
   const unit = ALERT_THRESHOLD_UNIT[rule.kind];
-  if (unit === null || rule.threshold === null) return '';
+  if (unit === null || rule.threshold == null) return '';
   return unit === 'fraction' ? `${Math.round(rule.threshold * 1000) / 10}%` : `${rule.threshold} ${unit}`;
 };
 
@@ -102,7 +108,62 @@ export function Rules({ clusterId, refusal }: { clusterId: string; refusal: stri
             )
           }
         </QueryState>
+        {rules.data && (
+          <Suggestions
+            missing={SUGGESTED_ALERT_RULES.filter((s) => !rules.data.items.some((r) => r.name === s.name))}
+            refusal={refusal}
+            onSave={(rule) => save.mutate({ rule })}
+          />
+        )}
       </Stack>
     </Card>
+  );
+}
+
+/** The suggested rules a cluster does not have yet: nothing is watched by them until saved. */
+function Suggestions({
+  missing,
+  refusal,
+  onSave,
+}: {
+  missing: readonly CreateAlertRuleInput[];
+  refusal: string | null;
+  onSave: (rule: CreateAlertRuleInput) => void;
+}) {
+  if (missing.length === 0) return null;
+  return (
+    <Stack gap="xs" aria-label="Suggested rules">
+      <Text fw={600} size="sm">
+        Suggested rules — off until you save them
+      </Text>
+      <Table>
+        <Table.Tbody>
+          {missing.map((rule) => (
+            <Table.Tr key={rule.name}>
+              <Table.Td>{rule.name}</Table.Td>
+              <Table.Td>
+                {kindLabel(rule.kind)} {thresholdText(rule)}
+              </Table.Td>
+              <Table.Td>{rule.subjects ?? '*'}</Table.Td>
+              <Table.Td>{rule.forSeconds ?? 0} s</Table.Td>
+              <Table.Td>{rule.severity}</Table.Td>
+              <Table.Td>
+                <Group justify="flex-end">
+                  <RefusableButton
+                    size="xs"
+                    variant="light"
+                    refusal={refusal}
+                    onClick={() => onSave(rule)}
+                    aria-label={`Save suggested rule ${rule.name}`}
+                  >
+                    Save
+                  </RefusableButton>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
   );
 }

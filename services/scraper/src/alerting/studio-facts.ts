@@ -1,0 +1,35 @@
+import type { TypedKv } from '@artemis-studio/bus';
+import type { CapabilityVerdict, Lease } from '@artemis-studio/contracts';
+import { rowsOf } from '@artemis-studio/db';
+import type { DataSource } from 'typeorm';
+import type { StudioFacts } from './conditions';
+
+/**
+ * What Studio knows of its own observation of a cluster, for the Studio rules: the notifier's
+ * verdict and lease from the bus's buckets, the lost events from the event store's counters.
+ */
+export async function studioFactsOf(
+  db: Pick<DataSource, 'query'>,
+  capabilities: Pick<TypedKv<CapabilityVerdict>, 'get'>,
+  leases: Pick<TypedKv<Lease>, 'get'>,
+  clusterId: string,
+  now = new Date(),
+): Promise<StudioFacts> {
+  const [verdict, lease, [drops]] = await Promise.all([
+    capabilities.get(clusterId),
+    leases.get(`notifier.${clusterId}`),
+    rowsOf<{ dropped: string | null; last_at: Date | null }>(
+      db,
+      `SELECT sum(dropped) AS dropped, max(last_at) AS last_at FROM event_drop_counter
+        WHERE cluster_id = $1 AND dropped > 0`,
+      [clusterId],
+    ),
+  ]);
+  return {
+    notifications: verdict?.value.status ?? null,
+    dropped: Number(drops?.dropped ?? 0),
+    lastDropAt: drops?.last_at ?? null,
+    // An expired lease is no owner: its replica stopped renewing, and none took it over yet.
+    notifierOwned: lease !== null && Date.parse(lease.value.expiresAt) > now.getTime(),
+  };
+}
