@@ -659,7 +659,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await page.getByRole('button', { name: 'Save suggested rule Backup not in sync' }).click();
     await page
       .getByRole('table', { name: 'Alert rules' })
-      .getByText('Backup not in sync')
+      .getByRole('cell', { name: 'Backup not in sync', exact: true })
       .waitFor({ timeout: 30_000 });
     await page
       .getByRole('button', { name: 'Save suggested rule Backup not in sync' })

@@ -75,16 +75,17 @@ export async function insertReceiver(
   clusterId: string,
   receiver: {
     name: string;
-    kind: 'alertmanager' | 'webhook';
+    kind: 'alertmanager' | 'webhook' | 'slack' | 'teams' | 'email';
     url: string;
     secret?: string;
     minSeverity?: string;
+    email?: { from: string; to: string[]; user?: string };
   },
 ): Promise<string> {
   const id = randomUUID();
   await dataSource.query(
-    `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, min_severity, sealed_secret)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, min_severity, sealed_secret, email)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [
       id,
       clusterId,
@@ -93,6 +94,7 @@ export async function insertReceiver(
       receiver.url,
       receiver.minSeverity ?? 'info',
       receiver.secret ? testVault().seal(receiver.secret, id, 'RECEIVER') : null,
+      receiver.email ?? null,
     ],
   );
   return id;

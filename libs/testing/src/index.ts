@@ -37,4 +37,6 @@ export type { ApiSession } from './access';
 export { startIdentityProvider } from './oidc';
 export { startAlertmanager } from './alertmanager';
 export type { TestAlertmanager } from './alertmanager';
+export { startSmtpServer } from './smtp';
+export type { TestSmtpServer } from './smtp';
 export type { TestIdentityProvider } from './oidc';

@@ -1,4 +1,5 @@
 import { ClusterOwnerEnvSchema, parseEnv } from '@artemis-studio/platform';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 export const ScraperEnvSchema = ClusterOwnerEnvSchema.extend({
@@ -7,6 +8,8 @@ export const ScraperEnvSchema = ClusterOwnerEnvSchema.extend({
   SCRAPER_SAMPLE_RETENTION_HOURS: z.coerce.number().positive().default(24),
   /** How long a resolved alert (with its delivery log) is kept. */
   SCRAPER_ALERT_RETENTION_DAYS: z.coerce.number().positive().default(30),
+  /** A PEM file of the CA that signed an internal SMTP relay's certificate, trusted beside the system's. */
+  SCRAPER_SMTP_CA_FILE: z.string().min(1).optional(),
 });
 
 export interface ScraperConfig {
@@ -15,6 +18,8 @@ export interface ScraperConfig {
   leaseTtlMs: number;
   sampleRetentionHours: number;
   alertRetentionDays: number;
+  /** The extra CA for SMTP relays, read once at start; null when none is set. */
+  smtpCa: string | null;
 }
 
 export const SCRAPER_CONFIG = Symbol('SCRAPER_CONFIG');
@@ -27,5 +32,6 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv): ScraperConfig {
     leaseTtlMs: parsed.LEASE_TTL_MS,
     sampleRetentionHours: parsed.SCRAPER_SAMPLE_RETENTION_HOURS,
     alertRetentionDays: parsed.SCRAPER_ALERT_RETENTION_DAYS,
+    smtpCa: parsed.SCRAPER_SMTP_CA_FILE ? readFileSync(parsed.SCRAPER_SMTP_CA_FILE, 'utf8') : null,
   };
 }

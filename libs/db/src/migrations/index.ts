@@ -9,6 +9,7 @@ import { MessageJobs1764900000000 } from './1764900000000-message-jobs';
 import { MessageAccess1764910000000 } from './1764910000000-message-access';
 import { AlertInputs1764920000000 } from './1764920000000-alert-inputs';
 import { Alerting1764930000000 } from './1764930000000-alerting';
+import { AlertReceiverEmail1764940000000 } from './1764940000000-alert-receiver-email';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   MessageAccess1764910000000,
   AlertInputs1764920000000,
   Alerting1764930000000,
+  AlertReceiverEmail1764940000000,
 ];

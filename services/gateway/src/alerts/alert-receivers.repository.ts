@@ -1,4 +1,10 @@
-import type { CreateReceiverRequest, Receiver, UpdateReceiverRequest } from '@artemis-studio/contracts';
+import {
+  updateProblem,
+  type CreateReceiverRequest,
+  type EmailSettings,
+  type Receiver,
+  type UpdateReceiverRequest,
+} from '@artemis-studio/contracts';
 import { firstChanged, firstRow, rowsOf, SecretVault } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
@@ -13,12 +19,13 @@ interface ReceiverRow {
   name: string;
   kind: Receiver['kind'];
   url: string;
+  email: EmailSettings | null;
   min_severity: Receiver['minSeverity'];
   has_secret: boolean;
   enabled: boolean;
 }
 
-const RECEIVER_COLUMNS = `id, cluster_id, name, kind, url, min_severity, sealed_secret IS NOT NULL AS has_secret, enabled`;
+const RECEIVER_COLUMNS = `id, cluster_id, name, kind, url, email, min_severity, sealed_secret IS NOT NULL AS has_secret, enabled`;
 
 const receiverOf = (r: ReceiverRow): Receiver => ({
   id: r.id,
@@ -26,6 +33,7 @@ const receiverOf = (r: ReceiverRow): Receiver => ({
   name: r.name,
   kind: r.kind,
   url: r.url,
+  email: r.email,
   minSeverity: r.min_severity,
   hasSecret: r.has_secret,
   enabled: r.enabled,
@@ -43,12 +51,35 @@ const named = <T>(name: string, write: () => Promise<T>) =>
         `this cluster has a receiver named '${name}' already`,
       ),
   );
+/** A chat webhook's URL is its credential: it is shown by its host only. */
+const shownChatUrl = (webhook: string) => `${new URL(webhook).origin}/…`;
+
+/** What a new receiver stores: the URL it shows, its secret to seal, its email settings. */
+function storedOf(request: CreateReceiverRequest): {
+  url: string;
+  secret: string | undefined;
+  email: EmailSettings | null;
+} {
+  switch (request.kind) {
+    case 'slack':
+    case 'teams':
+      return { url: shownChatUrl(request.secret), secret: request.secret, email: null };
+    case 'email':
+      return { url: request.url, secret: request.secret, email: request.email };
+    case 'webhook':
+      return { url: request.url, secret: request.secret, email: null };
+    default:
+      return { url: request.url, secret: undefined, email: null };
+  }
+}
+
 const receiverNotFound = (id: string) =>
   new DomainError('not-found', 'RECEIVER_NOT_FOUND', `no alert receiver ${id} on this cluster`);
 
 /**
- * Where a cluster's alerts go. A webhook's signing secret is sealed as broker credentials are
- * (bound to the receiver's id) and never read back out: the owner opens it to sign.
+ * Where a cluster's alerts go. A secret (a webhook's signing secret, a chat webhook's URL, an SMTP
+ * password) is sealed as broker credentials are (bound to the receiver's id) and never read back
+ * out: the owner opens it to send.
  */
 @Injectable()
 export class AlertReceiversRepository {
@@ -72,20 +103,22 @@ export class AlertReceiversRepository {
 
   async create(clusterId: string, request: CreateReceiverRequest, note: AuditNote): Promise<Receiver> {
     const id = randomUUID();
+    const stored = storedOf(request);
     return named(request.name, async () =>
       (await this.database.forRequest()).transaction(async (tx) => {
         const row = await firstRow<ReceiverRow>(
           tx,
-          `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, min_severity, sealed_secret, enabled)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${RECEIVER_COLUMNS}`,
+          `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, email, min_severity, sealed_secret, enabled)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${RECEIVER_COLUMNS}`,
           [
             id,
             clusterId,
             request.name,
             request.kind,
-            request.url,
+            stored.url,
+            stored.email,
             request.minSeverity,
-            this.sealed(id, request.secret),
+            this.sealed(id, stored.secret),
             request.enabled,
           ],
         );
@@ -103,16 +136,28 @@ export class AlertReceiversRepository {
   ): Promise<Receiver> {
     return named(request.name, async () =>
       (await this.database.forRequest()).transaction(async (tx) => {
+        const current = await firstRow<{ kind: Receiver['kind'] }>(
+          tx,
+          `SELECT kind FROM alert_receiver WHERE cluster_id = $1 AND id = $2 FOR UPDATE`,
+          [clusterId, id],
+        );
+        if (!current) throw receiverNotFound(id);
+        const problem = updateProblem(current.kind, request);
+        if (problem) throw new DomainError('invalid', 'VALIDATION_FAILED', `alert receiver: ${problem}`);
+        const chat = current.kind === 'slack' || current.kind === 'teams';
+        const url = chat && request.secret !== undefined ? shownChatUrl(request.secret) : request.url;
         const row = await firstChanged<ReceiverRow>(
           tx,
-          `UPDATE alert_receiver SET name = $3, url = $4, min_severity = $5, enabled = $6,
-                  sealed_secret = COALESCE($7, sealed_secret), updated_at = now()
+          `UPDATE alert_receiver SET name = $3, url = COALESCE($4, url), email = COALESCE($5, email),
+                  min_severity = $6, enabled = $7, sealed_secret = COALESCE($8, sealed_secret),
+                  updated_at = now()
             WHERE cluster_id = $1 AND id = $2 RETURNING ${RECEIVER_COLUMNS}`,
           [
             clusterId,
             id,
             request.name,
-            request.url,
+            url ?? null,
+            request.email ?? null,
             request.minSeverity,
             request.enabled,
             this.sealed(id, request.secret),

@@ -1,4 +1,9 @@
-import { AlertListSchema, AlertSummarySchema, ReceiverListSchema } from '@artemis-studio/contracts';
+import {
+  AlertListSchema,
+  AlertSummarySchema,
+  ReceiverListSchema,
+  ReceiverSchema,
+} from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import {
   insertCluster,
@@ -102,6 +107,57 @@ describe('alerting routes against real PostgreSQL', () => {
     );
     expect(withPassword.status).toBe(400);
     expect((await viewer.fetch(url('alert-receivers'))).status).toBe(403);
+  });
+
+  it("seals a chat webhook whole and shows its host only; keeps an email receiver's settings, checked by kind", async () => {
+    const slackUrl = 'https://hooks.slack.com/services/T000/B000/a-token-that-is-a-credential';
+    const slack = await admin.fetch(
+      url('alert-receivers'),
+      json('POST', { name: 'slack', kind: 'slack', secret: slackUrl, minSeverity: 'critical' }),
+    );
+    expect(slack.status).toBe(201);
+    const created = ReceiverSchema.parse(await slack.json());
+    expect(created).toMatchObject({ url: 'https://hooks.slack.com/…', hasSecret: true, email: null });
+    expect(JSON.stringify(await (await admin.fetch(url('alert-receivers'))).json())).not.toContain('a-token');
+
+    const email = await admin.fetch(
+      url('alert-receivers'),
+      json('POST', {
+        name: 'on-call mail',
+        kind: 'email',
+        url: 'smtp://mail.example:587',
+        email: { from: 'studio@example.com', to: ['oncall@example.com'], user: 'studio' },
+        secret: 'an-smtp-password',
+      }),
+    );
+    expect(email.status).toBe(201);
+    const mail = ReceiverSchema.parse(await email.json());
+    expect(mail.email).toEqual({ from: 'studio@example.com', to: ['oncall@example.com'], user: 'studio' });
+
+    // A change that does not fit the kind is refused, and changes nothing.
+    const wrong = await admin.fetch(
+      url(`alert-receivers/${created.id}`),
+      json('PUT', { name: 'slack', url: 'https://elsewhere.example/hook' }),
+    );
+    expect(wrong.status).toBe(400);
+    const badRecipient = await admin.fetch(
+      url('alert-receivers'),
+      json('POST', {
+        name: 'bad mail',
+        kind: 'email',
+        url: 'smtp://mail.example',
+        email: { from: 'studio@example.com', to: ['not an address'] },
+      }),
+    );
+    expect(badRecipient.status).toBe(400);
+    // A new webhook URL for Slack is sealed in turn, and the shown host follows it.
+    const moved = await admin.fetch(
+      url(`alert-receivers/${created.id}`),
+      json('PUT', { name: 'slack', secret: 'https://hooks.slack.example/services/new' }),
+    );
+    expect(ReceiverSchema.parse(await moved.json()).url).toBe('https://hooks.slack.example/…');
+    for (const r of [created, mail])
+      expect((await admin.fetch(url(`alert-receivers/${r.id}`), { method: 'DELETE' })).status).toBe(204);
   });
 
   it('lists a firing alert to those who see its cluster, and counts it; a silenced one is counted apart', async () => {

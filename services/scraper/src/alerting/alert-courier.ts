@@ -1,7 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { subjectKindOf, type Alert, type AlertState } from '@artemis-studio/contracts';
+import {
+  subjectKindOf,
+  type Alert,
+  type AlertReceiverKind,
+  type AlertState,
+  type EmailSettings,
+} from '@artemis-studio/contracts';
 import { ALERT_SELECT, alertOf, changeOf, rowsOf, type AlertRow } from '@artemis-studio/db';
 import type { DataSource } from 'typeorm';
+import { emailMessage, slackMessage, teamsMessage } from './notification-shapes';
 
 /** After this many tries a delivery is given up (`failed`): about half an hour of backoff. */
 const DELIVERY_ATTEMPTS_MAX = 12;
@@ -20,10 +27,11 @@ const ALERTMANAGER_ENDS_AFTER_MS = 5 * 60_000;
 
 export interface ReceiverTarget {
   id: string;
-  kind: 'alertmanager' | 'webhook';
+  kind: AlertReceiverKind;
   url: string;
-  /** The webhook's signing secret, opened. */
+  /** Opened: a webhook's signing secret, a chat webhook's URL, an SMTP password. */
   secret: string | null;
+  email: EmailSettings | null;
 }
 
 interface ClaimedDelivery {
@@ -42,6 +50,8 @@ export interface AlertCourierDeps {
   /** Publishes one transition on NATS and waits until the server has it. */
   publish: (clusterId: string, state: AlertState, at: Date, alert: Alert) => Promise<void>;
   post: typeof fetch;
+  /** Sends one email to an email receiver (alerting/email-sender.ts). */
+  mail: (receiver: ReceiverTarget, message: { subject: string; text: string }) => Promise<void>;
   delivered: (outcome: 'delivered' | 'retry' | 'failed') => void;
   log: { warn: (message: string) => void };
   now?: () => Date;
@@ -190,8 +200,27 @@ export class AlertCourier {
   }
 
   private async send(receiver: ReceiverTarget, delivery: ClaimedDelivery): Promise<void> {
-    if (receiver.kind === 'alertmanager')
-      return this.postJson(alertmanagerUrl(receiver.url), [alertmanagerAlert(delivery.payload, this.now())]);
+    const { transition, payload } = delivery;
+    switch (receiver.kind) {
+      case 'alertmanager':
+        return this.postJson(alertmanagerUrl(receiver.url), [alertmanagerAlert(payload, this.now())]);
+      case 'slack':
+        return this.postJson(this.secretOf(receiver), slackMessage(transition, payload));
+      case 'teams':
+        return this.postJson(this.secretOf(receiver), teamsMessage(transition, payload));
+      case 'email':
+        return this.deps.mail(receiver, emailMessage(transition, payload));
+      case 'webhook':
+        return this.signed(receiver, delivery);
+    }
+  }
+
+  private secretOf(receiver: ReceiverTarget): string {
+    if (receiver.secret === null) throw new Error(`receiver ${receiver.id} has no sealed secret`);
+    return receiver.secret;
+  }
+
+  private signed(receiver: ReceiverTarget, delivery: ClaimedDelivery): Promise<void> {
     const body = JSON.stringify({
       version: 1,
       deliveryId: delivery.id,
@@ -202,7 +231,7 @@ export class AlertCourier {
     return this.postJson(receiver.url, body, {
       'x-studio-delivery': delivery.id,
       'x-studio-timestamp': timestamp,
-      'x-studio-signature': webhookSignature(receiver.secret ?? '', timestamp, body),
+      'x-studio-signature': webhookSignature(this.secretOf(receiver), timestamp, body),
     });
   }
 

@@ -13,6 +13,7 @@ import {
   openAmqpClient,
   startAlertmanager,
   startService,
+  startSmtpServer,
   testBus,
   testConfig,
   testDatabaseUrl,
@@ -20,6 +21,7 @@ import {
   type BrokerProfile,
   type RunningService,
   type TestAlertmanager,
+  type TestSmtpServer,
 } from '@artemis-studio/testing';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -110,6 +112,8 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
   let db: DataSource;
   let alertmanager: TestAlertmanager;
   let webhook: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let smtp: TestSmtpServer;
+  let scraperEnv: Record<string, string>;
   let scraper: RunningService;
   let cluster: { id: string; nodeIds: string[] };
   const bus = testBus('alerting-test');
@@ -162,7 +166,9 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
       JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST' }),
       true,
     ]);
-    scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+    smtp = await startSmtpServer('studio-alerts', 'an-smtp-password');
+    scraperEnv = { LEASE_TTL_MS: '3000', SCRAPER_SMTP_CA_FILE: smtp.caFile };
+    scraper = await startService(ScraperModule, scraperEnv);
   }, 60_000);
 
   afterAll(async () => {
@@ -174,6 +180,7 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     await settings.reset('artemis-studio.scrape.tier-b-millis');
     await alertmanager?.stop();
     await webhook?.close();
+    await smtp?.close();
     await db.destroy();
     await bus.close();
   });
@@ -325,6 +332,71 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
       [unowned, lost, unseen],
     ]);
     await db.query(`DELETE FROM event_drop_counter WHERE cluster_id = $1`, [cluster.id]);
+  });
+
+  it('tells Slack, Teams and email each in its own shape; the mail over STARTTLS, logged in', async () => {
+    const chat: { path: string; body: { text?: string; type?: string } }[] = [];
+    const chatServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        chat.push({ path: req.url ?? '', body: JSON.parse(body) as { text?: string } });
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => chatServer.listen(0, '127.0.0.1', resolve));
+    const chatUrl = `http://127.0.0.1:${(chatServer.address() as AddressInfo).port}`;
+    const shown = { url: `${chatUrl}/…` };
+    const receivers = [
+      await insertReceiver(db, cluster.id, {
+        name: 'slack',
+        kind: 'slack',
+        ...shown,
+        secret: `${chatUrl}/slack`,
+      }),
+      await insertReceiver(db, cluster.id, {
+        name: 'teams',
+        kind: 'teams',
+        ...shown,
+        secret: `${chatUrl}/teams`,
+      }),
+      await insertReceiver(db, cluster.id, {
+        name: 'mail',
+        kind: 'email',
+        url: smtp.url,
+        secret: 'an-smtp-password',
+        email: { from: 'studio@example.com', to: ['oncall@example.com'], user: 'studio-alerts' },
+      }),
+    ];
+    const rule = await addRule({ name: 'told everywhere', kind: 'node-unreachable', subjects: 'gone' });
+    try {
+      await waitFor('Slack and Teams told', () => chat.length === 2);
+      expect(chat.find((c) => c.path === '/slack')?.body.text).toBe(
+        `FIRING: told everywhere on gone (${clusterName})`,
+      );
+      expect(chat.find((c) => c.path === '/teams')?.body.type).toBe('message');
+      const [mail] = await waitFor('the mail', () =>
+        smtp.received.length === 1 ? smtp.received : undefined,
+      );
+      expect(mail).toMatchObject({
+        from: 'studio@example.com',
+        to: ['oncall@example.com'],
+        user: 'studio-alerts',
+        secure: true,
+      });
+      expect(mail.raw).toContain(`Subject: [critical] FIRING: told everywhere on gone (${clusterName})`);
+      expect(mail.raw).toContain('Node gone does not answer its polls.');
+      // Turning the rule off resolves its alert: each is told of that too.
+      await db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
+      await waitFor('each told of the resolve', () => chat.length === 4 && smtp.received.length === 2);
+      expect(chat.map((c) => c.body.text ?? 'card').sort()).toContain(
+        `RESOLVED: told everywhere on gone (${clusterName})`,
+      );
+    } finally {
+      await db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
+      await db.query(`DELETE FROM alert_receiver WHERE id = ANY ($1::uuid[])`, [receivers]);
+      await new Promise<void>((resolve) => chatServer.close(() => resolve()));
+    }
   });
 
   it('records when the rules were evaluated, so a stale count can say so', async () => {
@@ -486,7 +558,7 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
       await waitFor('the webhook told it fires', () => told().length === 1);
       const [firing] = await alertRows(rule);
 
-      const next = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+      const next = await startService(ScraperModule, scraperEnv);
       await scraper.close();
       scraper = next;
       await drainQueue(broker, second);

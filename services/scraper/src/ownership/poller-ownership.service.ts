@@ -15,6 +15,7 @@ import { AlertCourier, type ReceiverTarget } from '../alerting/alert-courier';
 import { AlertEvaluation } from '../alerting/alert-evaluation';
 import { AlertMetrics } from '../alerting/alert-metrics';
 import { AlertStore } from '../alerting/alert-store';
+import { sendEmail } from '../alerting/email-sender';
 import { studioFactsOf } from '../alerting/studio-facts';
 import { FigureExportService } from '../export/figure-export.service';
 import { JolokiaClient } from '../jolokia/jolokia-client';
@@ -148,9 +149,10 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
             kind: ReceiverTarget['kind'];
             url: string;
             sealed: Buffer | null;
+            email: ReceiverTarget['email'];
           }>(
             dataSource,
-            `SELECT id, kind, url, sealed_secret AS sealed FROM alert_receiver
+            `SELECT id, kind, url, email, sealed_secret AS sealed FROM alert_receiver
               WHERE cluster_id = $1 AND enabled AND id = ANY ($2::uuid[])`,
             [id, [...new Set(ids)]],
           );
@@ -162,6 +164,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
                 kind: r.kind,
                 url: r.url,
                 secret: r.sealed && vault.open(r.sealed, r.id, 'RECEIVER'),
+                email: r.email,
               },
             ]),
           );
@@ -178,6 +181,10 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
           await this.bus.flush();
         },
         post: fetch,
+        mail: (receiver, message) => {
+          if (!receiver.email) throw new Error(`receiver ${receiver.id} has no email settings`);
+          return sendEmail(receiver.url, receiver.email, receiver.secret, message, this.config.smtpCa);
+        },
         delivered: (outcome) => this.alertMetrics.delivered(outcome),
         log: this.logger,
       });

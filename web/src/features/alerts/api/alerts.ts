@@ -10,10 +10,10 @@ import {
   SilenceListSchema,
   SilenceSchema,
   type CreateAlertRuleInput,
+  type CreateReceiverInput,
   type CreateSilenceRequest,
 } from '@artemis-studio/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { getJson, sendJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -127,16 +127,8 @@ export const useEndSilence = (clusterId: string) =>
     sendJson('POST', `/clusters/${clusterId}/alert-silences/${id}/end`, {}, SilenceSchema),
   );
 
-export const ReceiverFormSchema = z.object({
-  name: z.string(),
-  kind: z.enum(['alertmanager', 'webhook']),
-  url: z.string(),
-  minSeverity: z.enum(['info', 'warning', 'critical']),
-  secret: z.string().optional(),
-});
-
 export const useCreateReceiver = (clusterId: string) =>
-  useAlertingChange(clusterId, (receiver: z.infer<typeof ReceiverFormSchema>) =>
+  useAlertingChange(clusterId, (receiver: CreateReceiverInput) =>
     sendJson('POST', `/clusters/${clusterId}/alert-receivers`, receiver, ReceiverSchema),
   );
 

@@ -1,8 +1,61 @@
+import {
+  ALERT_RECEIVER_KINDS,
+  ALERT_SEVERITIES,
+  type AlertReceiverKind,
+  type AlertSeverity,
+  type CreateReceiverInput,
+} from '@artemis-studio/contracts';
 import { Button, Card, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useCreateReceiver, useDeleteReceiver, useReceivers } from '../api/alerts';
+
+const KIND_LABELS: Record<AlertReceiverKind, string> = {
+  alertmanager: 'Alertmanager',
+  webhook: 'Signed webhook',
+  slack: 'Slack',
+  teams: 'Microsoft Teams',
+  email: 'Email (SMTP)',
+};
+
+/** The request a filled form makes: each kind asks for what it needs, and no more. */
+function receiverOf(form: {
+  name: string;
+  kind: AlertReceiverKind;
+  url: string;
+  secret: string;
+  minSeverity: AlertSeverity;
+  from: string;
+  to: string;
+  user: string;
+}): CreateReceiverInput {
+  const common = { name: form.name, minSeverity: form.minSeverity };
+  switch (form.kind) {
+    case 'alertmanager':
+      return { ...common, kind: 'alertmanager', url: form.url };
+    case 'webhook':
+      return { ...common, kind: 'webhook', url: form.url, secret: form.secret };
+    case 'slack':
+    case 'teams':
+      return { ...common, kind: form.kind, secret: form.secret };
+    case 'email':
+      return {
+        ...common,
+        kind: 'email',
+        url: form.url,
+        email: {
+          from: form.from,
+          to: form.to
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean),
+          user: form.user || undefined,
+        },
+        secret: form.secret || undefined,
+      };
+  }
+}
 
 /** Where the cluster's alerts go: shown to admins only (a webhook's URL may be someone's secret). */
 export function Receivers({ clusterId }: { clusterId: string }) {
@@ -10,15 +63,18 @@ export function Receivers({ clusterId }: { clusterId: string }) {
   const create = useCreateReceiver(clusterId);
   const remove = useDeleteReceiver(clusterId);
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<'alertmanager' | 'webhook'>('alertmanager');
+  const [kind, setKind] = useState<AlertReceiverKind>('alertmanager');
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
-  const [minSeverity, setMinSeverity] = useState<'info' | 'warning' | 'critical'>('warning');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [user, setUser] = useState('');
+  const [minSeverity, setMinSeverity] = useState<AlertSeverity>('warning');
+  const chat = kind === 'slack' || kind === 'teams';
   const submit = () =>
-    create.mutate(
-      { name, kind, url, minSeverity, secret: kind === 'webhook' ? secret : undefined },
-      { onSuccess: () => (setName(''), setUrl(''), setSecret('')) },
-    );
+    create.mutate(receiverOf({ name, kind, url, secret, minSeverity, from, to, user }), {
+      onSuccess: () => (setName(''), setUrl(''), setSecret(''), setTo(''), setUser('')),
+    });
   return (
     <Card withBorder>
       <Stack>
@@ -27,37 +83,66 @@ export function Receivers({ clusterId }: { clusterId: string }) {
           <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} w={160} />
           <Select
             label="Kind"
-            data={[
-              { value: 'alertmanager', label: 'Alertmanager' },
-              { value: 'webhook', label: 'Signed webhook' },
-            ]}
+            data={ALERT_RECEIVER_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
             value={kind}
-            onChange={(v) => v && setKind(v as typeof kind)}
+            onChange={(v) => v && setKind(v as AlertReceiverKind)}
             allowDeselect={false}
             w={170}
           />
-          <TextInput
-            label={kind === 'alertmanager' ? 'Alertmanager URL' : 'Webhook URL'}
-            placeholder={kind === 'alertmanager' ? 'http://alertmanager:9093' : 'https://…'}
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            style={{ flex: 1 }}
-          />
-          {kind === 'webhook' && (
+          {!chat && (
             <TextInput
-              label="Signing secret"
+              label={
+                kind === 'alertmanager'
+                  ? 'Alertmanager URL'
+                  : kind === 'email'
+                    ? 'SMTP server'
+                    : 'Webhook URL'
+              }
+              placeholder={
+                kind === 'alertmanager'
+                  ? 'http://alertmanager:9093'
+                  : kind === 'email'
+                    ? 'smtp://mail.example.com:587 (STARTTLS) or smtps://…'
+                    : 'https://…'
+              }
+              value={url}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              style={{ flex: 1 }}
+            />
+          )}
+          {kind === 'email' && (
+            <>
+              <TextInput label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} w={200} />
+              <TextInput
+                label="To"
+                description="Addresses, comma-separated"
+                value={to}
+                onChange={(e) => setTo(e.currentTarget.value)}
+                w={240}
+              />
+              <TextInput
+                label="Login"
+                value={user}
+                onChange={(e) => setUser(e.currentTarget.value)}
+                w={140}
+              />
+            </>
+          )}
+          {kind !== 'alertmanager' && (
+            <TextInput
+              label={chat ? 'Incoming webhook URL' : kind === 'email' ? 'Password' : 'Signing secret'}
               description="Sealed; never shown again"
               type="password"
               value={secret}
               onChange={(e) => setSecret(e.currentTarget.value)}
-              w={200}
+              w={chat ? 360 : 200}
             />
           )}
           <Select
             label="From severity"
-            data={['info', 'warning', 'critical']}
+            data={[...ALERT_SEVERITIES]}
             value={minSeverity}
-            onChange={(v) => v && setMinSeverity(v as typeof minSeverity)}
+            onChange={(v) => v && setMinSeverity(v as AlertSeverity)}
             allowDeselect={false}
             w={130}
           />
@@ -76,8 +161,11 @@ export function Receivers({ clusterId }: { clusterId: string }) {
                   {data.items.map((r) => (
                     <Table.Tr key={r.id}>
                       <Table.Td>{r.name}</Table.Td>
-                      <Table.Td>{r.kind === 'alertmanager' ? 'Alertmanager' : 'Signed webhook'}</Table.Td>
-                      <Table.Td style={{ wordBreak: 'break-all' }}>{r.url}</Table.Td>
+                      <Table.Td>{KIND_LABELS[r.kind]}</Table.Td>
+                      <Table.Td style={{ wordBreak: 'break-all' }}>
+                        {r.url}
+                        {r.email ? ` → ${r.email.to.join(', ')}` : ''}
+                      </Table.Td>
                       <Table.Td>from {r.minSeverity}</Table.Td>
                       <Table.Td>
                         <Button

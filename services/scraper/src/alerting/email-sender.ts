@@ -1,0 +1,39 @@
+import type { EmailSettings } from '@artemis-studio/contracts';
+import { createTransport } from 'nodemailer';
+import { rootCertificates } from 'node:tls';
+
+const SMTP_TIMEOUT_MS = 10_000;
+
+/**
+ * Sends one email through the receiver's SMTP server: `smtp://` must offer STARTTLS (a server that
+ * does not is refused, so no alert and no password crosses the network in clear), `smtps://` is
+ * TLS from the first byte. `ca` is the operators' own CA (SCRAPER_SMTP_CA_FILE) for an internal
+ * relay, beside the system's.
+ */
+export async function sendEmail(
+  smtpUrl: string,
+  settings: EmailSettings,
+  password: string | null,
+  message: { subject: string; text: string },
+  ca: string | null,
+): Promise<void> {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  const transport = createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    requireTLS: !secure,
+    auth: settings.user ? { user: settings.user, pass: password ?? '' } : undefined,
+    // `ca` replaces the trusted roots rather than adding to them: the system's are given again.
+    tls: ca ? { ca: [...rootCertificates, ca] } : undefined,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+  try {
+    await transport.sendMail({ from: settings.from, to: settings.to, ...message });
+  } finally {
+    transport.close();
+  }
+}
