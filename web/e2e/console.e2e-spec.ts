@@ -671,6 +671,19 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await form.getByRole('textbox', { name: 'Threshold (messages)' }).fill('3');
     await form.getByRole('textbox', { name: 'Queues' }).fill(queue);
     await form.getByRole('textbox', { name: 'For (seconds)' }).fill('0');
+    // Tested before it is saved: against the owner's last figures, once a tick has seen the queue.
+    await fillQueue(broker, queue, 5);
+    const holding = form.getByText(/holds now on 1\b/);
+    await waitFor(
+      'the test to see the queue hold',
+      async () => {
+        await form.getByRole('button', { name: 'Test against current figures' }).click();
+        await holding.waitFor({ timeout: 2_000 }).catch(() => undefined);
+        return holding.isVisible();
+      },
+      { timeoutMs: 30_000 },
+    );
+    await form.getByRole('table', { name: 'Rule test readings' }).getByText('holds now').waitFor();
     await screenshot(page, '19-alert-rule-form');
     await form.getByRole('button', { name: 'Add rule' }).click();
     await page
@@ -678,7 +691,6 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .getByText('orders backlog')
       .waitFor({ timeout: 30_000 });
 
-    await fillQueue(broker, queue, 5);
     const badge = page.getByTestId('alerts-badge');
     await waitFor('the header to count the alert', async () => /firing/i.test(await badge.innerText()), {
       timeoutMs: 30_000,

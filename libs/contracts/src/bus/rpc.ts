@@ -5,6 +5,7 @@ import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchem
 import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
 import { QueueBrowseCallSchema, QueueMessagesPageSchema } from '../http/queue-messages';
 import { BrokerChangeCallSchema, BrokerChangeResultSchema } from '../http/broker-changes';
+import { AlertRuleTestSchema, CreateAlertRuleRequestSchema } from '../http/alerts';
 import {
   DeadLetterGroupsCallSchema,
   DeadLetterGroupsSchema,
@@ -96,6 +97,13 @@ export const rpcs = {
     DeadLetterGroupsSchema,
     'clusterId',
   ),
+  /** A rule read against the owner's last figures of the cluster; nothing stored, nobody told. */
+  alertRuleTest: rpc(
+    'scraper.alert-rule-test',
+    z.object({ clusterId: Uuid, rule: CreateAlertRuleRequestSchema }),
+    AlertRuleTestSchema,
+    'clusterId',
+  ),
 } as const;
 
 /**
@@ -111,6 +119,7 @@ export const ownerRpcs = {
   messageJobStart: rpcs.messageJobStart,
   messageJobImpact: rpcs.messageJobImpact,
   deadLetterGroups: rpcs.deadLetterGroups,
+  alertRuleTest: rpcs.alertRuleTest,
 } as const;
 
 /**

@@ -172,6 +172,27 @@ export const AlertRuleListSchema = z.object({ items: z.array(AlertRuleSchema) })
 export type AlertRuleList = z.infer<typeof AlertRuleListSchema>;
 
 /**
+ * `POST /api/v1/clusters/{id}/alert-rules/test`: a rule (saved or not) read against the figures of
+ * the owner's last ticks; nothing is stored and nobody is told. Each matched subject says whether
+ * the condition holds now (`null`: its figure is not known, a rate before its second tick, say);
+ * holding ones first, at most `READINGS_SHOWN`.
+ */
+export const AlertRuleTestSchema = z.object({
+  /** When the figures it was read against were observed. */
+  observedAt: Instant.nullable(),
+  matched: z.number().int(),
+  holding: z.number().int(),
+  unknown: z.number().int(),
+  readings: z.array(
+    z.object({ subject: z.string(), holds: z.boolean().nullable(), value: z.number().nullable() }),
+  ),
+  /** Why some or all figures are not known yet, when that is so. */
+  note: z.string().nullable(),
+});
+export type AlertRuleTest = z.infer<typeof AlertRuleTestSchema>;
+export const ALERT_RULE_TEST_READINGS_SHOWN = 50;
+
+/**
  * An alert's life: `pending` while its condition holds for less than the rule's `for`, `firing`
  * after, `resolved` once the condition no longer holds (or its queue or node is gone, or its rule
  * was disabled or deleted). A pending alert whose condition clears is dropped, never notified.

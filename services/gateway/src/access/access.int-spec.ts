@@ -273,6 +273,11 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
       path: `/api/v1/clusters/${clusterId}/alert-rules`,
       init: json('POST', rule()),
     }),
+    // Refused by validation, after the guard: a valid rule would ask a scraper this test does not run.
+    'POST /api/v1/clusters/:id/alert-rules/test': async () => ({
+      path: `/api/v1/clusters/${clusterId}/alert-rules/test`,
+      init: json('POST', { name: 'draft' }),
+    }),
     'PUT /api/v1/clusters/:id/alert-rules/:ruleId': async () => ({
       path: `/api/v1/clusters/${clusterId}/alert-rules/${await newRule()}`,
       init: json('PUT', rule()),

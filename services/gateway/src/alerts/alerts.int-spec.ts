@@ -85,6 +85,18 @@ describe('alerting routes against real PostgreSQL', () => {
     ).toEqual([{ enabled: false, deleted: true }]);
   });
 
+  it('refuses to test a rule that does not make sense, and says so when no owner holds the cluster', async () => {
+    const bad = await admin.fetch(url('alert-rules/test'), json('POST', { name: 'x', kind: 'queue-depth' }));
+    expect(bad.status).toBe(400);
+    // No scraper runs here: nobody holds the cluster's figures to test against.
+    const unowned = await viewer.fetch(
+      url('alert-rules/test'),
+      json('POST', { name: 'draft', kind: 'queue-depth', threshold: 1 }),
+    );
+    expect(unowned.status).toBe(503);
+    expect(await unowned.json()).toMatchObject({ error: { code: expect.any(String) } });
+  });
+
   it('seals a webhook secret and never answers it, and refuses a password in a URL', async () => {
     const secret = 'a-signing-secret-nobody-reads';
     const created = await admin.fetch(

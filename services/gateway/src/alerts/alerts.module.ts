@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClustersModule } from '../clusters/clusters.module';
+import { OwnerModule } from '../owner/owner.module';
 import { AlertReceiversRepository } from './alert-receivers.repository';
 import { AlertRulesController } from './alert-rules.controller';
 import { AlertRulesRepository } from './alert-rules.repository';
@@ -8,7 +9,7 @@ import { AlertsRepository } from './alerts.repository';
 
 /** Alert rules, silences, receivers and the alerts themselves (issue 29); the owner evaluates and delivers. */
 @Module({
-  imports: [ClustersModule],
+  imports: [ClustersModule, OwnerModule],
   controllers: [AlertsController, AlertRulesController],
   providers: [AlertRulesRepository, AlertReceiversRepository, AlertsRepository],
 })

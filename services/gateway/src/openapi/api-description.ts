@@ -52,6 +52,7 @@ import {
   AlertListQuerySchema,
   AlertListSchema,
   AlertRuleListSchema,
+  AlertRuleTestSchema,
   AlertRuleSchema,
   AlertSchema,
   AlertSummarySchema,
@@ -438,6 +439,15 @@ export const OPERATIONS: Record<string, Operation> = {
     body: CreateAlertRuleRequestSchema,
     status: 201,
     response: AlertRuleSchema,
+  },
+  'POST /api/v1/clusters/:id/alert-rules/test': {
+    summary:
+      "Read a rule against the owner's last figures: which subjects it matches, which hold now (nothing stored)",
+    tag: 'alerts',
+    body: CreateAlertRuleRequestSchema,
+    status: 200,
+    response: AlertRuleTestSchema,
+    owner: true,
   },
   'PUT /api/v1/clusters/:id/alert-rules/:ruleId': {
     summary: 'Change an alert rule (disabling it resolves its alerts)',

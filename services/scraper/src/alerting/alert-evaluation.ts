@@ -1,7 +1,7 @@
-import { subjectKindOf } from '@artemis-studio/contracts';
+import { ALERT_RULE_TEST_READINGS_SHOWN, subjectKindOf, type AlertRuleTest } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import type { NodeTierB } from '../polling/tier-b';
-import { AddressFactBuilder } from './address-facts';
+import { AddressFactBuilder, type AddressFact } from './address-facts';
 import { stepsOf, type OpenAlert } from './alert-steps';
 import type { AlertStore, AlertTransitionRecord, LoadedRule, RuleScope } from './alert-store';
 import {
@@ -11,7 +11,10 @@ import {
   readStudio,
   SubjectIndex,
   type NodeFact,
+  type NodeFigures,
+  type QueueFact,
   type Reading,
+  type RuleCondition,
   type StudioFacts,
 } from './conditions';
 import { NodeHistory } from './node-history';
@@ -44,6 +47,15 @@ interface ClusterMemory {
   queues: QueueFactBuilder;
   addresses: AddressFactBuilder;
   nodes: NodeHistory;
+  /** The last ticks' figures, for a rule's test: what the rules were last read against. */
+  last: {
+    nodes: NodeFigures[] | null;
+    nodesAt: Date | null;
+    /** The last complete tier-B read, and the facts built from it when rules were in force. */
+    read: readonly NodeTierB[] | null;
+    readAt: Date | null;
+    facts: { queues: SubjectIndex<QueueFact>; addresses: SubjectIndex<AddressFact>; at: Date } | null;
+  };
 }
 
 /**
@@ -61,7 +73,10 @@ export class AlertEvaluation {
     const names = new Set(target.nodes.map((n) => n.name));
     // Kept at every tick, rules or none (a few nodes cost nothing): a role change is seen against
     // the role before it, and a forecast needs samples.
-    const facts = this.memoryOf(target.id).nodes.observe(nodes, now);
+    const memory = this.memoryOf(target.id);
+    const facts = memory.nodes.observe(nodes, now);
+    memory.last.nodes = facts;
+    memory.last.nodesAt = now;
     await this.run(target, 'tier-a', now, async (rules) => {
       const studio = rules.some((r) => subjectKindOf(r.kind) === 'studio' && r.retired === null)
         ? await this.studioFacts(target)
@@ -94,13 +109,18 @@ export class AlertEvaluation {
    * every address figure when one node's addresses could not be read.
    */
   async afterQueues(target: EvaluatedCluster, now: Date, nodes: readonly NodeTierB[] | null): Promise<void> {
+    const memory = this.memoryOf(target.id);
+    if (nodes !== null) {
+      memory.last.read = nodes;
+      memory.last.readAt = now;
+    }
     await this.run(target, 'tier-b', now, () => {
       if (nodes === null) return null;
       // Built only while the cluster has rules (a tick without costs nothing): the first tick after
       // a rule is saved knows no rate, and a forecast waits for a few samples.
-      const memory = this.memoryOf(target.id);
       const queues = new SubjectIndex(memory.queues.build(nodes, now));
       const addresses = new SubjectIndex(memory.addresses.build(nodes, now));
+      memory.last.facts = { queues, addresses, at: now };
       const addressesKnown = nodes.every((n) => n.addresses !== null);
       return {
         readingsOf: (rule, open) =>
@@ -113,6 +133,55 @@ export class AlertEvaluation {
           subjectKindOf(rule.kind) === 'queue' ? queues.has(subject) : addresses.has(subject),
       };
     });
+  }
+
+  /**
+   * A rule read against the last ticks' figures, as its evaluation would read them; nothing is
+   * stored. Queue and address rules use the facts of the last tick when rules were in force (with
+   * rates and forecasts); without, facts built from the last read alone, where rates are unknown.
+   */
+  async test(clusterId: string, rule: RuleCondition, now: Date): Promise<AlertRuleTest> {
+    const last = this.memory.get(clusterId)?.last;
+    const subject = subjectKindOf(rule.kind);
+    let readings: Reading[] = [];
+    let observedAt: Date | null = null;
+    let note: string | null = null;
+    if (subject === 'studio') {
+      readings = readStudio(rule, await this.deps.studioFacts(clusterId), now);
+      observedAt = now;
+    } else if (subject === 'node') {
+      if (last?.nodes) readings = readNodes(rule, last.nodes, now);
+      observedAt = last?.nodesAt ?? null;
+    } else if (last?.read && last.readAt) {
+      let facts = last.facts?.at === last.readAt ? last.facts : null;
+      if (!facts) {
+        facts = {
+          queues: new SubjectIndex(new QueueFactBuilder().build(last.read, last.readAt)),
+          addresses: new SubjectIndex(new AddressFactBuilder().build(last.read, last.readAt)),
+          at: last.readAt,
+        };
+        note =
+          'no rule was in force at the last tick: rates and forecasts, which need the ticks before, are unknown here';
+      }
+      readings =
+        subject === 'queue'
+          ? readQueues(rule, facts.queues, last.readAt)
+          : readAddresses(rule, facts.addresses);
+      observedAt = last.readAt;
+    }
+    if (observedAt === null) note = 'the owner has not read this cluster yet';
+    const rank = (r: Reading) => (r.holds === true ? 0 : r.holds === null ? 1 : 2);
+    return {
+      observedAt: observedAt?.toISOString() ?? null,
+      matched: readings.length,
+      holding: readings.filter((r) => r.holds === true).length,
+      unknown: readings.filter((r) => r.holds === null).length,
+      readings: [...readings]
+        .sort((a, b) => rank(a) - rank(b) || a.subject.localeCompare(b.subject))
+        .slice(0, ALERT_RULE_TEST_READINGS_SHOWN)
+        .map((r) => ({ ...r, value: r.value !== null && Number.isFinite(r.value) ? r.value : null })),
+      note,
+    };
   }
 
   /** The cluster was let go: its rates and forecasts start afresh if it comes back. */
@@ -129,6 +198,7 @@ export class AlertEvaluation {
           queues: new QueueFactBuilder(),
           addresses: new AddressFactBuilder(),
           nodes: new NodeHistory(),
+          last: { nodes: null, nodesAt: null, read: null, readAt: null, facts: null },
         }),
       );
     return memory;

@@ -1,4 +1,10 @@
-import { channels, subjectPatterns, type AlertTransition } from '@artemis-studio/contracts';
+import {
+  channels,
+  CreateAlertRuleRequestSchema,
+  ownerRpcs,
+  subjectPatterns,
+  type AlertTransition,
+} from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import { SettingsRepository } from '@artemis-studio/platform';
 import {
@@ -247,6 +253,38 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
       ),
     );
     await db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
+  });
+
+  it("tests a rule against the owner's last figures, storing nothing and telling nobody", async () => {
+    const test = (rule: Record<string, unknown>) =>
+      bus.request(
+        ownerRpcs.alertRuleTest,
+        { clusterId: cluster.id, rule: CreateAlertRuleRequestSchema.parse({ name: 'draft', ...rule }) },
+        { key: cluster.id, timeoutMs: 5_000 },
+      );
+    const rulesBefore = await db.query(`SELECT count(*)::int AS n FROM alert_rule WHERE cluster_id = $1`, [
+      cluster.id,
+    ]);
+    await fillQueue(broker, queue, 4);
+    const deep = await waitFor('the test to see the depth', async () => {
+      const answer = await test({ kind: 'queue-depth', subjects: 'alerting.*', threshold: 2 });
+      return answer.readings.find((r) => r.subject === queue)?.value === 4 ? answer : undefined;
+    });
+    expect(deep.readings[0]).toEqual({ subject: queue, holds: true, value: 4 });
+    expect(deep.holding).toBe(1);
+    // Every rule of the cluster is off: no tick kept the counters a rate needs, and the test says so.
+    const rate = await test({ kind: 'queue-killed-rate', subjects: queue, threshold: 1 });
+    expect(rate.readings).toEqual([{ subject: queue, holds: null, value: null }]);
+    expect(rate.note).toMatch(/rates and forecasts/);
+    const nodes = await test({ kind: 'node-unreachable', subjects: '*' });
+    expect(nodes.readings.map((r) => [r.subject, r.holds])).toEqual([
+      ['gone', true],
+      [broker.nodes[0].name, false],
+    ]);
+    expect(
+      await db.query(`SELECT count(*)::int AS n FROM alert_rule WHERE cluster_id = $1`, [cluster.id]),
+    ).toEqual(rulesBefore);
+    await drainQueue(broker, queue);
   });
 
   it("exports the owned cluster's figures for Prometheus, with the names the example rules use", async () => {

@@ -227,6 +227,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
                   messageJobStart: (call) => messageJobs.start(poller, call, jobsStopped),
                   messageJobImpact: (call) => messageJobs.impact(poller, call),
                   deadLetterGroups: (call) => this.deadLetters.read(poller, call),
+                  alertRuleTest: ({ rule }) => alerts.test(target.id, rule, new Date()),
                 },
                 target.id,
               ),

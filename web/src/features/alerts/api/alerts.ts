@@ -2,6 +2,7 @@ import {
   AlertListSchema,
   AlertRuleListSchema,
   AlertRuleSchema,
+  AlertRuleTestSchema,
   AlertSchema,
   AlertSummarySchema,
   DeliveryListSchema,
@@ -111,6 +112,13 @@ export const useSaveRule = (clusterId: string) =>
       ? sendJson('PUT', `/clusters/${clusterId}/alert-rules/${id}`, rule, AlertRuleSchema)
       : sendJson('POST', `/clusters/${clusterId}/alert-rules`, rule, AlertRuleSchema),
   );
+
+/** Reads a drafted rule against the owner's last figures; changes nothing, so invalidates nothing. */
+export const useTestRule = (clusterId: string) =>
+  useMutation({
+    mutationFn: (rule: CreateAlertRuleInput) =>
+      sendJson('POST', `/clusters/${clusterId}/alert-rules/test`, rule, AlertRuleTestSchema),
+  });
 
 export const useDeleteRule = (clusterId: string) =>
   useAlertingChange(clusterId, (id: string) =>

@@ -5,12 +5,14 @@ import {
   subjectKindOf,
   type AlertRule,
   type AlertRuleKind,
+  type AlertRuleTest,
   type AlertSeverity,
 } from '@artemis-studio/contracts';
-import { Button, Card, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { FailureAlert } from '../../../lib/ui/failure-alert';
-import { useSaveRule } from '../api/alerts';
+import { formatTime } from '../../../lib/ui/format';
+import { useSaveRule, useTestRule } from '../api/alerts';
 
 const KIND_LABELS: Record<AlertRuleKind, string> = {
   'queue-depth': 'Queue: depth above',
@@ -71,26 +73,22 @@ export function RuleForm({
   const [severity, setSeverity] = useState<AlertSeverity>(rule?.severity ?? 'warning');
   const [description, setDescription] = useState(rule?.description ?? '');
 
-  const submit = () => {
+  const test = useTestRule(clusterId);
+  const drafted = () => {
     const value = unit === null || threshold === '' ? null : Number(threshold);
-    save.mutate(
-      {
-        id: rule?.id,
-        rule: {
-          name,
-          kind,
-          subjects,
-          threshold: value !== null && unit === 'fraction' ? value / 100 : value,
-          forSeconds: Number(forSeconds) || 0,
-          severity,
-          labels: rule?.labels ?? {},
-          description,
-          enabled: rule?.enabled ?? true,
-        },
-      },
-      { onSuccess: onDone },
-    );
+    return {
+      name,
+      kind,
+      subjects,
+      threshold: value !== null && unit === 'fraction' ? value / 100 : value,
+      forSeconds: Number(forSeconds) || 0,
+      severity,
+      labels: rule?.labels ?? {},
+      description,
+      enabled: rule?.enabled ?? true,
+    };
   };
+  const submit = () => save.mutate({ id: rule?.id, rule: drafted() }, { onSuccess: onDone });
 
   return (
     <Card withBorder role="form" aria-label={rule ? `Change rule ${rule.name}` : 'New alert rule'}>
@@ -144,10 +142,14 @@ export function RuleForm({
           value={description}
           onChange={(e) => setDescription(e.currentTarget.value)}
         />
-        <FailureAlert error={save.error} />
+        <FailureAlert error={save.error ?? test.error} />
+        {test.data && <RuleTestResult kind={kind} result={test.data} />}
         <Group>
           <Button onClick={submit} loading={save.isPending}>
             {rule ? 'Save rule' : 'Add rule'}
+          </Button>
+          <Button variant="light" onClick={() => test.mutate(drafted())} loading={test.isPending}>
+            Test against current figures
           </Button>
           <Button variant="default" onClick={onDone}>
             Cancel
@@ -159,3 +161,40 @@ export function RuleForm({
 }
 
 export const kindLabel = (kind: AlertRuleKind) => KIND_LABELS[kind];
+
+const HOLDS_TEXT = (holds: boolean | null) =>
+  holds === null ? 'unknown' : holds ? 'holds now' : 'does not hold';
+
+/** What the drafted rule matches now, and where its condition holds: nothing was stored. */
+function RuleTestResult({ kind, result }: { kind: AlertRuleKind; result: AlertRuleTest }) {
+  const unit = ALERT_THRESHOLD_UNIT[kind];
+  const shown = (v: number | null) =>
+    v === null ? '—' : unit === 'fraction' ? `${Math.round(v * 1000) / 10}%` : `${Math.round(v * 100) / 100}`;
+  return (
+    <Stack gap={4} aria-label="Rule test">
+      <Text size="sm">
+        Matches {result.matched}; holds now on {result.holding}
+        {result.unknown > 0 ? `, unknown on ${result.unknown}` : ''}
+        {result.observedAt ? ` (figures of ${formatTime(result.observedAt)})` : ''}. Nothing was saved.
+      </Text>
+      {result.note && (
+        <Text size="sm" c="dimmed">
+          {result.note}
+        </Text>
+      )}
+      {result.readings.length > 0 && (
+        <Table aria-label="Rule test readings">
+          <Table.Tbody>
+            {result.readings.map((r) => (
+              <Table.Tr key={r.subject}>
+                <Table.Td>{r.subject}</Table.Td>
+                <Table.Td>{HOLDS_TEXT(r.holds)}</Table.Td>
+                <Table.Td>{shown(r.value)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
