@@ -61,6 +61,11 @@ export const ALERT_RULE_KINDS = [
   'studio-events-dropped',
   /** No notifier replica holds the cluster: nobody subscribes to its notifications (subject `notifier`). */
   'studio-notifier-unowned',
+  /**
+   * A period in which Studio did not observe the cluster's notifications ended within the last
+   * `threshold` seconds: what the brokers sent then is not in the history (subject `observation`).
+   */
+  'studio-unobserved',
 ] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
@@ -92,6 +97,7 @@ export const ALERT_THRESHOLD_UNIT: Record<
   'studio-notifications-unavailable': null,
   'studio-events-dropped': 'seconds',
   'studio-notifier-unowned': null,
+  'studio-unobserved': 'seconds',
 };
 
 /** What a kind's alerts are about: each alert is one rule and one queue, address or node. */
@@ -474,6 +480,8 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
   'studio-events-dropped': 'Broker events of cluster {{cluster}} were lost ({{value}} dropped in all).',
   'studio-notifier-unowned':
     "No notifier holds cluster {{cluster}}: nobody subscribes to its brokers' notifications.",
+  'studio-unobserved':
+    "Cluster {{cluster}}'s notifications went unobserved for {{value}} s: what its brokers sent then is not in the history.",
   'address-paging': 'Address {{subject}} is paging ({{value}} page files).',
   'address-limit': 'Address {{subject}} holds {{value}} of its size limit (threshold {{threshold}}).',
   'address-full-forecast':
@@ -556,5 +564,6 @@ export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
   },
   { name: 'Broker events lost', kind: 'studio-events-dropped', threshold: 900, severity: 'warning' },
   { name: 'No notifier', kind: 'studio-notifier-unowned', forSeconds: 120, severity: 'critical' },
+  { name: 'Events unobserved', kind: 'studio-unobserved', threshold: 900, severity: 'info' },
   { name: 'Dead letters arriving', kind: 'queue-receiving', subjects: '*DLQ*', severity: 'warning' },
 ];

@@ -366,6 +366,34 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     expect(drop).toMatchObject({ subject: 'events', value: 7 });
     // No verdict from a notifier: unknown, neither fired nor resolved.
     expect(await alertRows(unseen)).toEqual([]);
+    // The notifier recorded a period it did not observe, ended a minute ago: 90 s long.
+    const unobserved = await addRule({
+      name: 'unobserved',
+      kind: 'studio-unobserved',
+      subjects: 'observation',
+      threshold: 600,
+    });
+    await db.query(
+      `INSERT INTO broker_event (received_at, cluster_id, event_id, type, node, props)
+       VALUES (now(), $1, $2, 'STUDIO_NOTIFICATIONS_UNOBSERVED', $3, $4)`,
+      [
+        cluster.id,
+        randomUUID(),
+        broker.nodes[0].name,
+        {
+          from: new Date(Date.now() - 150_000).toISOString(),
+          until: new Date(Date.now() - 60_000).toISOString(),
+          reason: 'the notifier was not running',
+        },
+      ],
+    );
+    const [gap] = await waitFor('the unobserved alert', async () => {
+      const rows = await alertRows(unobserved);
+      return rows[0]?.state === 'firing' ? rows : undefined;
+    });
+    expect(gap).toMatchObject({ subject: 'observation' });
+    expect(gap.value).toBeCloseTo(90, 0);
+    await db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [unobserved]);
     await db.query(`UPDATE alert_rule SET enabled = false WHERE id = ANY ($1::uuid[])`, [
       [unowned, lost, unseen],
     ]);

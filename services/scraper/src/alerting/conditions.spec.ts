@@ -235,6 +235,7 @@ describe('Studio conditions', () => {
     dropped: 0,
     lastDropAt: null,
     notifierOwned: true,
+    lastUnobserved: null,
     ...over,
   });
 
@@ -258,5 +259,18 @@ describe('Studio conditions', () => {
     const unowned = { kind: 'studio-notifier-unowned' as const, subjects: 'notifier', threshold: null };
     expect(readStudio(unowned, facts({ notifierOwned: false }), now)[0].holds).toBe(true);
     expect(readStudio({ ...unowned, subjects: 'events' }, facts(), now)).toEqual([]);
+  });
+
+  it('holds for its threshold after an unobserved period ended, its length as the value', () => {
+    const rule = { kind: 'studio-unobserved' as const, subjects: '*', threshold: 900 };
+    const until = new Date(now.getTime() - 60_000);
+    expect(readStudio(rule, facts({ lastUnobserved: { until, seconds: 42 } }), now)).toEqual([
+      { subject: 'observation', holds: true, value: 42 },
+    ]);
+    const old = new Date(now.getTime() - 3600_000);
+    expect(readStudio(rule, facts({ lastUnobserved: { until: old, seconds: 42 } }), now)[0].holds).toBe(
+      false,
+    );
+    expect(readStudio(rule, facts(), now)[0].holds).toBe(false);
   });
 });

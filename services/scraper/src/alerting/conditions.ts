@@ -255,6 +255,8 @@ export interface StudioFacts {
   lastDropAt: Date | null;
   /** Whether a notifier replica holds the cluster's lease now. */
   notifierOwned: boolean;
+  /** The last unobserved period recorded in the history: when it ended, and how long it was (null: unknown). */
+  lastUnobserved: { until: Date; seconds: number | null } | null;
 }
 
 /** The subject each Studio rule is about: one per cluster. */
@@ -262,6 +264,7 @@ const STUDIO_SUBJECTS = {
   'studio-notifications-unavailable': 'notifications',
   'studio-events-dropped': 'events',
   'studio-notifier-unowned': 'notifier',
+  'studio-unobserved': 'observation',
 } as const;
 
 /** A Studio rule's one reading (none when its pattern does not name its subject). */
@@ -289,6 +292,14 @@ export function readStudio(rule: RuleCondition, facts: StudioFacts, now: Date): 
     }
     case 'studio-notifier-unowned':
       return [yesNo(subject, !facts.notifierOwned, facts.notifierOwned ? 0 : 1)];
+    case 'studio-unobserved': {
+      const last = facts.lastUnobserved;
+      const recent =
+        last !== null &&
+        rule.threshold !== null &&
+        now.getTime() - last.until.getTime() < rule.threshold * 1000;
+      return [{ subject, holds: recent, value: recent ? last.seconds : 0 }];
+    }
     default:
       return [];
   }

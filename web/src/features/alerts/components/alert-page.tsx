@@ -60,7 +60,25 @@ export function AlertPage() {
 /** What explains the alert: a queue's chart and events; an address's or a node's broker events. */
 function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert }) {
   const subject = subjectKindOf(alert.kind);
-  if (subject === 'queue') return <QueueTimeline clusterId={clusterId} alert={alert} />;
+  if (subject === 'queue')
+    return (
+      <>
+        {alert.kind === 'queue-stuck-consumer' && (
+          <Text size="sm">
+            A consumer may be stuck on the message at the queue's head (a poison message):{' '}
+            <Anchor
+              component={Link}
+              to={`/clusters/${clusterId}/queues/${encodeURIComponent(alert.subject)}`}
+              hash="queue-messages"
+            >
+              open {alert.subject}'s messages at its head
+            </Anchor>
+            , where it can be moved to the dead-letter queue or deleted.
+          </Text>
+        )}
+        <QueueTimeline clusterId={clusterId} alert={alert} />
+      </>
+    );
   if (subject === 'studio')
     return (
       <Anchor component={Link} to={`/clusters/${clusterId}`}>

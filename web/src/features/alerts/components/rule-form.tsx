@@ -35,13 +35,14 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'studio-notifications-unavailable': 'Studio: broker events cannot be subscribed to',
   'studio-events-dropped': 'Studio: broker events lost, in the last',
   'studio-notifier-unowned': 'Studio: no notifier holds the cluster',
+  'studio-unobserved': 'Studio: notifications went unobserved, in the last',
 };
 
 const SUBJECTS_LABEL = {
   queue: 'Queues',
   address: 'Addresses',
   node: 'Nodes',
-  studio: 'Subject (notifications, events or notifier)',
+  studio: 'Subject (notifications, events, notifier or observation)',
 } as const;
 
 const THRESHOLD_LABEL = {

@@ -79,7 +79,8 @@ export function QueueMessages({
     );
 
   return (
-    <Card withBorder>
+    // Linked to from a stuck-consumer alert: its head is the message to look at.
+    <Card withBorder id="queue-messages">
       <Group justify="space-between" mb="xs">
         <Text fw={600}>Messages</Text>
         <Group gap="xs">
