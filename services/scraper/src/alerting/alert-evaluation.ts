@@ -54,7 +54,11 @@ interface ClusterMemory {
     /** The last complete tier-B read, and the facts built from it when rules were in force. */
     read: readonly NodeTierB[] | null;
     readAt: Date | null;
-    facts: { queues: SubjectIndex<QueueFact>; addresses: SubjectIndex<AddressFact>; at: Date } | null;
+    facts: {
+      queues: SubjectIndex<QueueFact> | null;
+      addresses: SubjectIndex<AddressFact> | null;
+      at: Date;
+    } | null;
   };
 }
 
@@ -114,23 +118,24 @@ export class AlertEvaluation {
       memory.last.read = nodes;
       memory.last.readAt = now;
     }
-    await this.run(target, 'tier-b', now, () => {
+    await this.run(target, 'tier-b', now, (rules) => {
       if (nodes === null) return null;
-      // Built only while the cluster has rules (a tick without costs nothing): the first tick after
-      // a rule is saved knows no rate, and a forecast waits for a few samples.
-      const queues = new SubjectIndex(memory.queues.build(nodes, now));
-      const addresses = new SubjectIndex(memory.addresses.build(nodes, now));
+      // Built only for the kinds of rule in force (a cluster without costs nothing): the first tick
+      // after a rule is saved knows no rate, and a forecast waits for a few samples.
+      const kinds = new Set(rules.filter((r) => r.retired === null).map((r) => subjectKindOf(r.kind)));
+      const queues = kinds.has('queue') ? new SubjectIndex(memory.queues.build(nodes, now)) : null;
+      const addresses = kinds.has('address') ? new SubjectIndex(memory.addresses.build(nodes, now)) : null;
       memory.last.facts = { queues, addresses, at: now };
       const addressesKnown = nodes.every((n) => n.addresses !== null);
       return {
         readingsOf: (rule, open) =>
           subjectKindOf(rule.kind) === 'queue'
-            ? readQueues(rule, queues, now, open)
-            : addressesKnown
+            ? queues && readQueues(rule, queues, now, open)
+            : addresses && addressesKnown
               ? readAddresses(rule, addresses, open)
               : null,
         exists: (rule, subject) =>
-          subjectKindOf(rule.kind) === 'queue' ? queues.has(subject) : addresses.has(subject),
+          (subjectKindOf(rule.kind) === 'queue' ? queues : addresses)?.has(subject) ?? true,
       };
     });
   }
@@ -153,20 +158,21 @@ export class AlertEvaluation {
       if (last?.nodes) readings = readNodes(rule, last.nodes, now);
       observedAt = last?.nodesAt ?? null;
     } else if (last?.read && last.readAt) {
-      let facts = last.facts?.at === last.readAt ? last.facts : null;
-      if (!facts) {
-        facts = {
-          queues: new SubjectIndex(new QueueFactBuilder().build(last.read, last.readAt)),
-          addresses: new SubjectIndex(new AddressFactBuilder().build(last.read, last.readAt)),
-          at: last.readAt,
-        };
-        note =
-          'no rule was in force at the last tick: rates and forecasts, which need the ticks before, are unknown here';
-      }
-      readings =
-        subject === 'queue'
-          ? readQueues(rule, facts.queues, last.readAt)
-          : readAddresses(rule, facts.addresses);
+      // The facts the last tick built for rules of this kind, or facts of the last read alone.
+      const built = last.facts?.at === last.readAt ? last.facts : null;
+      if (subject === 'queue')
+        readings = readQueues(
+          rule,
+          built?.queues ?? new SubjectIndex(new QueueFactBuilder().build(last.read, last.readAt)),
+          last.readAt,
+        );
+      else
+        readings = readAddresses(
+          rule,
+          built?.addresses ?? new SubjectIndex(new AddressFactBuilder().build(last.read, last.readAt)),
+        );
+      if (!(subject === 'queue' ? built?.queues : built?.addresses))
+        note = `no ${subject} rule was in force at the last tick: rates and forecasts, which need the ticks before, are unknown here`;
       observedAt = last.readAt;
     }
     if (observedAt === null) note = 'the owner has not read this cluster yet';

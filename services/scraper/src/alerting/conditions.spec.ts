@@ -215,6 +215,25 @@ describe('the subjects a rule picks', () => {
     expect(index.select('*.us').map((q) => q.name)).toEqual(['orders.us']);
   });
 
+  it('finds a prefix family by its range, as a scan of every name would', () => {
+    const family = ['a', 'a.b', 'a.b.c', 'a.bc', 'a.c', 'ab', 'a*b', 'b', 'Z', 'é', 'a.b\n'].map((name) =>
+      queue({ name }),
+    );
+    const big = new SubjectIndex(family);
+    for (const prefix of ['a', 'a.', 'a.b', 'a.b.', 'ab', 'é', 'z', 'Z', 'a.b\n'])
+      expect(
+        big
+          .select(`${prefix}*`)
+          .map((q) => q.name)
+          .sort(),
+      ).toEqual(
+        family
+          .map((q) => q.name)
+          .filter((n) => n.startsWith(prefix))
+          .sort(),
+      );
+  });
+
   it('reads only what an evaluation acts on: what holds, and what has an open alert', () => {
     const deep = new SubjectIndex([
       queue({ name: 'a', messageCount: 50 }),
