@@ -1,27 +1,7 @@
-import type { Alert } from '@artemis-studio/contracts';
 import { alertmanagerAlert, backoffMs } from './alert-courier';
+import { anAlert } from './alert.fixture';
 
-const alert: Alert = {
-  id: 'a1',
-  clusterId: 'c1',
-  clusterName: 'prod',
-  ruleId: 'r1',
-  ruleName: 'orders backlog',
-  kind: 'queue-depth',
-  severity: 'critical',
-  labels: { team: 'payments', alertname: 'not this one' },
-  subject: 'orders',
-  state: 'firing',
-  value: 120,
-  threshold: 100,
-  description: 'Queue orders holds 120 messages (threshold 100).',
-  startedAt: '2026-12-01T10:00:00.000Z',
-  firedAt: '2026-12-01T10:01:00.000Z',
-  endedAt: null,
-  endReason: null,
-  lastEvaluatedAt: '2026-12-01T10:05:00.000Z',
-  silencedBy: null,
-};
+const alert = anAlert({ labels: { team: 'payments', alertname: 'not this one' } });
 const now = new Date('2026-12-01T10:05:00.000Z');
 
 describe('what Alertmanager is sent', () => {

@@ -1,27 +1,14 @@
-import type { Alert } from '@artemis-studio/contracts';
+import { anAlert } from './alert.fixture';
 import { emailMessage, slackMessage, teamsMessage } from './notification-shapes';
 
-const alert: Alert = {
-  id: 'a1',
-  clusterId: 'c1',
-  clusterName: 'prod',
-  ruleId: 'r1',
-  ruleName: 'orders backlog',
-  kind: 'queue-depth',
-  severity: 'critical',
-  labels: {},
-  subject: 'orders',
+const alert = anAlert({
   state: 'resolved',
   value: 0,
-  threshold: 100,
   description: 'Queue orders holds 0 messages (threshold 100).',
-  startedAt: '2026-12-01T10:00:00.000Z',
-  firedAt: '2026-12-01T10:01:00.000Z',
   endedAt: '2026-12-01T10:09:00.000Z',
   endReason: 'the condition no longer holds',
   lastEvaluatedAt: '2026-12-01T10:09:00.000Z',
-  silencedBy: null,
-};
+});
 
 describe('the shapes chat tools and mail take', () => {
   it('gives Slack a text for the notification and blocks for the channel', () => {
