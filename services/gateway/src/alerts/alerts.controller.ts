@@ -42,6 +42,6 @@ export class AlertsController {
   }
 
   private async visible(principal: Principal) {
-    return (await this.clusters.list()).filter((c) => roleOfPrincipal(principal, c.name) !== null);
+    return (await this.clusters.names()).filter((c) => roleOfPrincipal(principal, c.name) !== null);
   }
 }

@@ -141,6 +141,16 @@ export class ClusterRepository {
   }
 
   /** The id, once known to be registered; a cluster not (or no longer) registered is not found. */
+  /**
+   * Every cluster's id and name, no more: what a role check over all clusters needs (the header's
+   * alert count asks every 15 s per open console; the full list reads every node and credential).
+   */
+  async names(): Promise<{ id: string; name: string }[]> {
+    return (await this.database.forRequest())
+      .getRepository(ClusterEntity)
+      .find({ select: { id: true, name: true }, order: { name: 'ASC' } });
+  }
+
   async known(id: string): Promise<string> {
     if (!(await (await this.database.forRequest()).getRepository(ClusterEntity).existsBy({ id })))
       throw clusterNotFound(id);
