@@ -12,3 +12,6 @@ export const LeaseSchema = z.object({
   expiresAt: Instant,
 });
 export type Lease = z.infer<typeof LeaseSchema>;
+
+/** The key of a service's lease on a cluster in `studio_leases`: `<service>.<clusterId>`. */
+export const leaseKey = (service: string, clusterId: string): string => `${service}.${clusterId}`;

@@ -488,7 +488,8 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
     'Address {{subject}} reaches its size limit in {{value}} s at its current rate (threshold {{threshold}} s).',
 };
 
-const shown = (kind: AlertRuleKind, n: number | null): string => {
+/** A figure of a kind's alert as people read it (90% for a fraction; whole seconds); `unknown` for null. */
+export const shownFigure = (kind: AlertRuleKind, n: number | null): string => {
   if (n === null) return 'unknown';
   if (ALERT_THRESHOLD_UNIT[kind] === 'fraction') return `${Math.round(n * 1000) / 10}%`;
   if (ALERT_THRESHOLD_UNIT[kind] === 'seconds') return String(Math.round(n));
@@ -507,8 +508,8 @@ export function describeAlert(a: {
 }): string {
   const fields: Record<string, string> = {
     subject: a.subject,
-    value: shown(a.kind, a.value),
-    threshold: shown(a.kind, a.threshold),
+    value: shownFigure(a.kind, a.value),
+    threshold: shownFigure(a.kind, a.threshold),
     cluster: a.cluster,
     rule: a.rule,
   };

@@ -1,5 +1,5 @@
 import type { TypedKv } from '@artemis-studio/bus';
-import type { Lease } from '@artemis-studio/contracts';
+import { leaseKey, type Lease } from '@artemis-studio/contracts';
 
 /**
  * Cluster ownership for one replica of one service (brief: "each cluster is owned by exactly one
@@ -68,6 +68,6 @@ export class ClusterLeases {
   }
 
   private key(clusterId: string): string {
-    return `${this.service}.${clusterId}`;
+    return leaseKey(this.service, clusterId);
   }
 }

@@ -1,4 +1,4 @@
-import { count, flag, text } from '../jolokia/attribute-values';
+import { count, flag, quotedKey, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 /** One address of one node at one tier-B tick: what its paging store holds. */
@@ -33,10 +33,6 @@ export const ADDRESS_REQUEST: JolokiaRequest = {
   attribute: ADDRESS_ATTRIBUTES,
 };
 
-/** The address of an MBean name whose Address attribute failed (`address="orders"`). */
-const addressOfMbean = (mbean: string): string | null =>
-  /[:,]address="((?:[^"\\]|\\.)*)"/.exec(mbean)?.[1] ?? null;
-
 /**
  * Reads the wildcard answer: a broker without addresses answers 404 (an empty list). Any other
  * failure throws: the addresses of that node are then unknown this tick, and its queues still count.
@@ -47,7 +43,7 @@ export function parseAddresses(answer: JolokiaResponse | undefined): AddressRead
     throw new Error(`address read failed: ${answer?.error ?? 'no answer'}`);
   const reading: AddressReading = { addresses: [], unread: [] };
   for (const [mbean, a] of Object.entries((answer.value ?? {}) as Record<string, Record<string, unknown>>)) {
-    const name = text(a.Address) ?? addressOfMbean(mbean);
+    const name = text(a.Address) ?? quotedKey(mbean, 'address');
     if (name === null) continue;
     const sizeBytes = count(a.AddressSize);
     const paging = flag(a.Paging);

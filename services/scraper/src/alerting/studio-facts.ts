@@ -1,6 +1,7 @@
 import type { TypedKv } from '@artemis-studio/bus';
 import {
   UNOBSERVED_EVENT_TYPE,
+  leaseKey,
   unobservedPeriod,
   type CapabilityVerdict,
   type Lease,
@@ -23,7 +24,7 @@ export async function studioFactsOf(
 ): Promise<StudioFacts> {
   const [verdict, lease, [drops], [unobserved]] = await Promise.all([
     capabilities.get(clusterId),
-    leases.get(`notifier.${clusterId}`),
+    leases.get(leaseKey('notifier', clusterId)),
     rowsOf<{ dropped: string | null; last_at: Date | null }>(
       db,
       `SELECT sum(dropped) AS dropped, max(last_at) AS last_at FROM event_drop_counter

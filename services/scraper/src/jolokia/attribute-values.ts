@@ -12,3 +12,23 @@ export const attributeError = (v: unknown): string | null =>
 export const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 export const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 export const text = (v: unknown): string | null => (typeof v === 'string' && !attributeError(v) ? v : null);
+
+/**
+ * The value of a quoted key of an MBean name (`queue="orders"`): Artemis quotes queue and address
+ * names (ObjectName.quote), so a queue or address whose name attribute failed is still known by
+ * its MBean.
+ */
+export function quotedKey(mbean: string, key: string): string | null {
+  const at = mbean.search(new RegExp(`[:,]${key}="`));
+  if (at < 0) return null;
+  let value = '';
+  for (let i = at + key.length + 3; i < mbean.length; i++) {
+    const c = mbean[i];
+    if (c === '"') return value;
+    if (c === '\\') {
+      const next = mbean[++i];
+      value += next === 'n' ? '\n' : next;
+    } else value += c;
+  }
+  return null;
+}

@@ -1,4 +1,4 @@
-import { attributeError, count, flag, text } from '../jolokia/attribute-values';
+import { attributeError, count, flag, quotedKey, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 /** One queue of one node at one tier-B tick. */
@@ -79,25 +79,6 @@ function unreadableBecause(q: Attributes): string | null {
   ];
   if (bad.length === 0) return null;
   return `${bad.join(', ')}: ${attributeError(q[bad[0]]) ?? `not a value: ${JSON.stringify(q[bad[0]])}`}`;
-}
-
-/**
- * The value of a quoted key of an MBean name (`queue="orders"`): Artemis quotes queue and address
- * names (ObjectName.quote), so a queue whose Name attribute failed is still known by its MBean.
- */
-function quotedKey(mbean: string, key: string): string | null {
-  const at = mbean.search(new RegExp(`[:,]${key}="`));
-  if (at < 0) return null;
-  let value = '';
-  for (let i = at + key.length + 3; i < mbean.length; i++) {
-    const c = mbean[i];
-    if (c === '"') return value;
-    if (c === '\\') {
-      const next = mbean[++i];
-      value += next === 'n' ? '\n' : next;
-    } else value += c;
-  }
-  return null;
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   ALERT_RULE_KINDS,
   ALERT_SEVERITIES,
   ALERT_THRESHOLD_UNIT,
+  shownFigure,
   subjectKindOf,
   type AlertRule,
   type AlertRuleKind,
@@ -168,9 +169,7 @@ const HOLDS_TEXT = (holds: boolean | null) =>
 
 /** What the drafted rule matches now, and where its condition holds: nothing was stored. */
 function RuleTestResult({ kind, result }: { kind: AlertRuleKind; result: AlertRuleTest }) {
-  const unit = ALERT_THRESHOLD_UNIT[kind];
-  const shown = (v: number | null) =>
-    v === null ? '—' : unit === 'fraction' ? `${Math.round(v * 1000) / 10}%` : `${Math.round(v * 100) / 100}`;
+  const shown = (v: number | null) => (v === null ? '—' : shownFigure(kind, v));
   return (
     <Stack gap={4} aria-label="Rule test">
       <Text size="sm">

@@ -1,6 +1,7 @@
 import {
   ALERT_THRESHOLD_UNIT,
   SUGGESTED_ALERT_RULES,
+  shownFigure,
   type AlertRule,
   type AlertRuleKind,
   type CreateAlertRuleInput,
@@ -16,7 +17,8 @@ import { kindLabel, RuleForm } from './rule-form';
 const thresholdText = (rule: { kind: AlertRuleKind; threshold?: number | null }) => {
   const unit = ALERT_THRESHOLD_UNIT[rule.kind];
   if (unit === null || rule.threshold == null) return '';
-  return unit === 'fraction' ? `${Math.round(rule.threshold * 1000) / 10}%` : `${rule.threshold} ${unit}`;
+  const figure = shownFigure(rule.kind, rule.threshold);
+  return unit === 'fraction' ? figure : `${figure} ${unit}`;
 };
 
 /** A cluster's rules: added, changed, turned off and deleted by admins, seen by all. */
