@@ -1,6 +1,6 @@
 import type { AlertSummary } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
-import { summaryLook } from './alert-text';
+import { deliveryStatusText, summaryLook } from './alert-text';
 
 const summary = (over: Partial<AlertSummary> = {}): AlertSummary => ({
   firing: 0,
@@ -36,5 +36,17 @@ describe('the header alert count', () => {
     expect(summaryLook(summary({ firing: 1, unevaluated: [stale] }), false).detail).toMatch(
       /not evaluated lately/,
     );
+  });
+});
+
+describe('a delivery in the log', () => {
+  const pending = { status: 'pending' as const, attempts: 0, nextAttemptAt: null, lastError: null };
+
+  it('says sending while a first try is under way, and retrying only after one failed', () => {
+    expect(deliveryStatusText(pending)).toBe('pending');
+    const held = { ...pending, attempts: 1, nextAttemptAt: '2026-12-02T01:44:48.000Z' };
+    expect(deliveryStatusText(held)).toBe('sending');
+    expect(deliveryStatusText({ ...held, lastError: 'HTTP 503' })).toMatch(/^retrying at /);
+    expect(deliveryStatusText({ ...held, status: 'delivered' })).toBe('delivered');
   });
 });

@@ -1,4 +1,5 @@
-import type { AlertState, AlertSummary } from '@artemis-studio/contracts';
+import type { AlertState, AlertSummary, Delivery } from '@artemis-studio/contracts';
+import { formatTime } from '../../lib/ui/format';
 import type { Look } from '../../lib/ui/status-badges';
 
 /**
@@ -50,3 +51,15 @@ export const stateLook = (state: AlertState, silenced: boolean): Look =>
   silenced && state !== 'resolved'
     ? { label: 'Silenced', color: 'gray', variant: 'light' }
     : STATE_LOOK[state];
+
+/**
+ * A delivery's status in the log. A pending one is held while a try is under way, so its next-try
+ * time alone does not mean it failed: only one with an error is retrying.
+ */
+export function deliveryStatusText(
+  d: Pick<Delivery, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError'>,
+): string {
+  if (d.status !== 'pending') return d.status;
+  if (d.lastError !== null && d.nextAttemptAt) return `retrying at ${formatTime(d.nextAttemptAt)}`;
+  return d.attempts > 0 ? 'sending' : 'pending';
+}

@@ -71,7 +71,9 @@ export function TimeChart({
         scales: { x: { time: true, range: () => spanRef.current } },
         series: [
           {},
-          ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, points: { show: false } })),
+          // Points left to uPlot: shown where samples are sparse (an alert of a few seconds is one or
+          // two samples in a 15-minute range, invisible as a line), hidden where they are dense.
+          ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5 })),
         ],
         axes: [
           { stroke: ink, grid: { stroke: grid } },

@@ -3,6 +3,7 @@ import { Table, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
+import { deliveryStatusText } from '../alert-text';
 
 /** Every notification owed: to whom, of what, how many tries, and the last error of a failing one. */
 export function DeliveryLog({ query }: { query: UseQueryResult<DeliveryList> }) {
@@ -29,11 +30,7 @@ export function DeliveryLog({ query }: { query: UseQueryResult<DeliveryList> }) 
                   <Table.Td>{formatTime(d.deliveredAt ?? d.createdAt)}</Table.Td>
                   <Table.Td>{d.receiverName}</Table.Td>
                   <Table.Td>{d.transition}</Table.Td>
-                  <Table.Td>
-                    {d.status === 'pending' && d.nextAttemptAt
-                      ? `retrying at ${formatTime(d.nextAttemptAt)}`
-                      : d.status}
-                  </Table.Td>
+                  <Table.Td>{deliveryStatusText(d)}</Table.Td>
                   <Table.Td>{d.attempts}</Table.Td>
                   <Table.Td>{d.lastError ?? ''}</Table.Td>
                 </Table.Tr>
