@@ -22,6 +22,7 @@ import {
 } from '@artemis-studio/testing';
 import axios from 'axios';
 import { Agent } from 'node:http';
+import { AddressSampleRepository } from '../services/scraper/src/addresses/address-sample.repository';
 import { AlertCourier } from '../services/scraper/src/alerting/alert-courier';
 import { AlertEvaluation } from '../services/scraper/src/alerting/alert-evaluation';
 import { AlertStore } from '../services/scraper/src/alerting/alert-store';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
       nodes: [{ id: cluster.nodeIds[0], name: node.name, jolokiaUrl: node.jolokiaUrl, amqpUrl: null }],
     };
     const snapshots = new QueueSnapshotRepository({ whenReady: async () => db });
+    const addressSamples = new AddressSampleRepository({ whenReady: async () => db });
     const store = new AlertStore(db);
     const transitions: { state: string; subject: string }[] = [];
     const evaluation = new AlertEvaluation({
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
       },
       intervals: () => ({ tierAMs: TIER_MS, tierBMs: TIER_MS }),
       studioFacts: () => Promise.reject(new Error('the bench holds no Studio rule')),
+      addressHistory: (clusterId, since, until) => addressSamples.sizesBetween(clusterId, since, until),
       log: { warn: (message) => console.warn(message) },
     });
     const [{ id: receiverId }] = await rowsOf<{ id: string }>(
@@ -128,7 +131,9 @@ async function main(): Promise<void> {
         addresses,
       } = readTierB(await jolokia.bulk(target, TIER_B_REQUESTS));
       const unread = unreadable.map((q) => q.name);
-      await snapshots.sync(cluster.id, cluster.nodeIds[0], queues, new Date(), unread);
+      const at = new Date();
+      await snapshots.sync(cluster.id, cluster.nodeIds[0], queues, at, unread);
+      if (addresses) await addressSamples.record(cluster.id, cluster.nodeIds[0], addresses.addresses, at);
       observed = [{ nodeId: cluster.nodeIds[0], queues, unread, addresses }];
       return { cpuMs: cpuMs(cpu), wallMs: performance.now() - started, queues: queues.length };
     };

@@ -228,6 +228,19 @@ describe('the console in Chromium, against the real stack and broker', () => {
           timeoutMs: 30_000,
         },
       );
+      // The queue's address holds those 25 messages in memory: its chart says so in bytes.
+      const addressState = page.getByTestId('address-state');
+      await waitFor(
+        "the address's bytes in memory",
+        async () =>
+          /^Now not paging, \d+% of its limit, [\d.,]+ KB in memory\.$/.test(
+            (await addressState.count()) > 0 ? await addressState.innerText() : '',
+          ),
+        { timeoutMs: 30_000 },
+      );
+      await addressState.scrollIntoViewIfNeeded();
+      await screenshot(page, '06-queue-detail-address');
+      await page.evaluate(() => window.scrollTo(0, 0));
       await client.createReceiver({ source: { address: queue, capabilities: ['queue'] }, credit_window: 0 });
       await page
         .getByRole('button', { name: /CONSUMER_CREATED/ })

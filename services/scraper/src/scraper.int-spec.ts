@@ -225,6 +225,32 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       await deleteQueue(queue);
     });
 
+    it("samples an address's size and pages at every tick, as the broker reports them", async () => {
+      const queue = `scraper.address.${randomUUID()}`;
+      await createQueue(queue);
+      const samples = async () =>
+        (await db.query(
+          `SELECT size_bytes::int AS size, pages, paging, limit_percent FROM address_sample
+            WHERE cluster_id = $1 AND address = $2 ORDER BY sampled_at`,
+          [cluster.id, queue],
+        )) as { size: number; pages: number; paging: boolean; limit_percent: number | null }[];
+      await waitFor('an empty address sampled', async () => (await samples()).length > 0);
+      expect((await samples())[0]).toMatchObject({ size: 0, paging: false });
+      await fillQueue(broker, queue, 20, () => ({ body: 'x'.repeat(1000), durable: true }));
+      const { data } = await jolokia({
+        type: 'read',
+        mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}",component=addresses,address="${queue}"`,
+        attribute: 'AddressSize',
+      });
+      expect(data.value).toBeGreaterThan(20_000);
+      await waitFor(
+        "the broker's own size sampled",
+        async () => (await samples()).at(-1)?.size === data.value,
+        { timeoutMs: 5 * TICK_MS },
+      );
+      await deleteQueue(queue);
+    });
+
     it('states wrong credentials on the node', async () => {
       const wrong = await insertCluster(db, {
         ...brokerCluster(broker),

@@ -15,6 +15,9 @@ export const queryKeys = {
   /** Not under queues: a `queues` signal fetches only the chart's newest buckets (use-queue-metrics). */
   queueMetrics: (clusterId: string, queue: string, range: object) =>
     ['cluster', clusterId, 'queue-metrics', queue, range] as const,
+  /** Not under queues, like queueMetrics: a `queues` signal fetches only the newest buckets. */
+  addressMetrics: (clusterId: string, address: string, range: object) =>
+    ['cluster', clusterId, 'address-metrics', address, range] as const,
   /** Not under queues: read when the operator asks (browsing takes the broker's management lock). */
   queueMessages: (clusterId: string, queue: string, params: object) =>
     ['cluster', clusterId, 'queue-messages', queue, params] as const,

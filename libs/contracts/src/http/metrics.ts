@@ -54,6 +54,31 @@ export const MetricsResponseSchema = z.object({
 });
 export type MetricsResponse = z.infer<typeof MetricsResponseSchema>;
 
+/**
+ * One bucket of an address's series, each figure the highest seen in the bucket (a peak is what an
+ * operator must not miss). On a node's series: its paging store. On the total: `sizeBytes` and
+ * `pages` summed over nodes, `limitPercent` the fullest node's (each node pages on its own), and
+ * `paging` on any node. `limitPercent` is null where the broker did not say; a bucket no node
+ * sampled has no point (unknown, never zero).
+ */
+const AddressMetricPointSchema = z.object({
+  t: Instant,
+  sizeBytes: z.number(),
+  pages: z.number(),
+  /** The address's size against its own `max-size-bytes`, in whole percent (the broker rounds down). */
+  limitPercent: z.number().nullable(),
+  paging: z.boolean(),
+});
+export type AddressMetricPoint = z.infer<typeof AddressMetricPointSchema>;
+
+export const AddressMetricsResponseSchema = z.object({
+  from: Instant,
+  to: Instant,
+  stepMs: z.number().int().positive(),
+  series: z.array(z.object({ node: z.string(), points: z.array(AddressMetricPointSchema) })),
+});
+export type AddressMetricsResponse = z.infer<typeof AddressMetricsResponseSchema>;
+
 /** `?window&limit` of the fastest-growing queues: depth now against depth `window` ago. */
 export const QueueGrowthQuerySchema = z
   .object({

@@ -10,6 +10,7 @@ import { MessageAccess1764910000000 } from './1764910000000-message-access';
 import { AlertInputs1764920000000 } from './1764920000000-alert-inputs';
 import { Alerting1764930000000 } from './1764930000000-alerting';
 import { AlertReceiverEmail1764940000000 } from './1764940000000-alert-receiver-email';
+import { AddressSamples1764950000000 } from './1764950000000-address-samples';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   AlertInputs1764920000000,
   Alerting1764930000000,
   AlertReceiverEmail1764940000000,
+  AddressSamples1764950000000,
 ];

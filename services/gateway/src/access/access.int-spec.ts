@@ -177,6 +177,9 @@ describe('who may see and do what, against real PostgreSQL and NATS', () => {
     'GET /api/v1/clusters/:id/queues/:queue/metrics': async () => ({
       path: `/api/v1/clusters/${clusterId}/queues/q/metrics`,
     }),
+    'GET /api/v1/clusters/:id/addresses/:address/metrics': async () => ({
+      path: `/api/v1/clusters/${clusterId}/addresses/q/metrics`,
+    }),
     // Refused after the guard (no Idempotency-Key, or an unknown action): acting would ask a
     // scraper this test does not run.
     'POST /api/v1/clusters/:id/queues': async () => ({

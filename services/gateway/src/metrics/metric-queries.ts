@@ -1,4 +1,9 @@
-import type { MetricSeries, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
+import type {
+  AddressMetricsResponse,
+  MetricSeries,
+  MetricsResponse,
+  QueueGrowthResponse,
+} from '@artemis-studio/contracts';
 import { firstRow, rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
@@ -105,6 +110,75 @@ export class MetricQueries {
         added: r.added,
         acknowledged: r.acknowledged,
         ...(queue === null && { connections: r.connections }),
+      });
+    }
+    return {
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      stepMs: range.stepMs,
+      series: [...series.values()],
+    };
+  }
+
+  /** Whether the cluster has, or had within the samples kept, an address of that name. */
+  async addressKnown(clusterId: string, address: string): Promise<boolean> {
+    const row = await firstRow<{ known: boolean }>(
+      await this.database.forRequest(),
+      `SELECT EXISTS (SELECT 1 FROM queue_snapshot WHERE cluster_id = $1 AND address = $2)
+           OR EXISTS (SELECT 1 FROM address_sample WHERE cluster_id = $1 AND address = $2) AS known`,
+      [clusterId, address],
+    );
+    return row?.known ?? false;
+  }
+
+  /**
+   * One address's paging-store figures (index address_sample_series), per node and in total: the
+   * total sums size and pages, and takes the fullest node's limit percentage (each node pages on its
+   * own, so the first to fill decides).
+   */
+  async addressSeries(
+    clusterId: string,
+    address: string,
+    range: MetricRange,
+  ): Promise<AddressMetricsResponse> {
+    const rows = await rowsOf<{
+      node: string | null;
+      total: boolean;
+      bucket: Date;
+      size_bytes: number;
+      pages: number;
+      limit_percent: number | null;
+      paging: boolean;
+    }>(
+      await this.database.forRequest(),
+      `WITH per_node AS (
+         SELECT node_id, date_bin(make_interval(secs => $4::float8 / 1000), sampled_at, $2::timestamptz) AS bucket,
+                max(size_bytes) AS size_bytes, max(pages) AS pages, max(limit_percent) AS limit_percent,
+                bool_or(paging) AS paging
+           FROM address_sample
+          WHERE cluster_id = $1 AND address = $5 AND sampled_at >= $2 AND sampled_at < $3
+          GROUP BY 1, 2
+       )
+       SELECT coalesce(n.name, 'removed node') AS node, grouping(n.name) = 1 AS total, p.bucket,
+              sum(p.size_bytes)::float8 AS size_bytes, sum(p.pages)::float8 AS pages,
+              max(p.limit_percent)::float8 AS limit_percent, bool_or(p.paging) AS paging
+         FROM per_node p LEFT JOIN cluster_node n ON n.id = p.node_id
+        GROUP BY GROUPING SETS ((p.bucket, n.name), (p.bucket))
+        ORDER BY total DESC, node, p.bucket`,
+      [clusterId, range.from, range.to, range.stepMs, address],
+    );
+    const series = new Map<string, AddressMetricsResponse['series'][number]>([
+      ['total', { node: 'total', points: [] }],
+    ]);
+    for (const r of rows) {
+      const name = r.total ? 'total' : r.node!;
+      if (!series.has(name)) series.set(name, { node: name, points: [] });
+      series.get(name)!.points.push({
+        t: r.bucket.toISOString(),
+        sizeBytes: r.size_bytes,
+        pages: r.pages,
+        limitPercent: r.limit_percent,
+        paging: r.paging,
       });
     }
     return {

@@ -12,7 +12,7 @@ import { ClusterId, Valid } from '../http/validation.pipe';
 import { MetricQueries } from './metric-queries';
 import { resolveMetricRange, type MetricRange } from './metric-range';
 
-/** A cluster's figures over time (metric_sample, node_sample), per node and in total, downsampled. */
+/** A cluster's figures over time (metric_sample, node_sample, address_sample), per node and in total, downsampled. */
 @Controller('api/v1/clusters/:id')
 @Access.cluster('viewer')
 export class MetricsController {
@@ -55,6 +55,24 @@ export class MetricsController {
         `cluster ${clusterId} has no queue '${queue.slice(0, 200)}'`,
       );
     return this.metrics.series(clusterId, queue, range);
+  }
+
+  /** One address's size, pages, limit percentage and paging over time, per node and in total. */
+  @Get('addresses/:address/metrics')
+  async address(
+    @Param('id', ClusterId) id: string,
+    @Param('address') address: string,
+    @Query(new Valid(MetricsQuerySchema, 'metrics query')) query: MetricsQuery,
+  ) {
+    const clusterId = await this.clusters.known(id);
+    const range = metricRange(query);
+    if (!(await this.metrics.addressKnown(clusterId, address)))
+      throw new DomainError(
+        'not-found',
+        'ADDRESS_NOT_FOUND',
+        `cluster ${clusterId} has no address '${address.slice(0, 200)}'`,
+      );
+    return this.metrics.addressSeries(clusterId, address, range);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   MeSchema,
   MetricsQuerySchema,
   MetricsResponseSchema,
+  AddressMetricsResponseSchema,
   PutSettingRequestSchema,
   QueueGrowthQuerySchema,
   QueueGrowthResponseSchema,
@@ -308,6 +309,13 @@ export const OPERATIONS: Record<string, Operation> = {
     query: MetricsQuerySchema,
     status: 200,
     response: MetricsResponseSchema,
+  },
+  'GET /api/v1/clusters/:id/addresses/:address/metrics': {
+    summary: "One address's size, pages, limit percentage and paging over time",
+    tag: 'state',
+    query: MetricsQuerySchema,
+    status: 200,
+    response: AddressMetricsResponseSchema,
   },
   'GET /api/v1/clusters/:id/queues/:queue/messages': {
     summary: "One page of a queue's messages on one node, bodies as the broker shows them (operator)",

@@ -1,4 +1,8 @@
-import { MetricsResponseSchema, type MetricsResponse } from '@artemis-studio/contracts';
+import {
+  AddressMetricsResponseSchema,
+  MetricsResponseSchema,
+  type MetricsResponse,
+} from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import {
   insertCluster,
@@ -66,6 +70,19 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
          FROM generate_series(0, 239) AS i`,
       [T0, clusterId, cluster.nodeIds[0]],
     );
+    // Address orders.in for the first 10 minutes: node a fills 1 KB per sample and pages from
+    // sample 30, its limit percentage unknown for the first 4 samples; node b holds 500 bytes, 4%.
+    // Nothing sampled in minute 8 (samples 32..35): a gap, not a zero.
+    await db.query(
+      `INSERT INTO address_sample (sampled_at, cluster_id, node_id, address, size_bytes, paging, pages, limit_percent)
+       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2::uuid, $3::uuid, $5::text,
+              1000 * i, i >= 30, greatest(i - 29, 0), CASE WHEN i >= 4 THEN least(i, 101) END
+         FROM generate_series(0, 39) AS i WHERE i NOT BETWEEN 32 AND 35
+       UNION ALL
+       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2::uuid, $4::uuid, $5::text, 500, false, 0, 4
+         FROM generate_series(0, 39) AS i WHERE i NOT BETWEEN 32 AND 35`,
+      [T0, clusterId, cluster.nodeIds[0], cluster.nodeIds[1], QUEUE],
+    );
     gateway = await spawnService('gateway', 18490);
     api = await signIn(gateway.url);
   }, 60_000);
@@ -76,6 +93,7 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     await db.query(`DELETE FROM cluster WHERE id = $1`, [clusterId]);
     await db.query(`DELETE FROM metric_sample WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM node_sample WHERE cluster_id = $1`, [clusterId]);
+    await db.query(`DELETE FROM address_sample WHERE cluster_id = $1`, [clusterId]);
     await db.destroy();
   });
 
@@ -135,6 +153,26 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
       `/queues/${QUEUE}/metrics?from=${iso(from)}&to=${iso(from + 60_000)}&step=60000`,
     );
     expect(queue.series[0].points[0]).not.toHaveProperty('connections');
+  });
+
+  it("puts an address's figures in buckets: peaks per node, the fullest node's percentage in total", async () => {
+    const { status, body } = await get(
+      `/addresses/${QUEUE}/metrics?from=${iso(T0)}&to=${iso(T0 + 10 * 60_000)}&step=60000`,
+    );
+    expect(status).toBe(200);
+    const { series } = AddressMetricsResponseSchema.parse(body);
+    expect(series.map((s) => s.node)).toEqual(['total', 'a', 'b']);
+    const [total, a, b] = series;
+    // Minute 0 holds samples 0..3 of node a: no percentage known yet.
+    expect(a.points[0]).toMatchObject({ sizeBytes: 3000, pages: 0, limitPercent: null, paging: false });
+    expect(total.points[0]).toMatchObject({ sizeBytes: 3500, limitPercent: 4, paging: false });
+    // Minute 7 holds samples 28..31: paging from 30, two pages by 31.
+    expect(a.points[7]).toMatchObject({ sizeBytes: 31_000, pages: 2, limitPercent: 31, paging: true });
+    expect(b.points[7]).toMatchObject({ sizeBytes: 500, limitPercent: 4, paging: false });
+    expect(total.points[7]).toMatchObject({ sizeBytes: 31_500, pages: 2, limitPercent: 31, paging: true });
+    // Minute 8 was not sampled: no point at all; minute 9 is there again.
+    expect(a.points.map((p) => new Date(p.t).getTime())).not.toContain(T0 + 8 * 60_000);
+    expect(a.points.at(-1)).toMatchObject({ t: iso(T0 + 9 * 60_000), sizeBytes: 39_000 });
   });
 
   it('filters queues by routing type, consumers, address and DLQ- or expiry-looking names', async () => {
@@ -232,6 +270,13 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     ['a time that is not an instant', `/queues/${QUEUE}/metrics?from=yesterday`, 400, 'VALIDATION_FAILED'],
     ['an unknown parameter', `/queues/${QUEUE}/metrics?window=1h`, 400, 'VALIDATION_FAILED'],
     ['an unknown queue', `/queues/no.such.queue/metrics`, 404, 'QUEUE_NOT_FOUND'],
+    ['an unknown address', `/addresses/no.such.address/metrics`, 404, 'ADDRESS_NOT_FOUND'],
+    [
+      'an inverted address range',
+      `/addresses/${QUEUE}/metrics?from=2026-11-30T10:00:00Z&to=2026-11-30T09:00:00Z`,
+      400,
+      'INVALID_RANGE',
+    ],
   ])('refuses %s with a clear error', async (_what, path, status, code) => {
     const response = await get(path);
     expect(response.status).toBe(status);

@@ -77,4 +77,19 @@ describe('AddressFactBuilder', () => {
     const back = sut.build([node('a', observed({ sizeBytes: 4000, limitFraction: 0.04 }))], at(3));
     expect(back.get('orders')?.secondsUntilFull).not.toBeNull();
   });
+
+  it('forecasts at its first tick from the samples stored before (a takeover, a new rule)', () => {
+    const sut = new AddressFactBuilder();
+    expect(sut.fresh).toBe(true);
+    sut.seed([
+      { nodeId: 'a', address: 'orders', atMs: at(40).getTime(), sizeBytes: 40_000 },
+      { nodeId: 'a', address: 'orders', atMs: at(45).getTime(), sizeBytes: 45_000 },
+      // Another node's samples start that node's own trend, not this one's.
+      { nodeId: 'b', address: 'orders', atMs: at(45).getTime(), sizeBytes: 0 },
+    ]);
+    const fact = sut.build([node('a', observed({ sizeBytes: 50_000, limitFraction: 0.5 }))], at(50));
+    expect(sut.fresh).toBe(false);
+    expect(fact.get('orders')?.secondsUntilFull).toBeGreaterThan(48);
+    expect(fact.get('orders')?.secondsUntilFull).toBeLessThan(50);
+  });
 });

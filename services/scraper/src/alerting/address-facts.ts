@@ -45,14 +45,43 @@ function forecast(a: AddressObservation, trend: Trend): number | null {
 const sooner = (a: number | null, b: number | null): number | null =>
   a === 0 || b === 0 ? 0 : a === null || b === null ? null : Math.min(a, b);
 
+/** One address's size on one node at one earlier tick, as `address_sample` keeps it. */
+export interface AddressSizeSample {
+  nodeId: string;
+  address: string;
+  atMs: number;
+  sizeBytes: number;
+}
+
 /**
  * Each address of a tick over the nodes that hold it, with its forecast from the size samples this
  * keeps per node (each node's paging store fills on its own).
  */
 export class AddressFactBuilder {
   private trends = new Map<string, Map<string, Trend>>();
+  private built = false;
+
+  /** Nothing built yet: the samples stored before (by this owner or the last) can start the trends. */
+  get fresh(): boolean {
+    return !this.built;
+  }
+
+  /**
+   * Starts the trends from earlier samples, oldest first: a forecast is then known at the first tick
+   * after a takeover or a new rule, instead of three ticks later.
+   */
+  seed(samples: readonly AddressSizeSample[]): void {
+    for (const s of samples) {
+      let node = this.trends.get(s.nodeId);
+      if (!node) this.trends.set(s.nodeId, (node = new Map()));
+      let trend = node.get(s.address);
+      if (!trend) node.set(s.address, (trend = new Trend()));
+      trend.add(s.atMs, s.sizeBytes);
+    }
+  }
 
   build(nodes: readonly NodeTierB[], now: Date): Map<string, AddressFact> {
+    this.built = true;
     const at = now.getTime();
     const next = new Map<string, Map<string, Trend>>();
     const facts = new Map<string, AddressFact>();

@@ -1,7 +1,7 @@
 import { ALERT_RULE_TEST_READINGS_SHOWN, subjectKindOf, type AlertRuleTest } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import type { NodeTierB } from '../polling/tier-b';
-import { AddressFactBuilder, type AddressFact } from './address-facts';
+import { AddressFactBuilder, type AddressFact, type AddressSizeSample } from './address-facts';
 import { stepsOf, type OpenAlert } from './alert-steps';
 import type { AlertStore, AlertTransitionRecord, LoadedRule, RuleScope } from './alert-store';
 import {
@@ -19,6 +19,7 @@ import {
 } from './conditions';
 import { NodeHistory } from './node-history';
 import { QueueFactBuilder } from './queue-facts';
+import { TREND_WINDOW_MS } from './trend';
 
 export interface AlertEvaluationDeps {
   store: Pick<AlertStore, 'load' | 'apply'>;
@@ -27,6 +28,8 @@ export interface AlertEvaluationDeps {
   intervals: () => { tierAMs: number; tierBMs: number };
   /** What Studio knows of its own observation of the cluster: read only when a Studio rule asks. */
   studioFacts: (clusterId: string) => Promise<StudioFacts>;
+  /** The address sizes sampled in [since, until), oldest first, to start the forecasts' trends. */
+  addressHistory: (clusterId: string, since: Date, until: Date) => Promise<AddressSizeSample[]>;
   log: { warn: (message: string, fields?: Record<string, unknown>) => void };
 }
 
@@ -95,6 +98,20 @@ export class AlertEvaluation {
     });
   }
 
+  /** Without them (not readable), the forecasts wait for three ticks of their own, as before. */
+  private async seedAddresses(target: EvaluatedCluster, memory: ClusterMemory, now: Date): Promise<void> {
+    try {
+      memory.addresses.seed(
+        await this.deps.addressHistory(target.id, new Date(now.getTime() - TREND_WINDOW_MS), now),
+      );
+    } catch (err) {
+      this.deps.log.warn(
+        `cluster ${target.name}: address samples not read for the forecasts: ${(err as Error).message}`,
+        { clusterId: target.id },
+      );
+    }
+  }
+
   /** Null when they could not be read: the Studio rules then keep their alerts as they are. */
   private async studioFacts(target: EvaluatedCluster): Promise<StudioFacts | null> {
     try {
@@ -118,11 +135,12 @@ export class AlertEvaluation {
       memory.last.read = nodes;
       memory.last.readAt = now;
     }
-    await this.run(target, 'tier-b', now, (rules) => {
+    await this.run(target, 'tier-b', now, async (rules) => {
       if (nodes === null) return null;
       // Built only for the kinds of rule in force (a cluster without costs nothing): the first tick
-      // after a rule is saved knows no rate, and a forecast waits for a few samples.
+      // after a rule is saved knows no rate; a forecast starts from the samples stored before.
       const kinds = new Set(rules.filter((r) => r.retired === null).map((r) => subjectKindOf(r.kind)));
+      if (kinds.has('address') && memory.addresses.fresh) await this.seedAddresses(target, memory, now);
       const queues = kinds.has('queue') ? new SubjectIndex(memory.queues.build(nodes, now)) : null;
       const addresses = kinds.has('address') ? new SubjectIndex(memory.addresses.build(nodes, now)) : null;
       memory.last.facts = { queues, addresses, at: now };

@@ -1,5 +1,5 @@
 /** How far back a forecast looks: long enough to smooth a burst, short enough to follow a change. */
-const TREND_WINDOW_MS = 5 * 60_000;
+export const TREND_WINDOW_MS = 5 * 60_000;
 /** Two samples are a step, not a trend: a forecast needs three. */
 const TREND_MIN_SAMPLES = 3;
 

@@ -28,6 +28,7 @@ import { QueueBrowser } from '../broker-actions/queue-browse';
 import { BrokerChanges } from '../broker-actions/broker-changes';
 import { DeadLetterGroupsReader } from '../message-jobs/dead-letter-groups';
 import { MessageJobs } from '../message-jobs/message-jobs';
+import { AddressSampleRepository } from '../addresses/address-sample.repository';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
@@ -81,6 +82,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     private readonly jolokia: JolokiaClient,
     private readonly nodeStates: NodeStateRepository,
     private readonly queues: QueueSnapshotRepository,
+    private readonly addresses: AddressSampleRepository,
     private readonly signals: SignalPublisher,
     private readonly metrics: PollMetrics,
     private readonly alertMetrics: AlertMetrics,
@@ -117,12 +119,14 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       },
       intervals,
       studioFacts: (clusterId) => studioFactsOf(dataSource, capabilities, leases, clusterId),
+      addressHistory: (clusterId, since, until) => this.addresses.sizesBetween(clusterId, since, until),
       log,
     });
     const deps: PollerDeps = {
       jolokia: this.jolokia,
       nodeStates: this.nodeStates,
       queues: this.queues,
+      addresses: this.addresses,
       liveNodes,
       observers: {
         afterNodes: async (target, nodes, now) => {

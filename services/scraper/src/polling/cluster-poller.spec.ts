@@ -51,6 +51,7 @@ function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerN
       },
     },
     queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
+    addresses: { record: async () => undefined },
     liveNodes: { put: async () => ++puts },
     observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
     signal: (_cluster, topic) => signals.push(topic),

@@ -2,6 +2,7 @@ import type { TypedKv } from '@artemis-studio/bus';
 import { healthOf, type LiveNodeSet, type SignalTopic } from '@artemis-studio/contracts';
 import type { ClusterTarget, ClusterTargetNode } from '@artemis-studio/db';
 import { JolokiaClient, JolokiaError, JolokiaTarget, defaultOrigin } from '../jolokia/jolokia-client';
+import type { AddressSampleRepository } from '../addresses/address-sample.repository';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import {
@@ -20,6 +21,7 @@ export interface PollerDeps {
   jolokia: Pick<JolokiaClient, 'bulk'>;
   nodeStates: Pick<NodeStateRepository, 'load' | 'save'>;
   queues: Pick<QueueSnapshotRepository, 'sync' | 'clearNode'>;
+  addresses: Pick<AddressSampleRepository, 'record'>;
   liveNodes: Pick<TypedKv<LiveNodeSet>, 'put'>;
   /** Given each tick's observations (alert evaluation, the Prometheus export); never throws. */
   observers: Pick<AlertEvaluation, 'afterNodes' | 'afterQueues'>;
@@ -148,7 +150,7 @@ export class ClusterPoller {
     });
   }
 
-  /** One tier-B tick: every live node's queues; backups' stale snapshots removed. */
+  /** One tier-B tick: every live node's queues and addresses; backups' stale snapshots removed. */
   async tierB(): Promise<void> {
     const observedAt = this.now();
     let changes = 0;
@@ -174,6 +176,8 @@ export class ClusterPoller {
         const unread = unreadable.map((q) => q.name);
         const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
         if (result === null) return;
+        if (addresses)
+          await this.deps.addresses.record(this.target.id, node.id, addresses.addresses, observedAt);
         changes += result.changed + result.removed;
         read?.push({ nodeId: node.id, queues, unread, addresses });
       } catch (err) {

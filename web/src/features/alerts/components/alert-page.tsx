@@ -6,7 +6,8 @@ import { chartData, markersOf, RANGES } from '../../../lib/metrics/chart-data';
 import { formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { LookBadge } from '../../../lib/ui/status-badges';
-import { TimeChart } from '../../../lib/ui/time-chart';
+import { TimeChart, type ChartMarker } from '../../../lib/ui/time-chart';
+import { AddressCharts } from '../../addresses/components/address-charts';
 import { useQueueEvents } from '../../queues/api/get-queue-events';
 import { useQueueMetrics } from '../../queues/hooks/use-queue-metrics';
 import { stateLook } from '../alert-text';
@@ -57,7 +58,7 @@ export function AlertPage() {
   );
 }
 
-/** What explains the alert: a queue's chart and events; an address's or a node's broker events. */
+/** What explains the alert: a queue's chart and events, an address's charts, a node's broker events. */
 function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert }) {
   const subject = subjectKindOf(alert.kind);
   if (subject === 'queue')
@@ -79,6 +80,29 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
         <QueueTimeline clusterId={clusterId} alert={alert} />
       </>
     );
+  if (subject === 'address') {
+    const rangeMs = rangeFor(alert);
+    return (
+      <>
+        <AddressCharts
+          clusterId={clusterId}
+          address={alert.subject}
+          rangeMs={rangeMs}
+          rangeName={Object.entries(RANGES).find(([, ms]) => ms === rangeMs)?.[0] ?? '24h'}
+          markers={alertMarkers(alert)}
+          limitThreshold={
+            alert.kind === 'address-limit' && alert.threshold !== null ? alert.threshold * 100 : null
+          }
+        />
+        <Anchor
+          component={Link}
+          to={`/clusters/${clusterId}/events?address=${encodeURIComponent(alert.subject)}`}
+        >
+          Broker events of address {alert.subject}
+        </Anchor>
+      </>
+    );
+  }
   if (subject === 'studio')
     return (
       <Anchor component={Link} to={`/clusters/${clusterId}`}>
@@ -112,6 +136,19 @@ function rangeFor(alert: Alert): number {
   return Object.values(RANGES).find((ms) => ms >= since) ?? RANGES['24h'];
 }
 
+/** The alert's own moments, for a chart: the condition first held, fired, resolved. */
+function alertMarkers(alert: Alert): ChartMarker[] {
+  return [
+    { t: Date.parse(alert.startedAt) / 1000, label: 'condition held', color: '#fab005' },
+    ...(alert.firedAt
+      ? [{ t: Date.parse(alert.firedAt) / 1000, label: 'alert fired', color: '#fa5252' }]
+      : []),
+    ...(alert.endedAt
+      ? [{ t: Date.parse(alert.endedAt) / 1000, label: 'alert resolved', color: '#40c057' }]
+      : []),
+  ];
+}
+
 /**
  * The queue's depth with the rule's threshold drawn on it, and on the same axis the queue's broker
  * events and the alert's own moments: "consumer closed at 10:41, depth climbing from 10:41, fired
@@ -122,18 +159,10 @@ function QueueTimeline({ clusterId, alert }: { clusterId: string; alert: Alert }
   const metrics = useQueueMetrics(clusterId, alert.subject, { rangeMs });
   const history = useQueueEvents(clusterId, alert.subject, rangeMs);
   const events: BrokerEvent[] = useMemo(() => [...(history.data?.items ?? [])].reverse(), [history.data]);
-  const markers = useMemo(() => {
-    const own = [
-      { t: Date.parse(alert.startedAt) / 1000, label: 'condition held', color: '#fab005' },
-      ...(alert.firedAt
-        ? [{ t: Date.parse(alert.firedAt) / 1000, label: 'alert fired', color: '#fa5252' }]
-        : []),
-      ...(alert.endedAt
-        ? [{ t: Date.parse(alert.endedAt) / 1000, label: 'alert resolved', color: '#40c057' }]
-        : []),
-    ];
-    return [...markersOf(events), ...own].sort((a, b) => a.t - b.t);
-  }, [events, alert]);
+  const markers = useMemo(
+    () => [...markersOf(events), ...alertMarkers(alert)].sort((a, b) => a.t - b.t),
+    [events, alert],
+  );
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
   const threshold = alert.kind === 'queue-depth' ? alert.threshold : null;
   return (

@@ -21,6 +21,7 @@ import { MessageJobsPanel } from '../../message-jobs/components/message-jobs-pan
 import { useAbilities } from '../../../lib/access/me';
 import { chartData, markersOf, RANGES, type RangeName } from '../../../lib/metrics/chart-data';
 import { MetricCharts } from '../../../lib/metrics/metric-charts';
+import { AddressCharts } from '../../addresses/components/address-charts';
 
 const route = getRouteApi('/clusters/$clusterId/queues/$queue');
 
@@ -112,6 +113,7 @@ export function QueueDetailPage() {
   }, [history.data, live, rangeMs]);
   const markers = useMemo(() => markersOf(events), [events]);
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
+  const address = attributes.data?.items.find((q) => q.name === queue)?.address;
 
   return (
     <Stack>
@@ -155,6 +157,15 @@ export function QueueDetailPage() {
           )
         }
       </QueryState>
+      {address && (
+        <AddressCharts
+          clusterId={clusterId}
+          address={address}
+          rangeMs={rangeMs}
+          rangeName={range}
+          markers={markers}
+        />
+      )}
       <Card withBorder>
         <Group justify="space-between" mb="xs">
           <Text fw={600}>Broker events on the charts ({events.length})</Text>
