@@ -1,6 +1,6 @@
 import type { AlertSummary } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
-import { deliveryStatusText, summaryLook } from './alert-text';
+import { chartRangeFor, deliveryStatusText, summaryLook } from './alert-text';
 
 const summary = (over: Partial<AlertSummary> = {}): AlertSummary => ({
   firing: 0,
@@ -48,5 +48,23 @@ describe('a delivery in the log', () => {
     expect(deliveryStatusText(held)).toBe('sending');
     expect(deliveryStatusText({ ...held, lastError: 'HTTP 503' })).toMatch(/^retrying at /);
     expect(deliveryStatusText({ ...held, status: 'delivered' })).toBe('delivered');
+  });
+});
+
+describe("an alert's chart range", () => {
+  const now = Date.parse('2026-12-02T10:00:00Z');
+  const startedAgo = (ms: number) => ({ startedAt: new Date(now - ms).toISOString() });
+
+  it('draws a short alert across the chart: five minutes, not an hour', () => {
+    expect(chartRangeFor(startedAgo(2000), now)).toBe(5 * 60_000);
+  });
+
+  it('reaches a quarter of its age back before a longer one started, in whole minutes', () => {
+    expect(chartRangeFor(startedAgo(40 * 60_000), now)).toBe(50 * 60_000);
+    expect(chartRangeFor(startedAgo(10 * 60_000 + 1), now)).toBe(13 * 60_000);
+  });
+
+  it('stops at a day', () => {
+    expect(chartRangeFor(startedAgo(3 * 24 * 3_600_000), now)).toBe(24 * 3_600_000);
   });
 });

@@ -1,4 +1,4 @@
-import type { AlertState, AlertSummary, Delivery } from '@artemis-studio/contracts';
+import type { Alert, AlertState, AlertSummary, Delivery } from '@artemis-studio/contracts';
 import { formatTime } from '../../lib/ui/format';
 import type { Look } from '../../lib/ui/status-badges';
 
@@ -62,4 +62,17 @@ export function deliveryStatusText(
   if (d.status !== 'pending') return d.status;
   if (d.lastError !== null && d.nextAttemptAt) return `retrying at ${formatTime(d.nextAttemptAt)}`;
   return d.attempts > 0 ? 'sending' : 'pending';
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * How far back an alert's chart reaches from now: the alert's whole life and a little before it (a
+ * quarter of its age, at least two minutes), in whole minutes, from 5 minutes to a day. A
+ * two-second alert is then drawn across the chart, not squeezed against the right edge of an hour.
+ */
+export function chartRangeFor(alert: Pick<Alert, 'startedAt'>, now: number): number {
+  const age = Math.max(0, now - Date.parse(alert.startedAt));
+  const wanted = Math.ceil((age + Math.max(2 * MINUTE_MS, age / 4)) / MINUTE_MS) * MINUTE_MS;
+  return Math.min(24 * 60 * MINUTE_MS, Math.max(5 * MINUTE_MS, wanted));
 }

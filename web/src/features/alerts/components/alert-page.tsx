@@ -1,16 +1,16 @@
 import { subjectKindOf, type Alert, type BrokerEvent } from '@artemis-studio/contracts';
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { chartData, markersOf, RANGES } from '../../../lib/metrics/chart-data';
-import { formatTime } from '../../../lib/ui/format';
+import { useMemo, useState } from 'react';
+import { chartData, markersOf } from '../../../lib/metrics/chart-data';
+import { formatDuration, formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { LookBadge } from '../../../lib/ui/status-badges';
 import { TimeChart, type ChartMarker } from '../../../lib/ui/time-chart';
 import { AddressCharts } from '../../addresses/components/address-charts';
 import { useQueueEvents } from '../../queues/api/get-queue-events';
 import { useQueueMetrics } from '../../queues/hooks/use-queue-metrics';
-import { stateLook } from '../alert-text';
+import { chartRangeFor, stateLook } from '../alert-text';
 import { useAlert, useDeliveries } from '../api/alerts';
 import { DeliveryLog } from './delivery-log';
 
@@ -61,6 +61,8 @@ export function AlertPage() {
 /** What explains the alert: a queue's chart and events, an address's charts, a node's broker events. */
 function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert }) {
   const subject = subjectKindOf(alert.kind);
+  // Chosen once when the page opens: a range that moved with the clock would read the window again.
+  const [rangeMs] = useState(() => chartRangeFor(alert, Date.now()));
   if (subject === 'queue')
     return (
       <>
@@ -77,18 +79,17 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
             , where it can be moved to the dead-letter queue or deleted.
           </Text>
         )}
-        <QueueTimeline clusterId={clusterId} alert={alert} />
+        <QueueTimeline clusterId={clusterId} alert={alert} rangeMs={rangeMs} />
       </>
     );
   if (subject === 'address') {
-    const rangeMs = rangeFor(alert);
     return (
       <>
         <AddressCharts
           clusterId={clusterId}
           address={alert.subject}
           rangeMs={rangeMs}
-          rangeName={Object.entries(RANGES).find(([, ms]) => ms === rangeMs)?.[0] ?? '24h'}
+          rangeName={formatDuration(rangeMs)}
           markers={alertMarkers(alert)}
           limitThreshold={
             alert.kind === 'address-limit' && alert.threshold !== null ? alert.threshold * 100 : null
@@ -130,12 +131,6 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The smallest chart range that reaches back to a little before the condition first held. */
-function rangeFor(alert: Alert): number {
-  const since = Date.now() - Date.parse(alert.startedAt) + 5 * 60_000;
-  return Object.values(RANGES).find((ms) => ms >= since) ?? RANGES['24h'];
-}
-
 /** The alert's own moments, for a chart: the condition first held, fired, resolved. */
 function alertMarkers(alert: Alert): ChartMarker[] {
   return [
@@ -154,8 +149,7 @@ function alertMarkers(alert: Alert): ChartMarker[] {
  * events and the alert's own moments: "consumer closed at 10:41, depth climbing from 10:41, fired
  * at 10:46".
  */
-function QueueTimeline({ clusterId, alert }: { clusterId: string; alert: Alert }) {
-  const rangeMs = rangeFor(alert);
+function QueueTimeline({ clusterId, alert, rangeMs }: { clusterId: string; alert: Alert; rangeMs: number }) {
   const metrics = useQueueMetrics(clusterId, alert.subject, { rangeMs });
   const history = useQueueEvents(clusterId, alert.subject, rangeMs);
   const events: BrokerEvent[] = useMemo(() => [...(history.data?.items ?? [])].reverse(), [history.data]);
