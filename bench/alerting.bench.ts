@@ -35,7 +35,7 @@ import { runBench } from './support/run-bench';
 
 const QUEUES = Number(process.env.BENCH_QUEUES ?? 10_000);
 const RULES = Number(process.env.BENCH_RULES ?? 1_000);
-const TICKS = Number(process.env.BENCH_TICKS ?? 5);
+const TICKS = Number(process.env.BENCH_TICKS ?? 10);
 const CROSSINGS = Number(process.env.BENCH_CROSSINGS ?? 40);
 const TIER_MS = 5_000;
 

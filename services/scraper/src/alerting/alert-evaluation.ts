@@ -141,7 +141,7 @@ export class AlertEvaluation {
       // after a rule is saved knows no rate; a forecast starts from the samples stored before.
       const kinds = new Set(rules.filter((r) => r.retired === null).map((r) => subjectKindOf(r.kind)));
       if (kinds.has('address') && memory.addresses.fresh) await this.seedAddresses(target, memory, now);
-      const queues = kinds.has('queue') ? new SubjectIndex(memory.queues.build(nodes, now)) : null;
+      const queues = kinds.has('queue') ? memory.queues.indexed(nodes, now) : null;
       const addresses = kinds.has('address') ? new SubjectIndex(memory.addresses.build(nodes, now)) : null;
       memory.last.facts = { queues, addresses, at: now };
       const addressesKnown = nodes.every((n) => n.addresses !== null);
@@ -181,7 +181,7 @@ export class AlertEvaluation {
       if (subject === 'queue')
         readings = readQueues(
           rule,
-          built?.queues ?? new SubjectIndex(new QueueFactBuilder().build(last.read, last.readAt)),
+          built?.queues ?? new QueueFactBuilder().indexed(last.read, last.readAt),
           last.readAt,
         );
       else

@@ -83,4 +83,31 @@ describe('queue facts from what a tick read', () => {
       stale: true,
     });
   });
+
+  it('forgets a queue that went: back later, its first rate is unknown, not one spanning its absence', () => {
+    const sut = new QueueFactBuilder();
+    const tick = (seconds: number, queues: QueueObservation[]) =>
+      sut.build([{ nodeId: 'a', queues, unread: [], addresses: null }], at(seconds));
+    tick(0, [observed('q', { messagesAdded: 10 }), observed('r')]);
+    expect(tick(5, [observed('r')]).has('q')).toBe(false);
+    expect(
+      tick(10, [observed('q', { messagesAdded: 500 }), observed('r')]).get('q')?.addedPerSecond,
+    ).toBeNull();
+    expect(tick(15, [observed('q', { messagesAdded: 550 }), observed('r')]).get('q')?.addedPerSecond).toBe(
+      10,
+    );
+  });
+
+  it('keeps one index of the queues while none appears or goes, and a new one when one does', () => {
+    const sut = new QueueFactBuilder();
+    const node = (...names: string[]) => [
+      { nodeId: 'a', queues: names.map((n) => observed(n)), unread: [], addresses: null },
+    ];
+    const first = sut.indexed(node('a.1', 'a.2', 'b'), at(0));
+    expect(first.select('a.*').map((q) => q.name)).toEqual(['a.1', 'a.2']);
+    expect(sut.indexed(node('a.1', 'a.2', 'b'), at(5))).toBe(first);
+    const next = sut.indexed(node('a.1', 'b', 'a.3'), at(10));
+    expect(next).not.toBe(first);
+    expect(next.select('a.*').map((q) => q.name)).toEqual(['a.1', 'a.3']);
+  });
 });
