@@ -228,6 +228,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
           timeoutMs: 30_000,
         },
       );
+      // Beside the depth: how long the oldest of them has waited, charted from the same samples.
+      await page.getByRole('img', { name: `Oldest message's wait of ${queue}, last 1h` }).waitFor();
       // The queue's address holds those 25 messages in memory: its chart says so in bytes.
       const addressState = page.getByTestId('address-state');
       await waitFor(
@@ -240,7 +242,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
       );
       await addressState.scrollIntoViewIfNeeded();
       await screenshot(page, '06-queue-detail-address');
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await client.createReceiver({ source: { address: queue, capabilities: ['queue'] }, credit_window: 0 });
       await page
         .getByRole('button', { name: /CONSUMER_CREATED/ })

@@ -174,6 +174,13 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         [cluster.nodeIds[0]],
       );
       expect(samples).toBeGreaterThan(0);
+      // The alert rules' node figures are kept beside it, as the broker gives them.
+      const [sample] = await db.query(
+        `SELECT memory_bytes, memory_limit_bytes FROM node_sample WHERE node_id = $1 ORDER BY sampled_at DESC LIMIT 1`,
+        [cluster.nodeIds[0]],
+      );
+      expect(Number(sample.memory_bytes)).toBeGreaterThanOrEqual(0);
+      expect(Number(sample.memory_limit_bytes)).toBeGreaterThan(0);
     });
 
     it('a new queue yields exactly one queues signal and a snapshot; idle ticks yield none', async () => {
@@ -222,6 +229,12 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
           sent.getTime(),
         { timeoutMs: 5 * TICK_MS },
       );
+      const [sample] = await db.query(
+        `SELECT first_message_at, delivering_count FROM metric_sample
+          WHERE cluster_id = $1 AND queue = $2 ORDER BY sampled_at DESC LIMIT 1`,
+        [cluster.id, queue],
+      );
+      expect(sample).toEqual({ first_message_at: sent, delivering_count: 0 });
       await deleteQueue(queue);
     });
 

@@ -35,7 +35,23 @@ const MetricPointSchema = z.object({
   consumers: z.number(),
   added: z.number(),
   acknowledged: z.number(),
+  /** Messages handed to consumers and not yet acknowledged, the highest in the bucket, summed over nodes. */
+  delivering: z.number().nullable(),
+  /**
+   * How long the oldest waiting message had waited, in seconds, the most in the bucket (the oldest
+   * of any node); null when no queue had a message the broker dated.
+   */
+  oldestSeconds: z.number().nullable(),
   connections: z.number().nullable().optional(),
+  /**
+   * On a node's series of the cluster's figures only: its journal disk usage and the usage at which
+   * it blocks (`max-disk-usage`), as fractions, and its address memory and global limit in bytes;
+   * the highest in the bucket, null where the broker did not say. Absent on `total`.
+   */
+  diskUsage: z.number().nullable().optional(),
+  diskLimit: z.number().nullable().optional(),
+  memoryBytes: z.number().nullable().optional(),
+  memoryLimitBytes: z.number().nullable().optional(),
 });
 
 const MetricSeriesSchema = z.object({

@@ -11,6 +11,7 @@ import { AlertInputs1764920000000 } from './1764920000000-alert-inputs';
 import { Alerting1764930000000 } from './1764930000000-alerting';
 import { AlertReceiverEmail1764940000000 } from './1764940000000-alert-receiver-email';
 import { AddressSamples1764950000000 } from './1764950000000-address-samples';
+import { AlertFigureSamples1764960000000 } from './1764960000000-alert-figure-samples';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Alerting1764930000000,
   AlertReceiverEmail1764940000000,
   AddressSamples1764950000000,
+  AlertFigureSamples1764960000000,
 ];

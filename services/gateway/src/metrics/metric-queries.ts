@@ -13,18 +13,24 @@ import type { MetricRange } from './metric-range';
 const LOOKBACK = '10 minutes';
 
 /** A queue's series: connections are the node's, not the queue's. */
-const CONNECTIONS_NONE = `SELECT *, NULL::int AS connections FROM queues_per_node`;
+const CONNECTIONS_NONE = `SELECT *, NULL::int AS connections, NULL::real AS disk_usage, NULL::real AS disk_limit,
+                                 NULL::bigint AS memory_bytes, NULL::bigint AS memory_limit_bytes
+                            FROM queues_per_node`;
 /**
- * The cluster's series: each node's connections (node_sample, the highest in the bucket) beside
- * its queues' figures; a bucket with one and not the other still counts (a node with no queue).
+ * The cluster's series: each node's own figures (node_sample, the highest in the bucket) beside its
+ * queues' figures; a bucket with one and not the other still counts (a node with no queue).
  */
 const CONNECTIONS_PER_NODE = `
   SELECT coalesce(q.node_id, c.node_id) AS node_id, coalesce(q.bucket, c.bucket) AS bucket,
          coalesce(q.depth, 0) AS depth, coalesce(q.consumers, 0) AS consumers,
-         coalesce(q.added, 0) AS added, coalesce(q.acknowledged, 0) AS acknowledged, c.connections
+         coalesce(q.added, 0) AS added, coalesce(q.acknowledged, 0) AS acknowledged,
+         CASE WHEN q.node_id IS NULL THEN 0 ELSE q.delivering END AS delivering, q.oldest_seconds,
+         c.connections, c.disk_usage, c.disk_limit, c.memory_bytes, c.memory_limit_bytes
     FROM queues_per_node q
     FULL JOIN (SELECT node_id, date_bin(make_interval(secs => $4::float8 / 1000), sampled_at, $2::timestamptz) AS bucket,
-                      max(connection_count) AS connections
+                      max(connection_count) AS connections, max(disk_usage) AS disk_usage,
+                      max(disk_limit) AS disk_limit, max(memory_bytes) AS memory_bytes,
+                      max(memory_limit_bytes) AS memory_limit_bytes
                  FROM node_sample WHERE cluster_id = $1 AND sampled_at >= $2 AND sampled_at < $3
                 GROUP BY 1, 2) c
       ON c.node_id = q.node_id AND c.bucket = q.bucket`;
@@ -38,7 +44,13 @@ interface SeriesRecord {
   consumers: number;
   added: number;
   acknowledged: number;
+  delivering: number | null;
+  oldest_seconds: number | null;
   connections: number | null;
+  disk_usage: number | null;
+  disk_limit: number | null;
+  memory_bytes: number | null;
+  memory_limit_bytes: number | null;
 }
 
 /**
@@ -72,7 +84,8 @@ export class MetricQueries {
     const rows = await rowsOf<SeriesRecord>(
       db,
       `WITH s AS (
-         SELECT node_id, queue, sampled_at, message_count, consumer_count,
+         SELECT node_id, queue, sampled_at, message_count, consumer_count, delivering_count,
+                extract(epoch FROM sampled_at - first_message_at) AS waited,
                 ${increase('messages_added')} AS added,
                 ${increase('messages_acknowledged')} AS acknowledged
            FROM metric_sample
@@ -82,18 +95,23 @@ export class MetricQueries {
        ), per_queue AS (
          SELECT node_id, queue, date_bin(make_interval(secs => $4::float8 / 1000), sampled_at, $2::timestamptz) AS bucket,
                 max(message_count) AS depth, max(consumer_count) AS consumers,
-                sum(added) AS added, sum(acknowledged) AS acknowledged
+                sum(added) AS added, sum(acknowledged) AS acknowledged,
+                max(delivering_count) AS delivering, max(waited) AS oldest_seconds
            FROM s WHERE sampled_at >= $2
           GROUP BY 1, 2, 3
        ), queues_per_node AS (
          SELECT node_id, bucket, sum(depth) AS depth, sum(consumers) AS consumers,
-                sum(added) AS added, sum(acknowledged) AS acknowledged
+                sum(added) AS added, sum(acknowledged) AS acknowledged,
+                sum(delivering) AS delivering, max(oldest_seconds) AS oldest_seconds
            FROM per_queue GROUP BY 1, 2
        ), per_node AS (${queue !== null ? CONNECTIONS_NONE : CONNECTIONS_PER_NODE})
        SELECT coalesce(n.name, 'removed node') AS node, grouping(n.name) = 1 AS total, p.bucket,
               sum(p.depth)::float8 AS depth, sum(p.consumers)::float8 AS consumers,
               sum(p.added)::float8 AS added, sum(p.acknowledged)::float8 AS acknowledged,
-              sum(p.connections)::float8 AS connections
+              sum(p.delivering)::float8 AS delivering, max(p.oldest_seconds)::float8 AS oldest_seconds,
+              sum(p.connections)::float8 AS connections, max(p.disk_usage)::float8 AS disk_usage,
+              max(p.disk_limit)::float8 AS disk_limit, max(p.memory_bytes)::float8 AS memory_bytes,
+              max(p.memory_limit_bytes)::float8 AS memory_limit_bytes
          FROM per_node p LEFT JOIN cluster_node n ON n.id = p.node_id
         GROUP BY GROUPING SETS ((p.bucket, n.name), (p.bucket))
         ORDER BY total DESC, node, p.bucket`,
@@ -109,7 +127,17 @@ export class MetricQueries {
         consumers: r.consumers,
         added: r.added,
         acknowledged: r.acknowledged,
+        delivering: r.delivering,
+        oldestSeconds: r.oldest_seconds,
         ...(queue === null && { connections: r.connections }),
+        // A node's own figures: on its series of the cluster's, not on the total (a sum of disks means nothing).
+        ...(queue === null &&
+          !r.total && {
+            diskUsage: r.disk_usage,
+            diskLimit: r.disk_limit,
+            memoryBytes: r.memory_bytes,
+            memoryLimitBytes: r.memory_limit_bytes,
+          }),
       });
     }
     return {

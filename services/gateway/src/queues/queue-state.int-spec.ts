@@ -65,9 +65,21 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     );
     // Node a's connections for the first hour: i % 7 at tier-A sample i (every 15 s). Node b: none sampled.
     await db.query(
-      `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
-       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2, $3, i % 7
+      `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count, disk_usage, disk_limit,
+                               memory_bytes, memory_limit_bytes)
+       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2, $3, i % 7,
+              0.5 + i / 1000.0, 0.9, 1000 * i, 1000000
          FROM generate_series(0, 239) AS i`,
+      [T0, clusterId, cluster.nodeIds[0]],
+    );
+    // Queue 'aged' on node a for two minutes: i messages in delivery at sample i, its oldest message
+    // sent a minute before T0 until sample 5, then none dated (drained).
+    await db.query(
+      `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                  messages_acknowledged, consumer_count, delivering_count, first_message_at)
+       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2::uuid, $3::uuid, 'aged', 10, 0, 0, 1, i,
+              CASE WHEN i <= 5 THEN to_timestamp($1::float8 / 1000) - interval '60 seconds' END
+         FROM generate_series(0, 7) AS i`,
       [T0, clusterId, cluster.nodeIds[0]],
     );
     // Address orders.in for the first 10 minutes: node a fills 1 KB per sample and pages from
@@ -173,6 +185,32 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     // Minute 8 was not sampled: no point at all; minute 9 is there again.
     expect(a.points.map((p) => new Date(p.t).getTime())).not.toContain(T0 + 8 * 60_000);
     expect(a.points.at(-1)).toMatchObject({ t: iso(T0 + 9 * 60_000), sizeBytes: 39_000 });
+  });
+
+  it("charts a queue's messages in delivery and how long its oldest message has waited, unknown once none is dated", async () => {
+    const body = await metrics(`/queues/aged/metrics?from=${iso(T0)}&to=${iso(T0 + 3 * 60_000)}&step=60000`);
+    // Minute 0 holds samples 0..3, minute 1 samples 4..7 (dated until sample 5, at 75 s).
+    expect(body.series[0].points.map((p) => [p.delivering, p.oldestSeconds])).toEqual([
+      [3, 105],
+      [7, 135],
+    ]);
+    // Samples from before these figures were kept read as unknown, not 0.
+    const old = await metrics(`/queues/${QUEUE}/metrics?from=${iso(T0)}&to=${iso(T0 + 60_000)}&step=60000`);
+    expect(old.series[0].points[0]).toMatchObject({ delivering: null, oldestSeconds: null });
+  });
+
+  it("carries each node's disk and address memory on its series of the cluster's, not on the total", async () => {
+    // Minute 59 holds node a's samples 236..239.
+    const from = T0 + 59 * 60_000;
+    const body = await metrics(`/metrics?from=${iso(from)}&to=${iso(from + 60_000)}&step=60000`);
+    const a = body.series.find((s) => s.node === 'a')!.points[0];
+    expect(a.diskUsage).toBeCloseTo(0.739, 5);
+    expect(a).toMatchObject({
+      diskLimit: expect.closeTo(0.9, 5),
+      memoryBytes: 239_000,
+      memoryLimitBytes: 1_000_000,
+    });
+    expect(body.series[0].points[0]).not.toHaveProperty('diskUsage');
   });
 
   it('filters queues by routing type, consumers, address and DLQ- or expiry-looking names', async () => {

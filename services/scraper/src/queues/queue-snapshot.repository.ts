@@ -84,8 +84,9 @@ export class QueueSnapshotRepository {
        ),
        sampled AS (
          INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                    messages_acknowledged, consumer_count)
-         SELECT $3, $1, $2, name, message_count, messages_added, messages_acknowledged, consumer_count FROM incoming
+                                    messages_acknowledged, consumer_count, delivering_count, first_message_at)
+         SELECT $3, $1, $2, name, message_count, messages_added, messages_acknowledged, consumer_count,
+                delivering_count, first_message_at FROM incoming
          RETURNING 1
        )
        SELECT (SELECT count(*) FROM upserted WHERE changed)::int AS changed,

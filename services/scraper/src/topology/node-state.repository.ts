@@ -5,7 +5,8 @@ import type { NodeObservation } from './node-observation';
 
 /**
  * `node_state`: the persisted tier-A observation of each node, the "previous" of the next diff;
- * and `node_sample`: each reachable node's connection count at every tick, for its history.
+ * and `node_sample`: each reachable node's connections, disk and address memory at every tick, for
+ * its history (a figure the broker did not give is null).
  */
 @Injectable()
 export class NodeStateRepository {
@@ -65,18 +66,24 @@ export class NodeStateRepository {
         })),
         ['nodeId'],
       );
-      const sampled = observations.filter((o) => o.reachable && o.connectionCount !== null);
+      const sampled = observations.filter((o) => o.reachable);
       if (sampled.length === 0) return true;
       await rowsOf(
         tx,
-        `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
-         SELECT t.sampled_at, $1, t.node_id, t.connections
-           FROM unnest($2::timestamptz[], $3::uuid[], $4::int[]) AS t(sampled_at, node_id, connections)`,
+        `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count, disk_usage, disk_limit,
+                                  memory_bytes, memory_limit_bytes)
+         SELECT t.sampled_at, $1, t.node_id, t.connections, t.disk_usage, t.disk_limit, t.memory, t.memory_limit
+           FROM unnest($2::timestamptz[], $3::uuid[], $4::int[], $5::real[], $6::real[], $7::bigint[], $8::bigint[])
+             AS t(sampled_at, node_id, connections, disk_usage, disk_limit, memory, memory_limit)`,
         [
           clusterId,
           sampled.map((o) => o.observedAt),
           sampled.map((o) => o.nodeId),
           sampled.map((o) => o.connectionCount),
+          sampled.map((o) => o.diskUsage),
+          sampled.map((o) => o.diskLimit),
+          sampled.map((o) => o.memoryBytes),
+          sampled.map((o) => o.memoryLimitBytes),
         ],
       );
       return true;

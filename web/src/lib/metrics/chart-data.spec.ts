@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { chartData, latestOf, sparklinesOf } from './chart-data';
+import { chartData, latestOf, nodeChartData, sparklinesOf } from './chart-data';
 
-const point = (t: string, depth: number, added = 0) => ({ t, depth, consumers: 0, added, acknowledged: 0 });
+const point = (t: string, depth: number, added = 0) => ({
+  t,
+  depth,
+  consumers: 0,
+  added,
+  acknowledged: 0,
+  delivering: 0,
+  oldestSeconds: null,
+});
 
 describe('chartData', () => {
   it('puts every node on the total time axis, leaving gaps where a node has no sample', () => {
@@ -51,6 +59,8 @@ describe('sparklinesOf', () => {
     consumers: 0,
     added,
     acknowledged: 0,
+    delivering: 0,
+    oldestSeconds: null,
     ...(connections !== undefined && { connections }),
   });
   const metrics = {
@@ -99,5 +109,46 @@ describe('sparklinesOf', () => {
   it('takes the last observed value as the latest', () => {
     expect(latestOf([2, 3, null])).toBe(3);
     expect(latestOf([null])).toBeNull();
+  });
+});
+
+describe('nodeChartData', () => {
+  it("reads one node's disk and memory as percentages, unknown where the broker gave none", () => {
+    const base = { depth: 0, consumers: 0, added: 0, acknowledged: 0, delivering: 0, oldestSeconds: null };
+    const data = nodeChartData(
+      {
+        from: '2026-11-30T10:00:00Z',
+        to: '2026-11-30T10:02:00Z',
+        stepMs: 60_000,
+        series: [
+          { node: 'total', points: [{ ...base, t: '2026-11-30T10:00:00Z' }] },
+          {
+            node: 'a',
+            points: [
+              {
+                ...base,
+                t: '2026-11-30T10:00:00Z',
+                diskUsage: 0.5,
+                diskLimit: 0.9,
+                memoryBytes: 250,
+                memoryLimitBytes: 1000,
+              },
+              {
+                ...base,
+                t: '2026-11-30T10:01:00Z',
+                diskUsage: null,
+                diskLimit: 0.9,
+                memoryBytes: 10,
+                memoryLimitBytes: -1,
+              },
+            ],
+          },
+        ],
+      },
+      'a',
+    );
+    expect(data.disk).toEqual([50, null]);
+    expect(data.diskLimit).toEqual([90, 90]);
+    expect(data.memory).toEqual([25, null]);
   });
 });

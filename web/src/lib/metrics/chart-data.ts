@@ -37,7 +37,40 @@ export function chartData(metrics: MetricsResponse) {
     },
   ];
   const span: [number, number] = [Date.parse(metrics.from) / 1000, Date.parse(metrics.to) / 1000];
-  return { times, span, depth, rates };
+  // A queue's own figures beside its depth: what consumers hold unacknowledged, and the oldest
+  // message's wait (null where the broker dated none, or before these were kept).
+  const delivering = {
+    label: 'in delivery',
+    color: PALETTE[3],
+    values: (total?.points ?? []).map((p) => p.delivering),
+  };
+  const oldest = {
+    label: 'oldest waited',
+    color: PALETTE[4],
+    values: (total?.points ?? []).map((p) => p.oldestSeconds),
+  };
+  return { times, span, depth, rates, delivering, oldest };
+}
+
+/**
+ * One node's own figures from the cluster's series, as percentages on its time axis: its journal
+ * disk usage and the usage at which the broker blocks, and its address memory against the global
+ * limit (null where unknown, or with no limit).
+ */
+export function nodeChartData(metrics: MetricsResponse, node: string) {
+  const points = metrics.series.find((s) => s.node === node)?.points ?? [];
+  const percent = (v: number | null | undefined) => (v === null || v === undefined ? null : v * 100);
+  return {
+    times: points.map((p) => Date.parse(p.t) / 1000),
+    span: [Date.parse(metrics.from) / 1000, Date.parse(metrics.to) / 1000] as [number, number],
+    disk: points.map((p) => percent(p.diskUsage)),
+    diskLimit: points.map((p) => percent(p.diskLimit)),
+    memory: points.map((p) =>
+      p.memoryBytes === null || p.memoryBytes === undefined || !p.memoryLimitBytes || p.memoryLimitBytes <= 0
+        ? null
+        : (p.memoryBytes / p.memoryLimitBytes) * 100,
+    ),
+  };
 }
 
 export interface NodeSparklines {

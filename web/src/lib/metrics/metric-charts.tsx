@@ -13,6 +13,11 @@ export interface MetricChartsProps {
   /** Side by side (the overview) or one under the other (a queue's page). */
   layout: 'grid' | 'stack';
   height?: number;
+  /**
+   * A queue's page: the depth chart also draws the messages in delivery, and a third chart how
+   * long the oldest message has waited.
+   */
+  queueFigures?: boolean;
 }
 
 /** Depth, and messages in and acknowledged per second, over one window with the same markers. */
@@ -25,11 +30,27 @@ export function MetricCharts({
   subject,
   layout,
   height,
+  queueFigures = false,
 }: MetricChartsProps) {
   const lastDepth = data.depth[0]?.values.at(-1);
   const charts = [
-    { title: depthTitle, series: data.depth, unit: 'messages', label: `Depth ${subject}` },
+    {
+      title: queueFigures ? `${depthTitle}, and in delivery` : depthTitle,
+      series: queueFigures ? [...data.depth, data.delivering] : data.depth,
+      unit: 'messages',
+      label: `Depth ${subject}`,
+    },
     { title: ratesTitle, series: data.rates, unit: 'per second', label: `Rates ${subject}` },
+    ...(queueFigures
+      ? [
+          {
+            title: 'How long the oldest waiting message has waited',
+            series: [data.oldest],
+            unit: 'seconds',
+            label: `Oldest message's wait ${subject}`,
+          },
+        ]
+      : []),
   ].map((chart, i) => (
     <Card
       key={chart.title}

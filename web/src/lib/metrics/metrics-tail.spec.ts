@@ -9,6 +9,8 @@ const point = (minute: number, depth: number) => ({
   consumers: 0,
   added: 0,
   acknowledged: 0,
+  delivering: 0,
+  oldestSeconds: null,
 });
 const window: MetricsResponse = {
   from: at(0),

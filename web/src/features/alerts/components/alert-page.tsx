@@ -2,7 +2,8 @@ import { subjectKindOf, type Alert, type BrokerEvent } from '@artemis-studio/con
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import { chartData, markersOf } from '../../../lib/metrics/chart-data';
+import { chartData, markersOf, nodeChartData } from '../../../lib/metrics/chart-data';
+import { useClusterMetrics } from '../../clusters/api/get-cluster-activity';
 import { formatDuration, formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { LookBadge } from '../../../lib/ui/status-badges';
@@ -104,6 +105,18 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
       </>
     );
   }
+  if (subject === 'node' && NODE_FIGURES[alert.kind])
+    return (
+      <>
+        <NodeTimeline clusterId={clusterId} alert={alert} rangeMs={rangeMs} />
+        <Anchor
+          component={Link}
+          to={`/clusters/${clusterId}/events?node=${encodeURIComponent(alert.subject)}`}
+        >
+          Broker events of node {alert.subject}
+        </Anchor>
+      </>
+    );
   if (subject === 'studio')
     return (
       <Anchor component={Link} to={`/clusters/${clusterId}`}>
@@ -144,6 +157,91 @@ function alertMarkers(alert: Alert): ChartMarker[] {
   ];
 }
 
+/** The node alerts charted by a figure of the node, and which. */
+const NODE_FIGURES: Partial<Record<Alert['kind'], 'disk' | 'memory'>> = {
+  'node-disk-usage': 'disk',
+  'node-disk-full-forecast': 'disk',
+  'node-address-memory': 'memory',
+};
+
+/**
+ * A node's journal disk (with the usage where the broker blocks) or its address memory against the
+ * global limit, in percent, with the rule's threshold and the alert's moments.
+ */
+function NodeTimeline({ clusterId, alert, rangeMs }: { clusterId: string; alert: Alert; rangeMs: number }) {
+  const metrics = useClusterMetrics(clusterId, rangeMs);
+  const data = useMemo(
+    () => (metrics.data ? nodeChartData(metrics.data, alert.subject) : null),
+    [metrics.data, alert.subject],
+  );
+  const figure = NODE_FIGURES[alert.kind];
+  const threshold =
+    alert.threshold !== null && alert.kind !== 'node-disk-full-forecast' ? alert.threshold * 100 : null;
+  const title =
+    figure === 'disk'
+      ? `Journal disk of node ${alert.subject}, % used`
+      : `Address memory of node ${alert.subject}, % of its global limit`;
+  return (
+    <Card withBorder data-testid="alert-chart">
+      <Text fw={600} size="sm" mb="xs">
+        {title}
+        {threshold !== null ? `, threshold ${Math.round(threshold)}%` : ''}
+      </Text>
+      <QueryState query={metrics} what="the node's chart">
+        {() =>
+          data && (
+            <TimeChart
+              times={data.times}
+              span={data.span}
+              series={[
+                figure === 'disk'
+                  ? { label: 'disk used %', color: '#4c6ef5', values: data.disk }
+                  : { label: 'memory %', color: '#4c6ef5', values: data.memory },
+                ...(figure === 'disk'
+                  ? [{ label: 'blocks at %', color: '#868e96', values: data.diskLimit }]
+                  : []),
+                ...thresholdLine(data.times, threshold),
+              ]}
+              markers={alertMarkers(alert)}
+              unit="%"
+              ariaLabel={`${title} with the alert's threshold`}
+            />
+          )
+        }
+      </QueryState>
+    </Card>
+  );
+}
+
+/** What a queue alert is charted by: the figure its rule reads, with its threshold. */
+function queueFigureOf(alert: Alert) {
+  const subject = alert.subject;
+  type Data = ReturnType<typeof chartData>;
+  if (alert.kind === 'queue-oldest-message')
+    return {
+      title: `How long the oldest message of ${subject} has waited`,
+      unit: 'seconds',
+      series: (d: Data) => [d.oldest],
+      threshold: alert.threshold,
+    };
+  if (alert.kind === 'queue-stuck-consumer')
+    return {
+      title: `Depth of ${subject} and its messages in delivery`,
+      unit: 'messages',
+      series: (d: Data) => [d.depth[0], d.delivering],
+      threshold: null,
+    };
+  return {
+    title: `Depth of ${subject}`,
+    unit: 'messages',
+    series: (d: Data) => [d.depth[0]],
+    threshold: alert.kind === 'queue-depth' ? alert.threshold : null,
+  };
+}
+
+const thresholdLine = (times: readonly number[], threshold: number | null) =>
+  threshold === null ? [] : [{ label: 'threshold', color: '#fa5252', values: times.map(() => threshold) }];
+
 /**
  * The queue's depth with the rule's threshold drawn on it, and on the same axis the queue's broker
  * events and the alert's own moments: "consumer closed at 10:41, depth climbing from 10:41, fired
@@ -158,12 +256,12 @@ function QueueTimeline({ clusterId, alert, rangeMs }: { clusterId: string; alert
     [events, alert],
   );
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
-  const threshold = alert.kind === 'queue-depth' ? alert.threshold : null;
+  const figure = queueFigureOf(alert);
   return (
     <Card withBorder data-testid="alert-chart">
       <Text fw={600} size="sm" mb="xs">
-        Depth of {alert.subject}
-        {threshold !== null ? `, threshold ${threshold}` : ''}, with its broker events
+        {figure.title}
+        {figure.threshold !== null ? `, threshold ${figure.threshold}` : ''}, with its broker events
       </Text>
       <QueryState query={metrics} what="the queue's chart">
         {() =>
@@ -171,15 +269,10 @@ function QueueTimeline({ clusterId, alert, rangeMs }: { clusterId: string; alert
             <TimeChart
               times={data.times}
               span={data.span}
-              series={[
-                data.depth[0],
-                ...(threshold !== null
-                  ? [{ label: 'threshold', color: '#fa5252', values: data.times.map(() => threshold) }]
-                  : []),
-              ]}
+              series={[...figure.series(data), ...thresholdLine(data.times, figure.threshold)]}
               markers={markers}
-              unit="messages"
-              ariaLabel={`Depth of ${alert.subject} with the alert's threshold and events`}
+              unit={figure.unit}
+              ariaLabel={`${figure.title} with the alert's threshold and events`}
             />
           )
         }

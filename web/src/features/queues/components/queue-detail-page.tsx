@@ -153,6 +153,7 @@ export function QueueDetailPage() {
               ratesTitle="Messages in and acknowledged per second"
               subject={`of ${queue}, last ${range}`}
               layout="stack"
+              queueFigures
             />
           )
         }
