@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       intervals: () => ({ tierAMs: TIER_MS, tierBMs: TIER_MS }),
       studioFacts: () => Promise.reject(new Error('the bench holds no Studio rule')),
       addressHistory: (clusterId, since, until) => addressSamples.sizesBetween(clusterId, since, until),
+      diskHistory: async () => [],
       log: { warn: (message) => console.warn(message) },
     });
     const [{ id: receiverId }] = await rowsOf<{ id: string }>(

@@ -82,6 +82,16 @@ describe('notification subscription across a live/backup failover', () => {
       { timeoutMs: 60_000 },
     );
     const resumedAt = Date.now();
+    // The scraper stamped the failover on the node that took over, in node_state: whichever replica
+    // owns the cluster next knows when it happened (the node-role-changed rule reads it).
+    const [backupState] = await db.query(
+      `SELECT s.last_role, s.role_changed_at FROM node_state s JOIN cluster_node n ON n.id = s.node_id
+        WHERE n.cluster_id = $1 AND n.name = 'backup'`,
+      [cluster.id],
+    );
+    expect(backupState.last_role).toBe('live');
+    expect((backupState.role_changed_at as Date).getTime()).toBeGreaterThanOrEqual(killedAt);
+    expect((backupState.role_changed_at as Date).getTime()).toBeLessThanOrEqual(resumedAt);
 
     const events: RawBrokerEvent[] = [];
     consumer = bus.consume(

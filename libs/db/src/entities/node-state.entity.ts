@@ -26,4 +26,7 @@ export class NodeStateEntity {
   memoryBytes!: number | null;
   @Column({ type: 'bigint', name: 'memory_limit_bytes', nullable: true, transformer: bigintAsNumber })
   memoryLimitBytes!: number | null;
+  /** The role last seen (kept while unreachable), and when it last changed: a failover or failback. */
+  @Column({ type: 'text', name: 'last_role', nullable: true }) lastRole!: 'live' | 'backup' | null;
+  @Column({ type: 'timestamptz', name: 'role_changed_at', nullable: true }) roleChangedAt!: Date | null;
 }

@@ -12,6 +12,7 @@ import { Alerting1764930000000 } from './1764930000000-alerting';
 import { AlertReceiverEmail1764940000000 } from './1764940000000-alert-receiver-email';
 import { AddressSamples1764950000000 } from './1764950000000-address-samples';
 import { AlertFigureSamples1764960000000 } from './1764960000000-alert-figure-samples';
+import { NodeRoleHistory1764970000000 } from './1764970000000-node-role-history';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   AlertReceiverEmail1764940000000,
   AddressSamples1764950000000,
   AlertFigureSamples1764960000000,
+  NodeRoleHistory1764970000000,
 ];

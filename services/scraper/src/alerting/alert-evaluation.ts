@@ -30,6 +30,12 @@ export interface AlertEvaluationDeps {
   studioFacts: (clusterId: string) => Promise<StudioFacts>;
   /** The address sizes sampled in [since, until), oldest first, to start the forecasts' trends. */
   addressHistory: (clusterId: string, since: Date, until: Date) => Promise<AddressSizeSample[]>;
+  /** The nodes' disk usage sampled in [since, until), oldest first, by node id: the same for the disks. */
+  diskHistory: (
+    clusterId: string,
+    since: Date,
+    until: Date,
+  ) => Promise<{ nodeId: string; atMs: number; diskUsage: number }[]>;
   log: { warn: (message: string, fields?: Record<string, unknown>) => void };
 }
 
@@ -78,9 +84,9 @@ export class AlertEvaluation {
 
   async afterNodes(target: EvaluatedCluster, nodes: readonly NodeFact[], now: Date): Promise<void> {
     const names = new Set(target.nodes.map((n) => n.name));
-    // Kept at every tick, rules or none (a few nodes cost nothing): a role change is seen against
-    // the role before it, and a forecast needs samples.
+    // Kept at every tick, rules or none (a few nodes cost nothing): a forecast needs samples.
     const memory = this.memoryOf(target.id);
+    if (memory.nodes.fresh) await this.seedDisks(target, memory, now);
     const facts = memory.nodes.observe(nodes, now);
     memory.last.nodes = facts;
     memory.last.nodesAt = now;
@@ -96,6 +102,25 @@ export class AlertEvaluation {
         exists: (rule, subject) => subjectKindOf(rule.kind) === 'studio' || names.has(subject),
       };
     });
+  }
+
+  /** Without them (not readable), the disk forecasts wait for three ticks of their own. */
+  private async seedDisks(target: EvaluatedCluster, memory: ClusterMemory, now: Date): Promise<void> {
+    const names = new Map(target.nodes.map((n) => [n.id, n.name]));
+    try {
+      const samples = await this.deps.diskHistory(target.id, new Date(now.getTime() - TREND_WINDOW_MS), now);
+      memory.nodes.seed(
+        samples.flatMap((s) => {
+          const node = names.get(s.nodeId);
+          return node === undefined ? [] : [{ node, atMs: s.atMs, diskUsage: s.diskUsage }];
+        }),
+      );
+    } catch (err) {
+      this.deps.log.warn(
+        `cluster ${target.name}: disk samples not read for the forecasts: ${(err as Error).message}`,
+        { clusterId: target.id },
+      );
+    }
   }
 
   /** Without them (not readable), the forecasts wait for three ticks of their own, as before. */

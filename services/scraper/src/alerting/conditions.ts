@@ -29,12 +29,12 @@ export interface NodeFact {
   diskLimit: number | null;
   memoryBytes: number | null;
   memoryLimitBytes: number | null;
+  /** When it last became live or backup, as the observations saw it; null when not seen to change. */
+  roleChangedAt: Date | null;
 }
 
 /** A node with what the ticks before this one tell of it (alerting/node-history.ts). */
 export interface NodeFigures extends NodeFact {
-  /** When it last became live or backup, as this owner saw it; null when not seen to change. */
-  roleChangedAt: Date | null;
   /** Seconds until its journal disk reaches `diskLimit` at its recent rate (Infinity: not filling). */
   diskFullInSeconds: number | null;
 }

@@ -11,18 +11,11 @@ const node = (over: Partial<NodeFact> = {}): NodeFact => ({
   diskLimit: 0.9,
   memoryBytes: 0,
   memoryLimitBytes: 1000,
+  roleChangedAt: null,
   ...over,
 });
 
 describe('NodeHistory', () => {
-  it('sees a failover through a spell of unreachability, and nothing at first sight', () => {
-    const sut = new NodeHistory();
-    expect(sut.observe([node({ role: 'backup' })], at(0))[0].roleChangedAt).toBeNull();
-    sut.observe([node({ role: 'unknown', reachable: false })], at(5));
-    expect(sut.observe([node({ role: 'live' })], at(10))[0].roleChangedAt).toEqual(at(10));
-    expect(sut.observe([node({ role: 'live' })], at(15))[0].roleChangedAt).toEqual(at(10));
-  });
-
   it('forecasts the disk reaching its limit from its samples', () => {
     const sut = new NodeHistory();
     sut.observe([node({ diskUsage: 0.5 })], at(0));
@@ -30,5 +23,17 @@ describe('NodeHistory', () => {
     const [n] = sut.observe([node({ diskUsage: 0.7 })], at(20));
     expect(n.diskFullInSeconds).toBeCloseTo(20);
     expect(sut.observe([node({ diskLimit: null })], at(30))[0].diskFullInSeconds).toBeNull();
+  });
+
+  it('forecasts at its first tick from the samples stored before (a takeover)', () => {
+    const sut = new NodeHistory();
+    expect(sut.fresh).toBe(true);
+    sut.seed([
+      { node: 'primary', atMs: at(0).getTime(), diskUsage: 0.5 },
+      { node: 'primary', atMs: at(10).getTime(), diskUsage: 0.6 },
+    ]);
+    const [n] = sut.observe([node({ diskUsage: 0.7 })], at(20));
+    expect(sut.fresh).toBe(false);
+    expect(n.diskFullInSeconds).toBeCloseTo(20);
   });
 });

@@ -1,44 +1,54 @@
 import type { NodeFact, NodeFigures } from './conditions';
 import { secondsUntil, Trend } from './trend';
 
-interface NodeMemory {
-  disk: Trend;
-  /** The last role the node was seen in (live or backup), and since when it holds it. */
-  role: 'live' | 'backup' | null;
-  roleChangedAt: Date | null;
+/** One node's journal disk usage at one earlier tier-A tick, as `node_sample` keeps it. */
+export interface NodeDiskSample {
+  node: string;
+  atMs: number;
+  diskUsage: number;
 }
 
 /**
- * What a cluster's node rules need of the ticks before this one: the journal disk's samples for
- * its forecast, and each node's last known role, to see a failover or failback. Kept in memory by
- * the owner: after a takeover a forecast waits for new samples, and a role change that happened
- * during the takeover is not seen (the broker event of it is in the history).
+ * What a cluster's node rules need of the ticks before this one: the journal disk's samples for its
+ * forecast, started from the samples stored before (a new owner forecasts at its first tick). A
+ * role change needs nothing here: the observations carry it, persisted (withRoleHistory).
  */
 export class NodeHistory {
-  private readonly nodes = new Map<string, NodeMemory>();
+  private readonly disks = new Map<string, Trend>();
+  private observed = false;
+
+  /** Nothing observed yet: the samples stored before can start the forecasts. */
+  get fresh(): boolean {
+    return !this.observed;
+  }
+
+  /** Earlier disk samples, oldest first. */
+  seed(samples: readonly NodeDiskSample[]): void {
+    for (const s of samples) this.diskOf(s.node).add(s.atMs, s.diskUsage);
+  }
 
   observe(facts: readonly NodeFact[], now: Date): NodeFigures[] {
+    this.observed = true;
     const seen = new Set<string>();
     const figures = facts.map((n) => {
       seen.add(n.name);
-      let memory = this.nodes.get(n.name);
-      if (!memory) this.nodes.set(n.name, (memory = { disk: new Trend(), role: null, roleChangedAt: null }));
-      // An unreachable node's role is unknown: the change is seen once it answers in its new role.
-      if (n.role !== 'unknown') {
-        if (memory.role !== null && memory.role !== n.role) memory.roleChangedAt = now;
-        memory.role = n.role;
-      }
-      if (n.reachable && n.diskUsage !== null) memory.disk.add(now.getTime(), n.diskUsage);
+      const disk = this.diskOf(n.name);
+      if (n.reachable && n.diskUsage !== null) disk.add(now.getTime(), n.diskUsage);
       return {
         ...n,
-        roleChangedAt: memory.roleChangedAt,
         diskFullInSeconds:
           n.reachable && n.diskUsage !== null && n.diskLimit !== null
-            ? secondsUntil(n.diskUsage, n.diskLimit, memory.disk.perSecond())
+            ? secondsUntil(n.diskUsage, n.diskLimit, disk.perSecond())
             : null,
       };
     });
-    for (const name of this.nodes.keys()) if (!seen.has(name)) this.nodes.delete(name);
+    for (const name of this.disks.keys()) if (!seen.has(name)) this.disks.delete(name);
     return figures;
+  }
+
+  private diskOf(node: string): Trend {
+    let disk = this.disks.get(node);
+    if (!disk) this.disks.set(node, (disk = new Trend()));
+    return disk;
   }
 }

@@ -120,6 +120,7 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       intervals,
       studioFacts: (clusterId) => studioFactsOf(dataSource, capabilities, leases, clusterId),
       addressHistory: (clusterId, since, until) => this.addresses.sizesBetween(clusterId, since, until),
+      diskHistory: (clusterId, since, until) => this.nodeStates.diskUsageBetween(clusterId, since, until),
       log,
     });
     const deps: PollerDeps = {

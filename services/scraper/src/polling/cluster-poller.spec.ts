@@ -78,6 +78,28 @@ const refused = () => {
   throw new JolokiaError('unreachable', 'http://127.0.0.1:1 unreachable: ECONNREFUSED');
 };
 
+const backupBroker: JolokiaResponse[] = [
+  {
+    status: 200,
+    value: {
+      'org.apache.activemq.artemis:broker="primary"': { Name: 'primary', Active: false, NodeID: 'b1' },
+    },
+  } as unknown as JolokiaResponse,
+];
+
+describe('ClusterPoller: a failover', () => {
+  it('is stamped on the node from its persisted last role, as a new owner reading the table sees it', async () => {
+    const sut = pollerWith([() => liveBroker, () => backupBroker, () => backupBroker]);
+    await sut.tick();
+    expect(sut.state()).toMatchObject({ lastRole: 'live', roleChangedAt: null });
+    await sut.tick();
+    const changedAt = sut.state().observedAt;
+    expect(sut.state()).toMatchObject({ role: 'backup', lastRole: 'backup', roleChangedAt: changedAt });
+    await sut.tick();
+    expect(sut.state().roleChangedAt).toEqual(changedAt);
+  });
+});
+
 describe('ClusterPoller: a skipped poll', () => {
   it("keeps the node's broker name, which the node-state table does not store", async () => {
     const limited = () => {

@@ -11,6 +11,7 @@ import {
   observeBroker,
   topologyKey,
   unreachableNode,
+  withRoleHistory,
 } from '../topology/node-observation';
 import type { AlertEvaluation } from '../alerting/alert-evaluation';
 import type { NodeFact } from '../alerting/conditions';
@@ -101,7 +102,9 @@ export class ClusterPoller {
     const observed = await Promise.all(
       this.target.nodes.map((node) => this.observe(node, previous.get(node.id), now)),
     );
-    const fresh = observed.filter((o): o is NodeObservation => o !== 'skipped');
+    const fresh = observed
+      .filter((o): o is NodeObservation => o !== 'skipped')
+      .map((o) => withRoleHistory(o, previous.get(o.nodeId)));
     // Deleted while this tick polled: its rows and live-node set must not come back; the registry
     // stops this poller when the deletion reaches it.
     if (!(await this.deps.nodeStates.save(clusterId, fresh))) return;
@@ -111,8 +114,10 @@ export class ClusterPoller {
     // poll (a blip, the call budget spent by an action) would forget it, and every live read and
     // action on the node would fail until the next poll ("broker name not observed yet").
     const known = new Map(this.observations.map((o) => [o.nodeId, o.brokerName]));
-    const after = this.target.nodes.map((n, i) => {
-      if (observed[i] !== 'skipped') return observed[i];
+    const withHistory = new Map(fresh.map((o) => [o.nodeId, o]));
+    const after = this.target.nodes.map((n) => {
+      const seen = withHistory.get(n.id);
+      if (seen) return seen;
       const kept = previous.get(n.id);
       return kept && { ...kept, brokerName: kept.brokerName ?? known.get(n.id) ?? null };
     });
@@ -144,6 +149,7 @@ export class ClusterPoller {
               diskLimit: o.diskLimit,
               memoryBytes: o.memoryBytes,
               memoryLimitBytes: o.memoryLimitBytes,
+              roleChangedAt: o.roleChangedAt,
             },
           ]
         : [];

@@ -1,5 +1,11 @@
 import { healthOf } from '@artemis-studio/contracts';
-import { observeBroker, topologyKey, unreachableNode, type NodeObservation } from './node-observation';
+import {
+  observeBroker,
+  topologyKey,
+  unreachableNode,
+  withRoleHistory,
+  type NodeObservation,
+} from './node-observation';
 
 const node = { nodeId: 'n1', name: 'a' };
 const at = new Date('2026-11-29T10:00:00Z');
@@ -121,5 +127,27 @@ describe('the health of observed nodes (healthOf)', () => {
     expect(topologyKey([live, backup])).toBe(topologyKey([backup, later]));
     expect(topologyKey([live, backup])).not.toBe(topologyKey([live, { ...backup, role: 'live' }]));
     expect(topologyKey([live])).not.toBe(topologyKey([{ ...live, reachable: false, role: 'unknown' }]));
+  });
+});
+
+describe("a node's role history (withRoleHistory)", () => {
+  const later = (seconds: number) => new Date(at.getTime() + seconds * 1000);
+  const answered = (active: boolean, seconds: number) =>
+    observeBroker(node, brokerAnswer({ Name: 'a', Active: active, NodeID: 'b1' }), later(seconds));
+
+  it('sees no change at first sight', () => {
+    expect(withRoleHistory(answered(false, 0), undefined)).toMatchObject({
+      lastRole: 'backup',
+      roleChangedAt: null,
+    });
+  });
+
+  it('keeps the last role through a spell of unreachability, and stamps the failover when it answers live', () => {
+    const backup = withRoleHistory(answered(false, 0), undefined);
+    const away = withRoleHistory(unreachableNode(node, 'ECONNREFUSED', later(5), later(0)), backup);
+    expect(away).toMatchObject({ role: 'unknown', lastRole: 'backup', roleChangedAt: null });
+    const live = withRoleHistory(answered(true, 10), away);
+    expect(live).toMatchObject({ role: 'live', lastRole: 'live', roleChangedAt: later(10) });
+    expect(withRoleHistory(answered(true, 15), live).roleChangedAt).toEqual(later(10));
   });
 });

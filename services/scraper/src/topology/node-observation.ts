@@ -29,6 +29,12 @@ export interface NodeObservation {
   memoryLimitBytes: number | null;
   /** Why the node is unreachable or refused us; null when it answered. */
   reason: string | null;
+  /**
+   * The role it was last seen in, kept while it is unreachable, and when it last changed (a
+   * failover or failback) as the observations saw it; persisted, so a new owner knows both.
+   */
+  lastRole: 'live' | 'backup' | null;
+  roleChangedAt: Date | null;
 }
 
 const BROKER_ATTRIBUTES = [
@@ -119,6 +125,8 @@ export function observeBroker(
     memoryBytes: bytes(broker.AddressMemoryUsage),
     memoryLimitBytes: bytes(broker.GlobalMaxSize),
     reason: null,
+    lastRole: active ? 'live' : 'backup',
+    roleChangedAt: null,
   };
 }
 
@@ -147,7 +155,21 @@ export function unreachableNode(
     memoryBytes: null,
     memoryLimitBytes: null,
     reason,
+    lastRole: null,
+    roleChangedAt: null,
   };
+}
+
+/**
+ * An observation with the role history its node's previous observation carried: the role last seen
+ * (an unreachable node keeps it), and the moment it changed, which is this observation's when the
+ * node answers in another role than the last one seen.
+ */
+export function withRoleHistory(o: NodeObservation, previous: NodeObservation | undefined): NodeObservation {
+  const last = previous?.lastRole ?? null;
+  const since = previous?.roleChangedAt ?? null;
+  if (o.role === 'unknown') return { ...o, lastRole: last, roleChangedAt: since };
+  return { ...o, lastRole: o.role, roleChangedAt: last !== null && last !== o.role ? o.observedAt : since };
 }
 
 /** The topology as a comparable value: node set, reachability and roles. */

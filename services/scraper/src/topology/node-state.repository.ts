@@ -35,6 +35,8 @@ export class NodeStateRepository {
       memoryBytes: r.memoryBytes,
       memoryLimitBytes: r.memoryLimitBytes,
       reason: r.reason,
+      lastRole: r.lastRole,
+      roleChangedAt: r.roleChangedAt,
     }));
   }
 
@@ -63,6 +65,8 @@ export class NodeStateRepository {
           diskLimit: o.diskLimit,
           memoryBytes: o.memoryBytes,
           memoryLimitBytes: o.memoryLimitBytes,
+          lastRole: o.lastRole,
+          roleChangedAt: o.roleChangedAt,
         })),
         ['nodeId'],
       );
@@ -89,6 +93,23 @@ export class NodeStateRepository {
       return true;
     });
     return saved !== null;
+  }
+
+  /** The nodes' journal disk usage sampled in [since, until), oldest first (for the disk forecasts). */
+  async diskUsageBetween(
+    clusterId: string,
+    since: Date,
+    until: Date,
+  ): Promise<{ nodeId: string; atMs: number; diskUsage: number }[]> {
+    const db = await this.database.whenReady();
+    const rows = await rowsOf<{ nodeId: string; at: Date; diskUsage: number }>(
+      db,
+      `SELECT node_id AS "nodeId", sampled_at AS at, disk_usage AS "diskUsage" FROM node_sample
+        WHERE cluster_id = $1 AND sampled_at >= $2 AND sampled_at < $3 AND disk_usage IS NOT NULL
+        ORDER BY sampled_at`,
+      [clusterId, since, until],
+    );
+    return rows.map((r) => ({ nodeId: r.nodeId, atMs: r.at.getTime(), diskUsage: r.diskUsage }));
   }
 
   /** Trims node samples older than the cut-off in bounded batches, as the queue samples are. */
