@@ -59,7 +59,6 @@ const MetricSeriesSchema = z.object({
   node: z.string(),
   points: z.array(MetricPointSchema),
 });
-export type MetricSeries = z.infer<typeof MetricSeriesSchema>;
 
 export const MetricsResponseSchema = z.object({
   from: Instant,

@@ -1,9 +1,4 @@
-import type {
-  AddressMetricsResponse,
-  MetricSeries,
-  MetricsResponse,
-  QueueGrowthResponse,
-} from '@artemis-studio/contracts';
+import type { AddressMetricsResponse, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
 import { firstRow, rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
@@ -117,35 +112,24 @@ export class MetricQueries {
         ORDER BY total DESC, node, p.bucket`,
       params,
     );
-    const series = new Map<string, MetricSeries>([['total', { node: 'total', points: [] }]]);
-    for (const r of rows) {
-      const name = r.total ? 'total' : r.node!;
-      if (!series.has(name)) series.set(name, { node: name, points: [] });
-      series.get(name)!.points.push({
-        t: r.bucket.toISOString(),
-        depth: r.depth,
-        consumers: r.consumers,
-        added: r.added,
-        acknowledged: r.acknowledged,
-        delivering: r.delivering,
-        oldestSeconds: r.oldest_seconds,
-        ...(queue === null && { connections: r.connections }),
-        // A node's own figures: on its series of the cluster's, not on the total (a sum of disks means nothing).
-        ...(queue === null &&
-          !r.total && {
-            diskUsage: r.disk_usage,
-            diskLimit: r.disk_limit,
-            memoryBytes: r.memory_bytes,
-            memoryLimitBytes: r.memory_limit_bytes,
-          }),
-      });
-    }
-    return {
-      from: range.from.toISOString(),
-      to: range.to.toISOString(),
-      stepMs: range.stepMs,
-      series: [...series.values()],
-    };
+    return windowOf(range, rows, (r) => ({
+      t: r.bucket.toISOString(),
+      depth: r.depth,
+      consumers: r.consumers,
+      added: r.added,
+      acknowledged: r.acknowledged,
+      delivering: r.delivering,
+      oldestSeconds: r.oldest_seconds,
+      ...(queue === null && { connections: r.connections }),
+      // A node's own figures: on its series of the cluster's, not on the total (a sum of disks means nothing).
+      ...(queue === null &&
+        !r.total && {
+          diskUsage: r.disk_usage,
+          diskLimit: r.disk_limit,
+          memoryBytes: r.memory_bytes,
+          memoryLimitBytes: r.memory_limit_bytes,
+        }),
+    }));
   }
 
   /** Whether the cluster has, or had within the samples kept, an address of that name. */
@@ -195,26 +179,13 @@ export class MetricQueries {
         ORDER BY total DESC, node, p.bucket`,
       [clusterId, range.from, range.to, range.stepMs, address],
     );
-    const series = new Map<string, AddressMetricsResponse['series'][number]>([
-      ['total', { node: 'total', points: [] }],
-    ]);
-    for (const r of rows) {
-      const name = r.total ? 'total' : r.node!;
-      if (!series.has(name)) series.set(name, { node: name, points: [] });
-      series.get(name)!.points.push({
-        t: r.bucket.toISOString(),
-        sizeBytes: r.size_bytes,
-        pages: r.pages,
-        limitPercent: r.limit_percent,
-        paging: r.paging,
-      });
-    }
-    return {
-      from: range.from.toISOString(),
-      to: range.to.toISOString(),
-      stepMs: range.stepMs,
-      series: [...series.values()],
-    };
+    return windowOf(range, rows, (r) => ({
+      t: r.bucket.toISOString(),
+      sizeBytes: r.size_bytes,
+      pages: r.pages,
+      limitPercent: r.limit_percent,
+      paging: r.paging,
+    }));
   }
 
   /** The queues whose depth grew most over the last `windowMs`, on any node. */
@@ -246,4 +217,28 @@ export class MetricQueries {
       })),
     };
   }
+}
+
+/**
+ * A window's answer from its rows, ordered total first, then by node and bucket: one series per
+ * node, and `total` (present, empty, when nothing was sampled).
+ */
+function windowOf<R extends { node: string | null; total: boolean }, P>(
+  range: MetricRange,
+  rows: readonly R[],
+  pointOf: (row: R) => P,
+): { from: string; to: string; stepMs: number; series: { node: string; points: P[] }[] } {
+  const series = new Map<string, { node: string; points: P[] }>([['total', { node: 'total', points: [] }]]);
+  for (const r of rows) {
+    const name = r.total ? 'total' : r.node!;
+    let one = series.get(name);
+    if (!one) series.set(name, (one = { node: name, points: [] }));
+    one.points.push(pointOf(r));
+  }
+  return {
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    stepMs: range.stepMs,
+    series: [...series.values()],
+  };
 }

@@ -96,12 +96,7 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
             alert.kind === 'address-limit' && alert.threshold !== null ? alert.threshold * 100 : null
           }
         />
-        <Anchor
-          component={Link}
-          to={`/clusters/${clusterId}/events?address=${encodeURIComponent(alert.subject)}`}
-        >
-          Broker events of address {alert.subject}
-        </Anchor>
+        <SubjectEvents clusterId={clusterId} alert={alert} />
       </>
     );
   }
@@ -109,12 +104,7 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
     return (
       <>
         <NodeTimeline clusterId={clusterId} alert={alert} rangeMs={rangeMs} />
-        <Anchor
-          component={Link}
-          to={`/clusters/${clusterId}/events?node=${encodeURIComponent(alert.subject)}`}
-        >
-          Broker events of node {alert.subject}
-        </Anchor>
+        <SubjectEvents clusterId={clusterId} alert={alert} />
       </>
     );
   if (subject === 'studio')
@@ -123,6 +113,12 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
         The cluster's overview: what Studio observes of it, and why not
       </Anchor>
     );
+  return <SubjectEvents clusterId={clusterId} alert={alert} />;
+}
+
+/** The history of the alert's address or node, filtered to it. */
+function SubjectEvents({ clusterId, alert }: { clusterId: string; alert: Alert }) {
+  const subject = subjectKindOf(alert.kind);
   return (
     <Anchor
       component={Link}
