@@ -262,6 +262,10 @@ describe('the console in Chromium, against the real stack and broker', () => {
           ) &&
           /: [1-9][\d,]* now$/.test(
             (await sparkline(/^Messages waiting on node/).getAttribute('aria-label')) ?? '',
+          ) &&
+          // The journal's disk, as the broker measures it (known after its first disk scan).
+          /: \d+% now$/.test(
+            (await sparkline(/^Journal disk used on node/).getAttribute('aria-label')) ?? '',
           ),
         { timeoutMs: 30_000 },
       );

@@ -89,12 +89,30 @@ describe('sparklinesOf', () => {
       depth: [3, 4, 5],
       inPerSecond: [1, 2, 0],
       connections: [2, 3, null],
+      diskPercent: [null, null, null],
     });
     expect(lines.get('a')).toEqual({
       depth: [3, null, 5],
       inPerSecond: [1, null, 0],
       connections: [2, null, null],
+      diskPercent: [null, null, null],
     });
+  });
+
+  it("draws a node's journal disk in percent, and none where the broker gave none", () => {
+    const lines = sparklinesOf({
+      ...metrics,
+      series: [
+        {
+          node: 'a',
+          points: [
+            { ...point('2026-11-30T10:00:00.000Z', 0, 0), diskUsage: 0.42 },
+            { ...point('2026-11-30T10:02:00.000Z', 0, 0), diskUsage: null },
+          ],
+        },
+      ],
+    });
+    expect(lines.get('a')!.diskPercent).toEqual([42, null, null]);
   });
 
   it('spans the whole window: data from its last minutes sits at the right end, not stretched', () => {

@@ -77,11 +77,13 @@ export interface NodeSparklines {
   depth: (number | null)[];
   inPerSecond: (number | null)[];
   connections: (number | null)[];
+  /** The journal disk's usage in percent: a node's own, none on `total`. */
+  diskPercent: (number | null)[];
 }
 
 /**
  * Each series (every node's and `total`) as sparkline values over the whole window, one per
- * bucket from `from` to `to`: depth, messages in per second, connections. A bucket with no point
+ * bucket from `from` to `to`: depth, messages in per second, connections, disk usage. A bucket with no point
  * is a gap, not a zero, so two minutes of data sit at the right end of an hour's line instead of
  * being stretched across it.
  */
@@ -94,12 +96,18 @@ export function sparklinesOf(metrics: MetricsResponse): Map<string, NodeSparklin
   const result = new Map<string, NodeSparklines>();
   for (const s of metrics.series) {
     const empty = () => Array.from<number | null>({ length: buckets }).fill(null);
-    const lines: NodeSparklines = { depth: empty(), inPerSecond: empty(), connections: empty() };
+    const lines: NodeSparklines = {
+      depth: empty(),
+      inPerSecond: empty(),
+      connections: empty(),
+      diskPercent: empty(),
+    };
     for (const p of s.points) {
       const i = bucketOf(p.t);
       lines.depth[i] = p.depth;
       lines.inPerSecond[i] = p.added * perSecond;
       lines.connections[i] = p.connections ?? null;
+      lines.diskPercent[i] = p.diskUsage === null || p.diskUsage === undefined ? null : p.diskUsage * 100;
     }
     result.set(s.node, lines);
   }

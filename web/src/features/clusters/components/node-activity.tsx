@@ -9,11 +9,16 @@ import { TableHead } from '../../../lib/ui/table-head';
 const NONE: readonly (number | null)[] = [];
 const count = (v: number | null) => (v === null ? '—' : formatNumber(v));
 
-/** One row: a node's (or every node's) last hour of depth, messages in and connections. */
+/**
+ * One row: a node's (or every node's) last hour of depth, messages in, connections and journal disk
+ * (a node's own: the row of every node has none).
+ */
 function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines | undefined; of: string }) {
   const depth = lines?.depth ?? NONE;
   const rate = lines?.inPerSecond ?? NONE;
   const connections = lines?.connections ?? NONE;
+  const disk = lines?.diskPercent ?? NONE;
+  const diskNow = latestOf(disk);
   return (
     <Table.Tr data-testid={`node-activity-${name}`}>
       <Table.Td fw={600}>{name}</Table.Td>
@@ -40,6 +45,14 @@ function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines 
           color="var(--mantine-color-grape-6)"
         />
       </Table.Td>
+      <Table.Td>
+        <Sparkline
+          label={`Journal disk used on ${of}, last hour`}
+          values={disk}
+          latest={diskNow === null ? '—' : `${Math.round(diskNow)}%`}
+          color="var(--mantine-color-orange-6)"
+        />
+      </Table.Td>
     </Table.Tr>
   );
 }
@@ -55,7 +68,7 @@ export function NodeActivity({ clusterId, nodes }: { clusterId: string; nodes: s
       </Text>
       <Table.ScrollContainer minWidth={600}>
         <Table aria-label="Each node, last hour" verticalSpacing={4}>
-          <TableHead columns={['Node', 'Messages waiting', 'In per second', 'Connections']} />
+          <TableHead columns={['Node', 'Messages waiting', 'In per second', 'Connections', 'Journal disk']} />
           <Table.Tbody>
             {nodes.map((name) => (
               <ActivityRow key={name} name={name} lines={lines?.get(name)} of={`node ${name}`} />
