@@ -22,6 +22,7 @@ import axios from 'axios';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ScraperModule } from './app.module';
+import { NodeStateRepository } from './topology/node-state.repository';
 
 const TICK_MS = 1000;
 
@@ -181,6 +182,14 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       );
       expect(Number(sample.memory_bytes)).toBeGreaterThanOrEqual(0);
       expect(Number(sample.memory_limit_bytes)).toBeGreaterThan(0);
+      // And read back, as a new owner starts its disk forecasts from them (after the broker's first disk scan).
+      const nodes = new NodeStateRepository({ whenReady: async () => db });
+      const disks = await waitFor('disk samples of the last minutes', async () => {
+        const found = await nodes.diskUsageBetween(cluster.id, new Date(Date.now() - 300_000), new Date());
+        return found.length > 0 ? found : undefined;
+      });
+      expect(disks[0]).toMatchObject({ nodeId: cluster.nodeIds[0], diskUsage: expect.any(Number) });
+      expect(disks[0].diskUsage).toBeGreaterThan(0);
     });
 
     it('a new queue yields exactly one queues signal and a snapshot; idle ticks yield none', async () => {

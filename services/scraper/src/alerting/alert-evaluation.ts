@@ -86,7 +86,13 @@ export class AlertEvaluation {
     const names = new Set(target.nodes.map((n) => n.name));
     // Kept at every tick, rules or none (a few nodes cost nothing): a forecast needs samples.
     const memory = this.memoryOf(target.id);
-    if (memory.nodes.fresh) await this.seedDisks(target, memory, now);
+    if (memory.nodes.fresh) {
+      const byId = new Map(target.nodes.map((n) => [n.id, n.name]));
+      const disks = await this.recentSamples(target, 'disk', this.deps.diskHistory, now);
+      memory.nodes.seed(
+        disks.flatMap((s) => (byId.has(s.nodeId) ? [{ ...s, node: byId.get(s.nodeId)! }] : [])),
+      );
+    }
     const facts = memory.nodes.observe(nodes, now);
     memory.last.nodes = facts;
     memory.last.nodesAt = now;
@@ -104,36 +110,24 @@ export class AlertEvaluation {
     });
   }
 
-  /** Without them (not readable), the disk forecasts wait for three ticks of their own. */
-  private async seedDisks(target: EvaluatedCluster, memory: ClusterMemory, now: Date): Promise<void> {
-    const names = new Map(target.nodes.map((n) => [n.id, n.name]));
+  /**
+   * What was sampled over the last trend window, to start the forecasts from; nothing when it could
+   * not be read (the forecasts then wait for three ticks of their own).
+   */
+  private async recentSamples<T>(
+    target: EvaluatedCluster,
+    what: string,
+    read: (clusterId: string, since: Date, until: Date) => Promise<T[]>,
+    now: Date,
+  ): Promise<T[]> {
     try {
-      const samples = await this.deps.diskHistory(target.id, new Date(now.getTime() - TREND_WINDOW_MS), now);
-      memory.nodes.seed(
-        samples.flatMap((s) => {
-          const node = names.get(s.nodeId);
-          return node === undefined ? [] : [{ node, atMs: s.atMs, diskUsage: s.diskUsage }];
-        }),
-      );
+      return await read(target.id, new Date(now.getTime() - TREND_WINDOW_MS), now);
     } catch (err) {
       this.deps.log.warn(
-        `cluster ${target.name}: disk samples not read for the forecasts: ${(err as Error).message}`,
+        `cluster ${target.name}: ${what} samples not read for the forecasts: ${(err as Error).message}`,
         { clusterId: target.id },
       );
-    }
-  }
-
-  /** Without them (not readable), the forecasts wait for three ticks of their own, as before. */
-  private async seedAddresses(target: EvaluatedCluster, memory: ClusterMemory, now: Date): Promise<void> {
-    try {
-      memory.addresses.seed(
-        await this.deps.addressHistory(target.id, new Date(now.getTime() - TREND_WINDOW_MS), now),
-      );
-    } catch (err) {
-      this.deps.log.warn(
-        `cluster ${target.name}: address samples not read for the forecasts: ${(err as Error).message}`,
-        { clusterId: target.id },
-      );
+      return [];
     }
   }
 
@@ -165,7 +159,8 @@ export class AlertEvaluation {
       // Built only for the kinds of rule in force (a cluster without costs nothing): the first tick
       // after a rule is saved knows no rate; a forecast starts from the samples stored before.
       const kinds = new Set(rules.filter((r) => r.retired === null).map((r) => subjectKindOf(r.kind)));
-      if (kinds.has('address') && memory.addresses.fresh) await this.seedAddresses(target, memory, now);
+      if (kinds.has('address') && memory.addresses.fresh)
+        memory.addresses.seed(await this.recentSamples(target, 'address', this.deps.addressHistory, now));
       const queues = kinds.has('queue') ? memory.queues.indexed(nodes, now) : null;
       const addresses = kinds.has('address') ? new SubjectIndex(memory.addresses.build(nodes, now)) : null;
       memory.last.facts = { queues, addresses, at: now };
