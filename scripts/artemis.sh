@@ -97,11 +97,13 @@ create_node() { # profile name offset role
     --no-amqp-acceptor --no-mqtt-acceptor --no-stomp-acceptor --no-hornetq-acceptor
     --java-memory "$(heap "$profile")" --nio
   )
+  # A pair talks over an acceptor of its own (the client port + 1000): see below.
+  local cluster_port=$((62616 + offset))
   case "$role" in
     primary) args+=(--replicated --cluster-user cluster --cluster-password cluster
-                    --static-cluster "tcp://127.0.0.1:$((61616 + offset + 1))") ;;
+                    --static-cluster "tcp://127.0.0.1:$((cluster_port + 1))") ;;
     backup) args+=(--replicated --backup --cluster-user cluster --cluster-password cluster
-                   --static-cluster "tcp://127.0.0.1:$((61616 + offset - 1))") ;;
+                   --static-cluster "tcp://127.0.0.1:$((cluster_port - 1))") ;;
   esac
   rm -rf "$dir"
   mkdir -p "$(dirname "$dir")"
@@ -121,6 +123,18 @@ create_node() { # profile name offset role
     # And the backup hands back: without it, it says AMQ224056 "will not fail-back automatically".
     sed -i '/<replication>/,/<\/replication>/ s|<backup/>|<backup><allow-failback>true</allow-failback></backup>|' "$xml"
     grep -q '<allow-failback>true' "$xml" || die "could not enable failback in $xml"
+  fi
+  if [ -n "$role" ]; then
+    # Replication and the pair's announcements get an acceptor (and so network threads) of their
+    # own. On the one acceptor, a failback under load deadlocked: the active broker held its journal
+    # while waiting for the returning one's reply, every network thread was blocked routing a
+    # notification behind that journal lock, so the reply was never read; Artemis then shut the
+    # broker down (AMQ229114, AMQ222010), leaving the pair without a backup (docs/benchmarks.md).
+    insert_before "$xml" '^[[:space:]]*</acceptors>' <(
+      printf '         <acceptor name="cluster">tcp://127.0.0.1:%s?protocols=CORE;useEpoll=true</acceptor>\n' "$cluster_port"
+    )
+    sed -i "s|<connector name=\"artemis\">tcp://127.0.0.1:[0-9]*</connector>|<connector name=\"artemis\">tcp://127.0.0.1:$cluster_port</connector>|" "$xml"
+    grep -q "<connector name=\"artemis\">tcp://127.0.0.1:$cluster_port<" "$xml" || die "could not move the pair's traffic to its own acceptor in $xml"
   fi
   # The generated files end without a newline: start ours on a line of its own.
   printf '\n%s = %s\n' "$OBSERVER_USER" "$OBSERVER_PASSWORD" >>"$dir/etc/artemis-users.properties"
