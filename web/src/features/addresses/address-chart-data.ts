@@ -48,6 +48,8 @@ export function addressChartData(metrics: AddressMetricsResponse) {
       null,
     ),
     latest: latestState(metrics),
+    /** When the newest bucket began (ms), or null: "now" only while it is recent. */
+    latestAt: metrics.series.find((s) => s.node === 'total')?.points.at(-1)?.t ?? null,
   };
 }
 

@@ -1,9 +1,14 @@
 import { Card, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
+import { formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { TimeChart, type ChartMarker } from '../../../lib/ui/time-chart';
 import { addressChartData } from '../address-chart-data';
 import { useAddressMetrics } from '../hooks/use-address-metrics';
+
+/** The newest bucket is older than two buckets and a minute: the address is not sampled any more. */
+const stale = (at: string | null, stepMs: number) =>
+  at !== null && Date.now() - Date.parse(at) > 2 * stepMs + 60_000;
 
 export interface AddressChartsProps {
   clusterId: string;
@@ -41,7 +46,11 @@ export function AddressCharts({
           data && (
             <Stack gap="xs">
               <Text size="sm" c="dimmed" data-testid="address-state">
-                {data.latest === null ? 'not sampled in this range' : `Now ${data.latest}.`}
+                {data.latest === null
+                  ? 'Not sampled in this range.'
+                  : stale(data.latestAt, metrics.data!.stepMs)
+                    ? `Last sampled ${formatTime(data.latestAt)}: ${data.latest}.`
+                    : `Now ${data.latest}.`}
               </Text>
               <Text size="xs" fw={600}>
                 Held in memory
