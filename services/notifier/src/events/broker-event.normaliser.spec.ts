@@ -40,16 +40,37 @@ describe('normaliseNotification', () => {
     });
   });
 
-  it('gives each event a time-ordered id, later events a greater one', () => {
-    const ids = Array.from({ length: 1000 }, () => {
-      const result = normaliseNotification(consumerCreated, clusterId, 'node-a', at);
-      return (result as { event: { eventId: string } }).event.eventId;
-    });
-    expect(
-      ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id)),
-    ).toBe(true);
+  const idOf = (props: Record<string, unknown>, node = 'node-a', cluster = clusterId) =>
+    (normaliseNotification(props, cluster, node, at) as { event: { eventId: string } }).event.eventId;
+
+  it('derives the id from the notification: the same one received twice has the same id', () => {
+    const id = idOf(consumerCreated);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(idOf({ ...consumerCreated })).toBe(id);
+    // A redelivery counts up; it is still the same notification.
+    expect(idOf({ ...consumerCreated, JMSXDeliveryCount: 2 })).toBe(id);
+  });
+
+  it('gives another notification, node or cluster another id', () => {
+    const id = idOf(consumerCreated);
+    expect(idOf({ ...consumerCreated, _AMQ_ConsumerName: 8 })).not.toBe(id);
+    expect(idOf({ ...consumerCreated, _AMQ_NotifTimestamp: 1_795_000_000_001 })).not.toBe(id);
+    expect(idOf(consumerCreated, 'node-b')).not.toBe(id);
+    expect(idOf(consumerCreated, 'node-a', '00000000-0000-4000-8000-000000000002')).not.toBe(id);
+  });
+
+  it('orders ids by the broker timestamp, so the store index grows at its right edge', () => {
+    const ids = Array.from({ length: 1000 }, (_, i) =>
+      idOf({ ...consumerCreated, _AMQ_NotifTimestamp: 1_795_000_000_000 + i, _AMQ_ConsumerName: 1000 - i }),
+    );
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives a notification without a broker timestamp a random time-ordered id', () => {
+    const props = { ...consumerCreated, _AMQ_NotifTimestamp: undefined };
+    expect(idOf(props)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    expect(idOf(props)).not.toBe(idOf(props));
   });
 
   it('passes an unknown type through with its name', () => {

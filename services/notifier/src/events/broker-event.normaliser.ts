@@ -1,5 +1,5 @@
 import type { RawBrokerEvent } from '@artemis-studio/contracts';
-import { v7 as timeOrderedUuid } from 'uuid';
+import { notificationEventId } from './event-id';
 
 /**
  * Our subscriptions' AMQP container id starts with this. The broker reports our own consumer on
@@ -47,11 +47,11 @@ export function normaliseNotification(
   return {
     kind: 'event',
     event: {
-      // Time-ordered (UUIDv7), not random: the event store's unique index on event_id then grows
-      // at its right edge like the seq index. With random ids every insert lands on a random leaf
-      // page: with a million stored rows, PostgreSQL took 13 to 18% longer per insert and wrote
-      // 27% more WAL (npm run bench -- event-ids), and the table keeps 72 hours of events.
-      eventId: timeOrderedUuid(),
+      // Time-ordered, not random: the event store's unique index on event_id then grows at its
+      // right edge like the seq index. With random ids every insert lands on a random leaf page:
+      // with a million stored rows, PostgreSQL took 13 to 18% longer per insert and wrote 27% more
+      // WAL (npm run bench -- event-ids), and the table keeps 72 hours of events.
+      eventId: notificationEventId(clusterId, node, props),
       clusterId,
       node,
       type,

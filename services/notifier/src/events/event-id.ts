@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
+
+/** Properties that differ between two deliveries of one notification, so they are no part of its key. */
+const DELIVERY_PROPERTIES = new Set(['JMSXDeliveryCount']);
+
+/**
+ * The event id of one broker notification, derived from the notification itself: the same
+ * notification received by two subscriptions (the old and the new owner overlapping in a
+ * handover, ADR-0014) gets the same id, so the stream's duplicate window and the event store's
+ * unique index keep it once. The broker stamps no message id on a notification, so the key is its
+ * cluster, node and every property but the delivery count; the broker's timestamp is among them.
+ *
+ * Laid out as a UUIDv7 (the broker's timestamp in the first 48 bits) but marked version 8, as RFC
+ * 9562 asks of an id that is not random: the event store's unique index still grows at its right
+ * edge (see the normaliser). Without a broker timestamp nothing identifies the notification, and
+ * the id is a random time-ordered one, as before.
+ */
+export function notificationEventId(
+  clusterId: string,
+  node: string,
+  properties: Record<string, string | number | boolean | null>,
+): string {
+  const stamp = properties._AMQ_NotifTimestamp;
+  if (typeof stamp !== 'number' || !Number.isSafeInteger(stamp) || stamp < 0) return timeOrderedUuid();
+  const hash = createHash('sha256').update(clusterId).update('\0').update(node);
+  for (const key of Object.keys(properties).sort()) {
+    if (DELIVERY_PROPERTIES.has(key)) continue;
+    hash.update('\0').update(key).update('\0').update(JSON.stringify(properties[key]));
+  }
+  const bytes = hash.digest().subarray(0, 16);
+  bytes.writeUIntBE(stamp, 0, 6);
+  bytes[6] = 0x80 | (bytes[6] & 0x0f); // version 8
+  bytes[8] = 0x80 | (bytes[8] & 0x3f); // RFC 9562 variant
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
