@@ -79,7 +79,14 @@ export class JetStreamStreams {
   }
 
   private jsm(): Promise<JetStreamManager> {
-    this.manager ??= this.connected.then((nc) => nc.jetstreamManager());
+    // Forgotten when it fails: jetstreamManager() asks the server, and a manager first asked for
+    // while NATS was away stayed rejected, so a notifier that first published then never did.
+    this.manager ??= this.connected
+      .then((nc) => nc.jetstreamManager())
+      .catch((err: unknown) => {
+        this.manager = undefined;
+        throw err;
+      });
     return this.manager;
   }
 

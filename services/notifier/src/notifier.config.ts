@@ -6,6 +6,11 @@ export const NotifierEnvSchema = ClusterOwnerEnvSchema.extend({
   NOTIFIER_BUFFER_SIZE: z.coerce.number().int().min(1).default(10_000),
   /** AMQP credit per subscription: how much a broker may push before we grant more. */
   NOTIFIER_CREDIT_WINDOW: z.coerce.number().int().min(1).max(10_000).default(500),
+  /**
+   * The longest the brokers are made to hold notifications while the buffer is too full (NATS away
+   * or slow); past it they are taken and what does not fit is dropped and counted. 0 holds nothing.
+   */
+  NOTIFIER_HOLD_LIMIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
 });
 
 export interface NotifierConfig {
@@ -13,6 +18,7 @@ export interface NotifierConfig {
   leaseTtlMs: number;
   bufferSize: number;
   creditWindow: number;
+  holdLimitMs: number;
 }
 
 export const NOTIFIER_CONFIG = Symbol('NOTIFIER_CONFIG');
@@ -24,5 +30,6 @@ export function loadNotifierConfig(env: NodeJS.ProcessEnv): NotifierConfig {
     leaseTtlMs: parsed.LEASE_TTL_MS,
     bufferSize: parsed.NOTIFIER_BUFFER_SIZE,
     creditWindow: parsed.NOTIFIER_CREDIT_WINDOW,
+    holdLimitMs: parsed.NOTIFIER_HOLD_LIMIT_SECONDS * 1000,
   };
 }

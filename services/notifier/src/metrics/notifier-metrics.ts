@@ -7,6 +7,8 @@ import type { PublisherMetrics } from '../publishing/event-publisher';
 export class NotifierMetrics {
   readonly notifications: Counter<'outcome'>;
   readonly publisher: PublisherMetrics;
+  /** The credit gate: how often and how long the brokers were made to hold notifications. */
+  readonly credit: { held(): void; released(heldMs: number, overLimit: boolean): void };
   /** Counts a period in which a cluster was not observed; `seconds` is null when its start is unknown. */
   readonly unobserved: (cluster: string, seconds: number | null) => void;
   private subscriptions: () => number = () => 0;
@@ -38,6 +40,29 @@ export class NotifierMetrics {
       published: (n) => published.inc(n),
       dropped: (cluster, n) => dropped.inc({ cluster }, n),
       buffered: (n) => buffered.set(n),
+    };
+    const creditHeld = new Gauge({
+      name: 'studio_notifier_credit_held',
+      help: '1 while no AMQP credit is granted because the buffer is too full: the brokers hold the notifications',
+      registers: [registry],
+    });
+    const creditHeldSeconds = new Counter({
+      name: 'studio_notifier_credit_held_seconds_total',
+      help: 'Seconds the brokers were made to hold notifications',
+      registers: [registry],
+    });
+    const holdLimitReached = new Counter({
+      name: 'studio_notifier_credit_hold_limit_reached_total',
+      help: 'Holds ended by NOTIFIER_HOLD_LIMIT_SECONDS rather than by the stream catching up (drops may follow)',
+      registers: [registry],
+    });
+    this.credit = {
+      held: () => creditHeld.set(1),
+      released: (heldMs, overLimit) => {
+        creditHeld.set(0);
+        creditHeldSeconds.inc(heldMs / 1000);
+        if (overLimit) holdLimitReached.inc();
+      },
     };
     const unobservedPeriods = new Counter({
       name: 'studio_notifier_unobserved_periods_total',

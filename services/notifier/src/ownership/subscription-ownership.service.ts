@@ -13,6 +13,7 @@ import { OWN_CLIENT_PREFIX } from '../events/broker-event.normaliser';
 import { NotificationRouter } from '../events/notification-router';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
 import { NOTIFIER_CONFIG, type NotifierConfig } from '../notifier.config';
+import { CreditGate } from '../publishing/credit-gate';
 import { EventPublisher } from '../publishing/event-publisher';
 import { TopicCoalescer } from '../signals/topic-coalescer';
 import { ClusterNotifications } from '../subscriptions/cluster-notifications';
@@ -40,6 +41,7 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
     private readonly signals: SignalPublisher,
     private readonly coalescer: TopicCoalescer,
     private readonly publisher: EventPublisher,
+    private readonly gate: CreditGate,
     metrics: NotifierMetrics,
   ) {
     super();
@@ -81,6 +83,7 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
           ledger,
           containerId: `${OWN_CLIENT_PREFIX}-${this.owner}`,
           creditWindow: this.config.creditWindow,
+          gate: this.gate,
           onNotification: (clusterId, node, properties) => this.router.route(clusterId, node, properties),
           putVerdict: (clusterId, verdict) =>
             void capabilities.put(clusterId, verdict).then(

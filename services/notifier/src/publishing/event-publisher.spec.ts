@@ -1,6 +1,7 @@
 import type { Bus } from '@artemis-studio/bus';
 import type { DropReport, RawBrokerEvent } from '@artemis-studio/contracts';
 import { randomUUID } from 'node:crypto';
+import { CreditGate } from './credit-gate';
 import { EventPublisher } from './event-publisher';
 
 const event = (clusterId: string): RawBrokerEvent => ({
@@ -119,5 +120,20 @@ describe('EventPublisher', () => {
     for (let i = 0; i < 4; i++) sut.enqueue(event('c1'));
     await sut.stop(50);
     expect(sut.pendingDrops()).toEqual(new Map([['c1', 4]]));
+  });
+
+  it('holds the credit gate at half its capacity and releases it when down to a quarter', async () => {
+    const stream = new FakeStream();
+    stream.up = false;
+    const gate = new CreditGate({ holdLimitMs: 60_000 });
+    const sut = new EventPublisher(stream, () => 100, noMetrics, quiet, gate);
+    for (let i = 0; i < 49; i++) sut.enqueue(event('c1'));
+    expect(gate.isOpen()).toBe(true);
+    sut.enqueue(event('c1'));
+    expect(gate.isOpen()).toBe(false);
+    stream.up = true;
+    await until(() => gate.isOpen());
+    await until(() => stream.events.length === 50);
+    await sut.stop();
   });
 });

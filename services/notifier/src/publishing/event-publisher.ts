@@ -2,6 +2,7 @@ import type { Bus } from '@artemis-studio/bus';
 import { channels, rpcs, subjects, type DropReport, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { Backoff, sleep } from '@artemis-studio/timing';
+import type { CreditGate } from './credit-gate';
 
 export interface PublisherMetrics {
   published(count: number): void;
@@ -15,10 +16,13 @@ const RETRY_MAX_MS = 10_000;
 
 /**
  * Carries broker events to the STUDIO_EVENTS stream. Intake never waits on NATS: events wait in a
- * bounded buffer (also while the stream is full and refuses them); past its capacity an event is
- * dropped and counted for its cluster, and the counts are reported to the event store, so the
- * loss reaches the events API (non-negotiable 2). Publishes are pipelined; a failed one keeps its
- * message id, so a retry of an event the stream already has is discarded as a duplicate.
+ * bounded buffer (also while the stream is full and refuses them). Once the buffer is half full
+ * the credit gate is held, so the brokers keep the notifications instead (ADR-0014); it is
+ * released when the buffer is down to a quarter. Past its capacity (credit already granted, or
+ * the gate's limit spent) an event is dropped and counted for its cluster, and the counts are
+ * reported to the event store, so the loss reaches the events API (non-negotiable 2). Publishes
+ * are pipelined; a failed one keeps its message id, so a retry of an event the stream already
+ * has is discarded as a duplicate.
  */
 export class EventPublisher {
   private readonly buffer: RawBrokerEvent[] = [];
@@ -35,6 +39,7 @@ export class EventPublisher {
     private readonly capacity: () => number,
     private readonly metrics: PublisherMetrics,
     private readonly log: { warn(message: string): void },
+    private readonly gate?: CreditGate,
   ) {
     this.reportTimer = setInterval(() => void this.reportDrops(), 1000);
     this.reportTimer.unref();
@@ -48,6 +53,7 @@ export class EventPublisher {
     }
     this.buffer.push(event);
     this.metrics.buffered(this.buffer.length);
+    if (this.buffer.length >= this.capacity() / 2) this.gate?.hold();
     void this.pump();
     return true;
   }
@@ -93,6 +99,7 @@ export class EventPublisher {
         this.buffer.splice(0, batch.length, ...failed);
         this.metrics.published(batch.length - failed.length);
         this.metrics.buffered(this.buffer.length);
+        if (this.buffer.length <= this.capacity() / 4) this.gate?.release();
         if (failed.length > 0) {
           const reason = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult)
             .reason as Error;

@@ -10,6 +10,7 @@ import {
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CreditGate } from '../publishing/credit-gate';
 import { ClusterNotifications } from './cluster-notifications';
 import { silenceLimitMs } from './notification-subscription';
 import { ObservationLedger } from './observation-ledger';
@@ -58,6 +59,7 @@ describe('a notification subscription cut silently, against a real broker', () =
     notifications = new ClusterNotifications(target, {
       containerId: `silent-cut-${randomUUID().slice(0, 8)}`,
       creditWindow: 100,
+      gate: new CreditGate({ holdLimitMs: 60_000 }),
       idleTimeoutMs: IDLE_MS,
       onNotification: (_cluster, _node, properties) => heard.push(JSON.stringify(properties ?? {})),
       putVerdict: () => undefined,

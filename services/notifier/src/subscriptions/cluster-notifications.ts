@@ -2,11 +2,13 @@ import type { CapabilityVerdict, LiveNode, LiveNodeSet } from '@artemis-studio/c
 import type { ClusterTarget } from '@artemis-studio/db';
 import { assessNotifications, sameVerdict, type SubscriptionState } from '../capabilities/verdict';
 import { IDLE_TIMEOUT_MS, NotificationSubscription, silenceLimitMs } from './notification-subscription';
+import type { CreditGate } from '../publishing/credit-gate';
 import type { ObservationLedger } from './observation-ledger';
 
 export interface ClusterNotificationsDeps {
   containerId: string;
   creditWindow: number;
+  gate: CreditGate;
   /** The AMQP idle timeout of every subscription (IDLE_TIMEOUT_MS by default). */
   idleTimeoutMs?: number;
   onNotification(clusterId: string, node: string, properties: Record<string, unknown> | undefined): void;
@@ -66,6 +68,7 @@ export class ClusterNotifications {
         credential: this.credential(),
         containerId: this.deps.containerId,
         creditWindow: this.deps.creditWindow,
+        gate: this.deps.gate,
         idleTimeoutMs: this.idleTimeoutMs,
         onNotification: (properties) => {
           this.lastHeard.set(node, sentAt(properties, this.now().getTime()));
@@ -121,7 +124,9 @@ export class ClusterNotifications {
    * but no earlier than the silence limit before it was noticed: a connection still open was
    * receiving then, heartbeats if nothing else, and a silent network cut is noticed only after it.
    * A node that just became live is dated from now: what it sent before the scraper reported it
-   * live cannot be known here.
+   * live cannot be known here. While the credit gate is held, nothing is received and the broker
+   * holds what it sends: a subscription lost then is dated from when it was last heard from, or
+   * from when the holding began if that is later.
    */
   private observe(lostBecause?: string, goneHeard: number[] = []): void {
     const wanted = [...this.subscriptions.keys()];
@@ -131,9 +136,11 @@ export class ClusterNotifications {
     if (observing) return this.deps.ledger.resumed();
     const now = this.now().getTime();
     const unobserved = wanted.filter((n) => this.states.get(n)?.state !== 'subscribed');
+    // What a broker held for us while the gate was shut went with the subscription's queue.
+    const earliest = Math.min(now - silenceLimitMs(this.idleTimeoutMs), this.deps.gate.heldSince() ?? now);
     const since = Math.min(
       ...[...unobserved.map((n) => this.lastHeard.get(n) ?? now), ...goneHeard].map((t) =>
-        Math.max(t, now - silenceLimitMs(this.idleTimeoutMs)),
+        Math.max(t, earliest),
       ),
       now,
     );

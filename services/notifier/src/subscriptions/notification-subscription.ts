@@ -3,6 +3,7 @@ import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import { Connection, ConnectionEvents, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
 import { classifyFailure, type SubscriptionState } from '../capabilities/verdict';
 import { NOTIFICATION_ADDRESS } from '../events/broker-event.normaliser';
+import type { CreditGate } from '../publishing/credit-gate';
 
 /**
  * The AMQP idle timeout we announce: the broker sends a frame, an empty one when it has nothing to
@@ -28,6 +29,8 @@ export interface SubscriptionOptions {
   containerId: string;
   /** Messages the broker may send before we grant more: the bound on what a chatty broker can push at once. */
   creditWindow: number;
+  /** Whether more credit may be granted; while it is held, the broker keeps what it would send. */
+  gate: CreditGate;
   /** The AMQP idle timeout to announce (IDLE_TIMEOUT_MS unless a test needs a cut noticed sooner). */
   idleTimeoutMs: number;
   onNotification(properties: Record<string, unknown> | undefined): void;
@@ -121,7 +124,8 @@ export class NotificationSubscription {
     const receiver = await connection.createReceiver({
       name: `${this.options.containerId}-${this.node}`,
       source: { address: NOTIFICATION_ADDRESS },
-      credit_window: this.options.creditWindow,
+      // Credit is ours to grant (rhea's window would refill it whatever the publisher's state).
+      credit_window: 0,
       autoaccept: true,
     });
     const detached = new Promise<unknown>((resolve) => {
@@ -139,12 +143,28 @@ export class NotificationSubscription {
       throw await withTimeout(detached, 2000, () => refusal(receiver));
     }
 
-    receiver.on(ReceiverEvents.message, (ctx: EventContext) =>
-      this.options.onNotification(ctx.message?.application_properties),
-    );
+    const window = this.options.creditWindow;
+    const { gate } = this.options;
+    let asked = false;
+    const grant = () => {
+      asked = false;
+      if (receiver.isOpen()) receiver.addCredit(window - receiver.credit);
+    };
+    receiver.on(ReceiverEvents.message, (ctx: EventContext) => {
+      this.options.onNotification(ctx.message?.application_properties);
+      // Topped up at half the window, so a busy broker is never waiting for a round trip.
+      if (asked || receiver.credit > window / 2) return;
+      asked = true;
+      gate.whenOpen(grant);
+    });
+    // A subscription opened while the brokers hold starts holding too.
+    asked = true;
+    gate.whenOpen(grant);
     this.backoff.reset();
     this.options.onState({ node: this.node, state: 'subscribed' });
-    return Promise.race([lost, detached]);
+    const reason = await Promise.race([lost, detached]);
+    gate.forget(grant);
+    return reason;
   }
 }
 
