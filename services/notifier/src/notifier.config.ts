@@ -11,6 +11,12 @@ export const NotifierEnvSchema = ClusterOwnerEnvSchema.extend({
    * or slow); past it they are taken and what does not fit is dropped and counted. 0 holds nothing.
    */
   NOTIFIER_HOLD_LIMIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+  /**
+   * At shutdown, how long the notifier keeps its subscriptions after giving its leases back,
+   * waiting for the replica that takes each cluster over to be subscribed (0: it does not wait).
+   * Keep it under the pod's termination grace period, less the publisher's 5 s flush.
+   */
+  NOTIFIER_HANDOVER_SECONDS: z.coerce.number().int().min(0).max(300).default(15),
 });
 
 export interface NotifierConfig {
@@ -19,6 +25,7 @@ export interface NotifierConfig {
   bufferSize: number;
   creditWindow: number;
   holdLimitMs: number;
+  handoverMs: number;
 }
 
 export const NOTIFIER_CONFIG = Symbol('NOTIFIER_CONFIG');
@@ -31,5 +38,6 @@ export function loadNotifierConfig(env: NodeJS.ProcessEnv): NotifierConfig {
     bufferSize: parsed.NOTIFIER_BUFFER_SIZE,
     creditWindow: parsed.NOTIFIER_CREDIT_WINDOW,
     holdLimitMs: parsed.NOTIFIER_HOLD_LIMIT_SECONDS * 1000,
+    handoverMs: parsed.NOTIFIER_HANDOVER_SECONDS * 1000,
   };
 }

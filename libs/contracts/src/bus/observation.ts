@@ -15,6 +15,11 @@ export const ObservationMarkSchema = z.object({
   owner: z.string().min(1).max(200),
   /** Why observation stopped, when it is known. */
   reason: z.string().max(500).optional(),
+  /**
+   * The owner lets the cluster go and observes until its successor's mark replaces this one:
+   * a successor that subscribed before `observedUntil` missed nothing (ADR-0014).
+   */
+  handingOver: z.boolean().optional(),
 });
 export type ObservationMark = z.infer<typeof ObservationMarkSchema>;
 

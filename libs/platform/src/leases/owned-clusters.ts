@@ -63,6 +63,30 @@ export class OwnedClusters<W extends ClusterWork> {
   }
 
   /**
+   * Make before break: the leases go back first while the work runs on, so another replica takes
+   * the clusters over; `each` then waits for each one's successor (or gives up), and the work stops.
+   * Without the leases handed back (NATS away) there is no successor to wait for.
+   */
+  async handOver(each: (work: W) => Promise<unknown>): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    let released = true;
+    try {
+      await this.options.leases.releaseAll();
+    } catch (err) {
+      released = false;
+      this.options.log.warn(`could not hand the leases over: ${(err as Error).message}`);
+    }
+    await Promise.all(
+      this.all().map(async (work) => {
+        if (released) await each(work);
+        await work.stop();
+      }),
+    );
+    this.work.clear();
+  }
+
+  /**
    * The registered clusters, or, while they cannot be read (PostgreSQL away), the ones read last.
    * Without this the leases, which live in NATS, lapsed during a database outage, and another
    * replica could take a cluster over while this one still served it.

@@ -1,5 +1,5 @@
 import { Bus, type Stoppable } from '@artemis-studio/bus';
-import { buckets, type LiveNodeSet } from '@artemis-studio/contracts';
+import { buckets, leaseKey, type LiveNodeSet } from '@artemis-studio/contracts';
 import {
   BUS,
   DatabaseService,
@@ -18,6 +18,9 @@ import { EventPublisher } from '../publishing/event-publisher';
 import { TopicCoalescer } from '../signals/topic-coalescer';
 import { ClusterNotifications } from '../subscriptions/cluster-notifications';
 import { ObservationLedger } from '../subscriptions/observation-ledger';
+
+/** How long past a third of the lease TTL a handover waits for another replica to claim the lease. */
+const CLAIM_MARGIN_MS = 2000;
 
 /** How often an observing notifier refreshes its cluster's mark: a crash is dated to within this. */
 const OBSERVATION_REFRESH_MS = 5000;
@@ -71,8 +74,13 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
       start: (target) => {
         const ledger = new ObservationLedger({
           store: {
-            read: async () => (await observations.get(target.id))?.value ?? null,
+            read: async () => {
+              const entry = await observations.get(target.id);
+              return entry ? { mark: entry.value, revision: entry.revision } : null;
+            },
             write: async (mark) => void (await observations.put(target.id, mark)),
+            replace: async (mark, revision) =>
+              (await observations.update(target.id, mark, revision)) !== null,
           },
           owner: this.owner,
           onUnobserved: (period) => this.router.unobserved(target.id, cluster.subscribedNodes(), period),
@@ -110,10 +118,35 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
     return owned;
   }
 
-  /** In order: no new notifications, then the pending signals, then what the buffer still holds. */
+  /**
+   * In order: the clusters handed over (each kept observed until its next owner is, ADR-0014), no
+   * new notifications, then the pending signals, then what the buffer still holds.
+   */
   override async onApplicationShutdown(): Promise<void> {
+    const leases = await this.bus.kv(buckets.leases).catch(() => undefined);
+    await this.owned
+      ?.handOver(async (cluster) => {
+        if (this.config.handoverMs === 0 || !leases) return;
+        // A live replica claims a free lease within a third of the TTL: one that is still free
+        // after that (and a little) has no taker, the last replica is going, and nobody will.
+        const abandon = new AbortController();
+        const claimCheck = setTimeout(
+          async () => {
+            const lease = await leases.get(leaseKey('notifier', cluster.target.id)).catch(() => null);
+            if (!lease || lease.value.owner === this.owner) abandon.abort();
+          },
+          this.config.leaseTtlMs / 3 + CLAIM_MARGIN_MS,
+        );
+        const handedOver = await cluster.handOver(this.config.handoverMs, abandon.signal);
+        clearTimeout(claimCheck);
+        this.logger.log(
+          handedOver
+            ? `handed cluster ${cluster.target.name} over: its next owner was observing before these subscriptions closed`
+            : `cluster ${cluster.target.name}: no replica took it over${abandon.signal.aborted ? '' : ' within NOTIFIER_HANDOVER_SECONDS'}`,
+        );
+      })
+      .catch((err) => this.logger.warn(`could not hand the clusters over: ${(err as Error).message}`));
     await this.liveNodesWatch?.stop();
-    await super.onApplicationShutdown();
     this.coalescer.stop();
     await this.publisher.stop();
   }

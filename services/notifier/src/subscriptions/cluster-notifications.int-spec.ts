@@ -41,7 +41,11 @@ describe('a notification subscription cut silently, against a real broker', () =
     proxy = await TcpProxy.start(amqp.hostname, Number(amqp.port));
     let mark: ObservationMark | null = null;
     const ledger = new ObservationLedger({
-      store: { read: async () => mark, write: async (m) => void (mark = m) },
+      store: {
+        read: async () => (mark ? { mark, revision: 1 } : null),
+        write: async (m) => void (mark = m),
+        replace: async (m) => ((mark = m), true),
+      },
       owner: 'silent-cut-test',
       onUnobserved: (period) => periods.push(period),
       refreshMs: 1000,

@@ -94,6 +94,14 @@ export class ClusterNotifications {
     return [...this.states.values()].filter((s) => s.state === 'subscribed').map((s) => s.node);
   }
 
+  /**
+   * Keeps observing until the next owner is (true), for at most `deadlineMs` or until `abandon`:
+   * the lease is already given back. stop() follows either way.
+   */
+  handOver(deadlineMs: number, abandon?: AbortSignal): Promise<boolean> {
+    return this.deps.ledger.handOver(deadlineMs, abandon);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all([...this.subscriptions.values()].map((s) => s.stop()));

@@ -1,17 +1,33 @@
 import type { ObservationMark, UnobservedPeriod } from '@artemis-studio/contracts';
-import { ObservationLedger, STOPPED_UNANNOUNCED, type ObservationStore } from './observation-ledger';
+import {
+  HANDOVER_INTERRUPTED,
+  ObservationLedger,
+  STOPPED_UNANNOUNCED,
+  type ObservationStore,
+} from './observation-ledger';
 
 /** One cluster's mark, as `studio_observations` holds it for every replica. */
 class MarkStore implements ObservationStore {
   mark: ObservationMark | null = null;
+  revision = 0;
   failing: Error | null = null;
+  /** Every mark written, in order. */
+  readonly written: ObservationMark[] = [];
   async read() {
     if (this.failing) throw this.failing;
-    return this.mark;
+    return this.mark ? { mark: this.mark, revision: this.revision } : null;
   }
   async write(mark: ObservationMark) {
     if (this.failing) throw this.failing;
     this.mark = mark;
+    this.revision++;
+    this.written.push(mark);
+  }
+  async replace(mark: ObservationMark, revision: number) {
+    if (this.failing) throw this.failing;
+    if (revision !== this.revision) return false;
+    await this.write(mark);
+    return true;
   }
 }
 
@@ -142,5 +158,56 @@ describe('ObservationLedger', () => {
       reason: 'lost',
     });
     await settle(sut);
+  });
+
+  describe('a handover (make before break)', () => {
+    it('keeps observing until the successor is, and neither reports a period nor writes after it', async () => {
+      const first = ledger('notifier-a');
+      first.resumed();
+      await clockTo(4);
+      const handedOver = first.handOver(15_000);
+      await clockTo(6);
+      expect(store.mark).toMatchObject({ owner: 'notifier-a', observing: true, handingOver: true });
+
+      const second = ledger('notifier-b');
+      second.resumed();
+      await clockTo(7);
+      await expect(handedOver).resolves.toBe(true);
+      await first.stop('the notifier let the cluster go');
+      await clockTo(8);
+      expect(periods).toEqual([]);
+      expect(store.mark).toMatchObject({ owner: 'notifier-b', observing: true });
+      expect(store.mark?.handingOver).toBeUndefined();
+      await settle(second);
+    });
+
+    it('reports the period from the last handover mark when the one handing over died first', async () => {
+      // notifier-a was handing over, last refreshed at 10 s, and was SIGKILLed.
+      store.mark = { observedUntil: iso(10), observing: true, owner: 'notifier-a', handingOver: true };
+      await clockTo(12);
+      const second = ledger('notifier-b');
+      second.resumed();
+      await clockTo(15);
+      expect(periods).toEqual([{ from: iso(10), until: iso(12), reason: HANDOVER_INTERRUPTED }]);
+      await settle(second);
+    });
+
+    it('gives up at its deadline when no replica takes over, and stops as before', async () => {
+      const first = ledger('notifier-a');
+      first.resumed();
+      await clockTo(1);
+      const handedOver = first.handOver(3000);
+      await clockTo(5);
+      await expect(handedOver).resolves.toBe(false);
+      await first.stop('the notifier let the cluster go');
+      expect(store.mark).toMatchObject({ observing: false, reason: 'the notifier let the cluster go' });
+    });
+
+    it('does not hand over what it does not observe', async () => {
+      const first = ledger('notifier-a');
+      await expect(first.handOver(3000)).resolves.toBe(false);
+      expect(store.written).toEqual([]);
+      await first.stop('over');
+    });
   });
 });

@@ -1,10 +1,19 @@
 import type { ObservationMark, UnobservedPeriod } from '@artemis-studio/contracts';
+import { sleep } from '@artemis-studio/timing';
+
+/** A mark as stored, with the revision a compare-and-set names. */
+export interface StoredMark {
+  mark: ObservationMark;
+  revision: number;
+}
 
 /** Where a cluster's observation mark is kept: `studio_observations`, shared by every replica. */
 export interface ObservationStore {
   /** The mark, or null when there is none; throws when it cannot be read. */
-  read(): Promise<ObservationMark | null>;
+  read(): Promise<StoredMark | null>;
   write(mark: ObservationMark): Promise<void>;
+  /** Writes only over the mark at `revision`: false when another replica wrote since. */
+  replace(mark: ObservationMark, revision: number): Promise<boolean>;
 }
 
 export interface ObservationLedgerDeps {
@@ -23,6 +32,13 @@ export interface ObservationLedgerDeps {
 export const STOPPED_UNANNOUNCED =
   'the notifier holding the subscriptions stopped without handing over (crashed or cut off)';
 
+/** What a handover mark no longer refreshed means. */
+export const HANDOVER_INTERRUPTED =
+  'the notifier handing the cluster over stopped before its successor was observing';
+
+/** How often a replica handing over refreshes its mark and looks for its successor's. */
+export const HANDOVER_REFRESH_MS = 250;
+
 /**
  * Whether one cluster's notifications are being observed, kept where every replica can read it
  * (ADR-0010). Artemis keeps no notification for an absent subscriber, so a period in which some
@@ -38,6 +54,8 @@ export class ObservationLedger {
   /** Reads and writes in the order they were asked for. */
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** The successor's mark replaced ours in a handover: the mark is no longer ours to write. */
+  private handedOver = false;
 
   constructor(private readonly deps: ObservationLedgerDeps) {}
 
@@ -60,16 +78,58 @@ export class ObservationLedger {
     if (!this.observing) return;
     this.observing = false;
     clearInterval(this.refresh);
-    this.enqueue(() =>
-      this.write({ observedUntil: since.toISOString(), observing: false, owner: this.deps.owner, reason }),
-    );
+    this.enqueue(async () => {
+      await this.write({
+        observedUntil: since.toISOString(),
+        observing: false,
+        owner: this.deps.owner,
+        reason,
+      });
+    });
   }
 
-  /** This replica lets the cluster go (handover, shutdown): the next owner's period starts now. */
+  /**
+   * This replica lets the cluster go (shutdown, a lost lease): the next owner's period starts now.
+   * After a handover the mark is the successor's, and nothing is written.
+   */
   async stop(reason: string): Promise<void> {
-    this.interrupted(this.now(), reason);
+    if (!this.handedOver) this.interrupted(this.now(), reason);
     this.stopped = true;
+    clearInterval(this.refresh);
     await this.queue;
+  }
+
+  /**
+   * Make before break (ADR-0014): this replica keeps observing, saying so in a handover mark
+   * refreshed every HANDOVER_REFRESH_MS, until its successor's mark replaces it, or `deadlineMs`.
+   * True when the successor took over: the subscriptions may then close with no gap between them.
+   * `abandon` ends the wait early: no replica is there to take over.
+   */
+  async handOver(deadlineMs: number, abandon?: AbortSignal): Promise<boolean> {
+    await this.queue;
+    if (!this.observing || this.stopped) return false;
+    clearInterval(this.refresh);
+    const deadline = this.now().getTime() + deadlineMs;
+    // A subscription lost meanwhile ends the handover: the mark then says so (interrupted()).
+    while (this.observing && !abandon?.aborted && this.now().getTime() < deadline) {
+      try {
+        const stored = await this.deps.store.read();
+        const mark: ObservationMark = {
+          observedUntil: this.now().toISOString(),
+          observing: true,
+          owner: this.deps.owner,
+          handingOver: true,
+        };
+        const mine = !stored || stored.mark.owner === this.deps.owner;
+        if (mine && (stored ? await this.deps.store.replace(mark, stored.revision) : await this.write(mark)))
+          this.lastMark = mark;
+        else return (this.handedOver = true);
+      } catch (err) {
+        this.deps.warn(`handover mark not written: ${(err as Error).message}`);
+      }
+      await sleep(HANDOVER_REFRESH_MS, abandon);
+    }
+    return false;
   }
 
   private refreshMark(): void {
@@ -87,7 +147,8 @@ export class ObservationLedger {
     let mark = this.lastMark;
     if (!mark) {
       try {
-        mark = (await this.deps.store.read()) ?? undefined;
+        mark = (await this.deps.store.read())?.mark;
+        if (mark?.handingOver && mark.owner !== this.deps.owner) mark = await this.handedOverTo(until, mark);
       } catch (err) {
         return {
           from: null,
@@ -96,20 +157,45 @@ export class ObservationLedger {
         };
       }
     }
-    // Never observed before: nothing can have been missed that anyone was watching for.
+    // Never observed before, or observed by a predecessor until after this replica subscribed:
+    // nothing can have been missed.
     if (!mark) return null;
-    const reason = mark.reason ?? (mark.observing ? STOPPED_UNANNOUNCED : 'not known');
+    const reason =
+      mark.reason ??
+      (mark.handingOver ? HANDOVER_INTERRUPTED : mark.observing ? STOPPED_UNANNOUNCED : 'not known');
     return { from: mark.observedUntil, until: until.toISOString(), reason };
   }
 
-  private async write(mark: ObservationMark): Promise<void> {
+  /**
+   * A predecessor is handing the cluster over: it observed until its mark's time, and refreshes
+   * it while it lives. A refresh dated after this replica's subscriptions came up means there was
+   * no gap (undefined); a mark that stops moving means it died first, and dates the period.
+   */
+  private async handedOverTo(
+    subscribedAt: Date,
+    mark: ObservationMark,
+  ): Promise<ObservationMark | undefined> {
+    const deadline = this.now().getTime() + 8 * HANDOVER_REFRESH_MS;
+    let latest = mark;
+    for (;;) {
+      if (Date.parse(latest.observedUntil) >= subscribedAt.getTime()) return undefined;
+      if (!latest.handingOver || latest.owner === this.deps.owner || this.now().getTime() >= deadline)
+        return latest;
+      await sleep(HANDOVER_REFRESH_MS / 2);
+      latest = (await this.deps.store.read())?.mark ?? latest;
+    }
+  }
+
+  private async write(mark: ObservationMark): Promise<boolean> {
     this.lastMark = mark;
     try {
       await this.deps.store.write(mark);
+      return true;
     } catch (err) {
       // The next refresh writes again; a crash before then dates the period from an older mark,
       // which is earlier, so the period reported is longer, never shorter.
       this.deps.warn(`observation mark not written: ${(err as Error).message}`);
+      return false;
     }
   }
 
