@@ -216,10 +216,19 @@ async function main(): Promise<void> {
   await phase('p0', 'no fault (baseline)', async () => Date.now());
   await phase('p1', 'event store SIGKILLed', crash('event-store'));
   await phase('p2', 'notifier SIGKILLed', crash('notifier'));
+  await phase('p2r', 'notifier rolling restart (a new process, then SIGTERM to the old)', async () => {
+    const at = Date.now();
+    await rig.rollingRestart('notifier');
+    return at;
+  });
   await phase('p3', 'scraper SIGKILLed', crash('scraper'));
   await phase('p4', 'one gateway replica SIGKILLed', crash('gateway-a'));
   await phase('p5', 'NATS SIGKILLed and restarted', natsRestart);
-  await phase('p6', `NATS away ${NATS_OUTAGE_MS / 1000} s (the notifier's buffer overflows)`, natsAway);
+  await phase(
+    'p6',
+    `NATS away ${NATS_OUTAGE_MS / 1000} s (longer than the notifier's buffer lasts)`,
+    natsAway,
+  );
   await phase('p7', `PostgreSQL unreachable ${PG_OUTAGE_MS / 1000} s`, pgAway);
   await phase('p8', 'broker primary SIGKILLed (failover)', failover);
   await phase('p9', 'broker primary back (failback)', failback);

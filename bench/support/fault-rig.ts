@@ -51,6 +51,8 @@ interface RigService {
   process?: ServiceProcess;
   /** Set while it is down or starting again after a kill. */
   restarting?: Promise<void>;
+  /** How many rolling restarts it has been through: each one is a new replica, as a new pod is. */
+  generation?: number;
 }
 
 /**
@@ -156,6 +158,20 @@ export class FaultRig {
     return service.restarting;
   }
 
+  /**
+   * A rolling update, as Kubernetes does it: a new replica first (another name, another port),
+   * ready, then SIGTERM to the old one; resolves once the old one has exited.
+   */
+  async rollingRestart(key: string): Promise<void> {
+    const service = this.service(key);
+    await service.restarting;
+    const old = service.process;
+    service.generation = (service.generation ?? 0) + 1;
+    service.process = await this.spawn(service);
+    await old?.stop();
+    if (old) this.keepOutput(service, old);
+  }
+
   /** Every service's /readyz: the ones not ready, with what they say is down. */
   async unready(): Promise<string[]> {
     const reports = await Promise.all(
@@ -189,16 +205,20 @@ export class FaultRig {
     await artemis('stop', FAULTS_PROFILE);
   }
 
-  private keepOutput(service: RigService): void {
-    if (!service.process) return;
+  private keepOutput(service: RigService, process = service.process): void {
+    if (!process) return;
     mkdirSync(this.logDir, { recursive: true });
-    appendFileSync(join(this.logDir, `${service.key}.log`), service.process.output());
+    appendFileSync(join(this.logDir, `${service.key}.log`), process.output());
   }
 
   private spawn(service: RigService): Promise<ServiceProcess> {
     // Long enough for a service restarted while PostgreSQL is away to wait it out.
     // Each service under a name of its own, as a pod's: restarted, it takes its leases back at once.
-    const env = { ...this.env, STUDIO_REPLICA_ID: service.key, ...this.overrides[service.key] };
-    return spawnService(service.binary, service.port, env, [], { readyTimeoutMs: 120_000 });
+    const generation = service.generation ?? 0;
+    const replica = generation === 0 ? service.key : `${service.key}-${generation}`;
+    // Old and new replica run side by side in a rolling restart: the generations alternate ports.
+    const port = service.port + (generation % 2) * 50;
+    const env = { ...this.env, STUDIO_REPLICA_ID: replica, ...this.overrides[service.key] };
+    return spawnService(service.binary, port, env, [], { readyTimeoutMs: 120_000 });
   }
 }
