@@ -1,3 +1,4 @@
 export * from './bus';
 export { NatsBus } from './nats-bus';
 export { InMemoryKv } from './in-memory-kv';
+export type { ReplicaSetting } from './replicas';

@@ -13,6 +13,7 @@ import {
 } from 'nats';
 import type { Delivery, DurableConsumerOptions, Stoppable } from './bus';
 import { decode } from './codec';
+import { replicasFor, type ReplicaSetting } from './replicas';
 import type { BusReporter } from './reporter';
 
 /** JetStream API error codes (nats-server's `err_code`), told apart by number, not by message text. */
@@ -38,6 +39,7 @@ export class JetStreamStreams {
     private readonly connected: Promise<NatsConnection>,
     private readonly limits: Record<string, Partial<StreamLimits>>,
     private readonly reporter: BusReporter,
+    private readonly replicas: ReplicaSetting = 'auto',
   ) {}
 
   /** The channel's stream; a channel without one cannot be published durably or consumed. */
@@ -90,8 +92,38 @@ export class JetStreamStreams {
     return this.manager;
   }
 
+  /**
+   * A bucket with the replicas the bus keeps: made by an earlier build with others, it is changed
+   * in place (its stream is `KV_<bucket>`; NATS moves the data). A replicated bucket answers 503
+   * until its group has elected a leader: this waits for that (10 s at most), not the first write.
+   */
+  async settleBucket(bucket: string, replicas: number): Promise<void> {
+    const nc = await this.connected;
+    const wanted = replicasFor(this.replicas, nc.info);
+    const jsm = await this.jsm();
+    const stream = `KV_${bucket}`;
+    if (replicas !== wanted) {
+      const info = await jsm.streams.info(stream);
+      this.reporter.log.warn(`bus: bucket ${bucket} kept ${replicas} replicas; now ${wanted}`);
+      await jsm.streams.update(stream, { ...info.config, num_replicas: wanted });
+    }
+    if (wanted === 1) return;
+    for (let waited = 0; waited < 10_000; waited += 200) {
+      const now = await jsm.streams.info(stream).catch(() => undefined);
+      if (now?.cluster?.leader && (now.cluster.replicas ?? []).filter((r) => r.current).length >= wanted - 1)
+        return;
+      await sleep(200);
+    }
+  }
+
+  /** The replicas a new bucket is created with. */
+  async bucketReplicas(): Promise<number> {
+    return replicasFor(this.replicas, (await this.connected).info);
+  }
+
   private async apply(stream: StreamDef): Promise<void> {
     const jsm = await this.jsm();
+    const replicas = replicasFor(this.replicas, (await this.connected).info);
     const limits = { ...stream.limits, ...this.limits[stream.name] };
     const retention = stream.retention === 'interest' ? RetentionPolicy.Interest : RetentionPolicy.Limits;
     const config = {
@@ -104,6 +136,8 @@ export class JetStreamStreams {
       max_bytes: limits.maxBytes,
       max_msgs: limits.maxMsgs,
       duplicate_window: nanos(limits.duplicateWindowMs),
+      // Durable consumers inherit it (their num_replicas 0 means the stream's).
+      num_replicas: replicas,
     };
     let existing;
     try {
@@ -168,6 +202,10 @@ export function consume<C extends Channel>(
           await nc.jetstream().consumers.get(stream.name, consumer.durable)
         ).consume({
           max_messages: Math.min(consumer.maxAckPending, 1000),
+          // A pull that reached a consumer without a leader (a NATS node lost, its group electing)
+          // is answered by nobody; the client pulls again after two missed heartbeats, half of
+          // this each. With the default 30 s a node's loss stalled the consumer for 30 s.
+          expires: 10_000,
         });
         current = messages;
         if (stopping.signal.aborted) await messages.close();

@@ -25,6 +25,7 @@ import { decode, encode } from './codec';
 import { BusConnection } from './connection';
 import { JetStreamStreams, consume } from './jetstream';
 import { NatsTypedKv } from './kv';
+import type { ReplicaSetting } from './replicas';
 import { BusReporter, type BusLog } from './reporter';
 import { request, serve, serveEndpoints, type Served } from './rpc';
 
@@ -37,6 +38,8 @@ export interface NatsBusOptions {
   requestTimeoutMs?: number;
   /** A deployment's limits for declared streams, by stream name, over the declared ones. */
   streamLimits?: Record<string, Partial<StreamLimits>>;
+  /** Copies of every stream and bucket (NATS_REPLICAS): `auto` is 3 on a clustered server, else 1. */
+  replicas?: ReplicaSetting;
 }
 
 const consoleLog: BusLog = { warn: (m) => console.warn(m), error: (m) => console.error(m) };
@@ -50,11 +53,17 @@ export class NatsBus implements Bus {
   private readonly connection: BusConnection;
   private readonly streams: JetStreamStreams;
   private readonly reporter: BusReporter;
+  private readonly bucketsEnsured = new Set<string>();
 
   constructor(private readonly options: NatsBusOptions) {
     this.reporter = new BusReporter(options.metrics ?? noopBusMetrics, options.log ?? consoleLog);
     this.connection = new BusConnection(options, this.reporter.log);
-    this.streams = new JetStreamStreams(this.connection.connected, options.streamLimits ?? {}, this.reporter);
+    this.streams = new JetStreamStreams(
+      this.connection.connected,
+      options.streamLimits ?? {},
+      this.reporter,
+      options.replicas,
+    );
   }
 
   get state(): BusState {
@@ -163,7 +172,14 @@ export class NatsBus implements Bus {
 
   async kv<B extends BucketDef>(bucket: B): Promise<TypedKv<ValueOf<B>>> {
     const nc = await this.connection.connected;
-    const store = await nc.jetstream().views.kv(bucket.name, { history: 1 });
+    const store = await nc
+      .jetstream()
+      .views.kv(bucket.name, { history: 1, replicas: await this.streams.bucketReplicas() });
+    // Once per bucket and bus: a bucket an earlier build made with other replicas is changed.
+    if (!this.bucketsEnsured.has(bucket.name)) {
+      await this.streams.settleBucket(bucket.name, (await store.status()).replicas);
+      this.bucketsEnsured.add(bucket.name);
+    }
     return new NatsTypedKv<ValueOf<B>>(store, bucket, this.reporter);
   }
 

@@ -17,7 +17,7 @@ export { killOnExit } from './children';
 export type { ServiceProcess } from './process';
 export { cleanStream } from './stream';
 export { TcpProxy } from './tcp-proxy';
-export { startPrivateNats } from './private-nats';
+export { startPrivateNats, startPrivateNatsCluster } from './private-nats';
 export { openStream } from './sse';
 export { testBus } from './bus';
 export { openAmqpClient } from './amqp';

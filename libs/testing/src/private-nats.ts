@@ -44,9 +44,61 @@ export async function startPrivateNats(): Promise<PrivateNats> {
   };
 }
 
-async function runNats(port: number, store: string) {
+export interface PrivateNatsCluster {
+  /** Every node's client URL, as a client is given them. */
+  urls: string[];
+  /** Each node by its server name (`n1`, `n2`, …), as JetStream names a stream's leader and replicas. */
+  node(name: string): { url: string; kill(): Promise<void>; start(): Promise<void> };
+  stop(): Promise<void>;
+}
+
+/**
+ * A cluster of `size` NATS servers with JetStream on loopback, as Kubernetes runs three: for tests
+ * of what survives the loss of one node.
+ */
+export async function startPrivateNatsCluster(size = 3): Promise<PrivateNatsCluster> {
+  const nodes = await Promise.all(
+    Array.from({ length: size }, async (_, i) => ({
+      name: `n${i + 1}`,
+      port: await freePort(),
+      clusterPort: await freePort(),
+      store: mkdtempSync(join(tmpdir(), `studio-nats-n${i + 1}-`)),
+    })),
+  );
+  const routes = nodes.map((n) => `nats://127.0.0.1:${n.clusterPort}`).join(',');
+  const args = (n: (typeof nodes)[number]) => [
+    ...['--server_name', n.name, '--cluster_name', 'studio-test'],
+    ...['--cluster', `nats://127.0.0.1:${n.clusterPort}`, '--routes', routes],
+  ];
+  const running = new Map<string, Awaited<ReturnType<typeof runNats>>>();
+  await Promise.all(nodes.map(async (n) => running.set(n.name, await runNats(n.port, n.store, args(n)))));
+  const node = (name: string) => {
+    const n = nodes.find((x) => x.name === name);
+    if (!n) throw new Error(`no NATS node ${name}`);
+    return {
+      url: `nats://127.0.0.1:${n.port}`,
+      kill: async () => {
+        await running.get(name)?.stop('SIGKILL');
+        running.delete(name);
+      },
+      start: async () => void running.set(name, await runNats(n.port, n.store, args(n))),
+    };
+  };
+  return {
+    urls: nodes.map((n) => `nats://127.0.0.1:${n.port}`),
+    node,
+    stop: async () => {
+      await Promise.all([...running.values()].map((r) => r.stop('SIGTERM')));
+      for (const n of nodes) rmSync(n.store, { recursive: true, force: true });
+    },
+  };
+}
+
+async function runNats(port: number, store: string, extra: string[] = []) {
   const child = killOnExit(
-    spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], { stdio: 'ignore' }),
+    spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, ...extra], {
+      stdio: 'ignore',
+    }),
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitFor('the private NATS server', async () => {

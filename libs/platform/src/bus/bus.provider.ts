@@ -17,6 +17,7 @@ export function createBus(config: ServiceConfig, registry: Registry): NatsBus {
     metrics: busMetrics(registry),
     log: { warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
     streamLimits: { [EVENTS_STREAM]: config.eventsStream },
+    replicas: config.natsReplicas,
   });
 }
 

@@ -7,6 +7,7 @@ describe('loadServiceConfig', () => {
       port: 8080,
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/artemis_studio',
       natsUrl: 'nats://127.0.0.1:4222',
+      natsReplicas: 'auto',
       migrateOnStart: true,
       logLevel: 'info',
       logFormat: 'json',
@@ -20,6 +21,15 @@ describe('loadServiceConfig', () => {
     expect(loadServiceConfig('gateway', 8080, { LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
     expect(loadServiceConfig('gateway', 8080, { LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
     expect(() => loadServiceConfig('gateway', 8080, { LOG_FORMAT: 'xml' }, false)).toThrow(/LOG_FORMAT/);
+  });
+
+  it('keeps NATS_REPLICAS as auto or a number from 1 to 5', () => {
+    expect(loadServiceConfig('gateway', 8080, { NATS_REPLICAS: '3' }, false).natsReplicas).toBe(3);
+    expect(loadServiceConfig('gateway', 8080, { NATS_REPLICAS: 'auto' }, false).natsReplicas).toBe('auto');
+    expect(() => loadServiceConfig('gateway', 8080, { NATS_REPLICAS: 'many' }, false)).toThrow(
+      /NATS_REPLICAS/,
+    );
+    expect(() => loadServiceConfig('gateway', 8080, { NATS_REPLICAS: '7' }, false)).toThrow(/NATS_REPLICAS/);
   });
 
   it('lists every problem at once', () => {

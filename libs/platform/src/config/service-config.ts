@@ -24,6 +24,11 @@ export const BaseEnvSchema = z.object({
       'must be one or more nats://host:port URLs, comma-separated',
     )
     .default('nats://127.0.0.1:4222'),
+  /**
+   * Copies NATS keeps of our stream and of every KV bucket: `auto` is 3 when the server is part
+   * of a cluster (a node lost loses no event and no lease) and 1 on a single server.
+   */
+  NATS_REPLICAS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(5)]).default('auto'),
   /** Limits of the STUDIO_EVENTS stream, for whichever service creates it first. */
   STUDIO_EVENTS_MAX_BYTES: z.coerce
     .number()
@@ -87,6 +92,7 @@ export interface ServiceConfig {
   port: number;
   databaseUrl: string;
   natsUrl: string;
+  natsReplicas: number | 'auto';
   migrateOnStart: boolean;
   logLevel: string;
   logFormat: 'json' | 'pretty';
@@ -129,6 +135,7 @@ export function loadServiceConfig(
     port: parsed.PORT ?? defaultPort,
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
+    natsReplicas: parsed.NATS_REPLICAS,
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
     logLevel: parsed.LOG_LEVEL,
     logFormat: parsed.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json'),
