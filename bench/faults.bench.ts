@@ -1,6 +1,7 @@
 /**
  * The fault suite (issue 17): npm run bench -- faults
  *   FAULTS_CLIENTS=200  FAULTS_RATE=500 (notifications/s)  FAULTS_SEED=23  FAULTS_RANDOM_SECONDS=120
+ *   FAULTS_NATS=cluster (three NATS nodes; a NATS fault takes the stream's leader)
  *
  * Real processes throughout (bench/support/fault-rig.ts): an Artemis live/backup pair, a private
  * NATS, PostgreSQL behind a TCP proxy, the scraper, the notifier, the event store and two gateway
@@ -32,6 +33,8 @@ const RECOVERY_LIMIT_MS = 90_000;
 const PG_OUTAGE_MS = 30_000;
 /** Longer than the notifier's buffer (NOTIFIER_BUFFER_SIZE, 10,000 events) lasts at RATE. */
 const NATS_OUTAGE_MS = 30_000;
+/** FAULTS_NATS=cluster: three NATS nodes, and a NATS fault takes the node leading STUDIO_EVENTS. */
+const NATS_NODE = process.env.FAULTS_NATS === 'cluster' ? ' (the stream leader of three nodes)' : '';
 const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -223,10 +226,10 @@ async function main(): Promise<void> {
   });
   await phase('p3', 'scraper SIGKILLed', crash('scraper'));
   await phase('p4', 'one gateway replica SIGKILLed', crash('gateway-a'));
-  await phase('p5', 'NATS SIGKILLed and restarted', natsRestart);
+  await phase('p5', `NATS SIGKILLed and restarted${NATS_NODE}`, natsRestart);
   await phase(
     'p6',
-    `NATS away ${NATS_OUTAGE_MS / 1000} s (longer than the notifier's buffer lasts)`,
+    `NATS away ${NATS_OUTAGE_MS / 1000} s${NATS_NODE || " (longer than the notifier's buffer lasts)"}`,
     natsAway,
   );
   await phase('p7', `PostgreSQL unreachable ${PG_OUTAGE_MS / 1000} s`, pgAway);
@@ -333,7 +336,7 @@ async function main(): Promise<void> {
   const checks = (await once<{ phases: PhaseCheck[] }>(followers, 'check')).phases;
 
   console.log(
-    `\nFault suite, Artemis 2.40.0 live/backup pair, ${CLIENTS} followers, ${RATE} notifications/s, ${new Date().toISOString()}\n`,
+    `\nFault suite, Artemis 2.40.0 live/backup pair, NATS ${process.env.FAULTS_NATS === 'cluster' ? 'cluster of three' : 'single server'}, ${CLIENTS} followers, ${RATE} notifications/s, ${new Date().toISOString()}\n`,
   );
   console.log(
     '| fault | caused | seen by a subscriber | stored | lost | lost while unobserved (stated) | of which at a period edge | unobserved s | stored twice | drops reported | followers complete / told of a gap / missing untold | duplicates delivered | longest silence s | services ready after s | followers live after s | not ready meanwhile |',

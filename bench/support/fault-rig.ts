@@ -1,4 +1,5 @@
-import { buckets } from '@artemis-studio/contracts';
+import { EVENTS_STREAM, buckets } from '@artemis-studio/contracts';
+import { connect } from 'nats';
 import { NatsBus } from '@artemis-studio/bus';
 import { StudioSettingEntity, createDataSource } from '@artemis-studio/db';
 import {
@@ -10,7 +11,9 @@ import {
   spawnService,
   startBroker,
   startPrivateNats,
+  startPrivateNatsCluster,
   type BrokerProfile,
+  type PrivateNats,
   type ServiceProcess,
   type TestDatabase,
 } from '@artemis-studio/testing';
@@ -25,6 +28,38 @@ export const FAULTS_LOG_DIR = process.env.FAULTS_LOG_DIR ?? '/tmp/studio-faults'
 export const FAULTS_PROFILE = 'faults';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The rig's NATS: one server, or with FAULTS_NATS=cluster three on loopback, as Kubernetes runs
+ * them (issue 32). In a cluster, a restart or an outage takes the node leading STUDIO_EVENTS,
+ * the worst one to lose; the services are given every node, comma-separated.
+ */
+async function startRigNats(): Promise<PrivateNats> {
+  if (process.env.FAULTS_NATS !== 'cluster') return startPrivateNats();
+  const cluster = await startPrivateNatsCluster(3);
+  const url = cluster.urls.join(',');
+  const leader = async () => {
+    const nc = await connect({ servers: cluster.urls });
+    try {
+      return (await (await nc.jetstreamManager()).streams.info(EVENTS_STREAM)).cluster?.leader ?? 'n1';
+    } catch {
+      return 'n1';
+    } finally {
+      await nc.close();
+    }
+  };
+  return {
+    url,
+    pid: 0,
+    restart: async (downMs = 0) => {
+      const node = cluster.node(await leader());
+      await node.kill();
+      await sleep(downMs);
+      await node.start();
+    },
+    stop: () => cluster.stop(),
+  };
+}
 
 /**
  * Extra environment for some services, by key, to compare settings side by side in one run
@@ -95,7 +130,7 @@ export class FaultRig {
     const broker = await startBroker(FAULTS_PROFILE);
     progress(`starting NATS, the database behind a proxy, and the services (their output: ${logDir})`);
     rmSync(logDir, { recursive: true, force: true });
-    const nats = await startPrivateNats();
+    const nats = await startRigNats();
     const database = await createTestDatabase({ migrated: true });
     process.env.STUDIO_TEST_DATABASE_URL = database.url;
     const postgres = await TcpRelay.proxy(Number(new URL(database.url).port || 5432));

@@ -72,7 +72,7 @@ export class BusConnection {
       if (this.closeRequested) throw new Error('bus closed before it first connected');
       try {
         const nc = await connect({
-          servers: this.options.servers,
+          servers: serverList(this.options.servers),
           name: this.options.name,
           maxReconnectAttempts: -1,
           reconnectTimeWait: 500,
@@ -108,4 +108,14 @@ export class BusConnection {
       }
     }
   }
+}
+
+/**
+ * The servers as nats.js takes them: NATS_URL lists a cluster's nodes comma-separated, and the
+ * client reads a string as one address (it dialled "a:4222,b:4222" as a single host).
+ */
+export function serverList(servers: string | string[]): string[] {
+  return (Array.isArray(servers) ? servers : servers.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }

@@ -42,7 +42,8 @@ describe('the bus on a three-node NATS cluster', () => {
 
   beforeAll(async () => {
     cluster = await startPrivateNatsCluster(3);
-    bus = new NatsBus({ servers: cluster.urls, name: 'cluster-test', log: quiet });
+    // As NATS_URL lists them: comma-separated.
+    bus = new NatsBus({ servers: cluster.urls.join(','), name: 'cluster-test', log: quiet });
     await bus.ready();
     raw = await connect({ servers: cluster.urls });
   }, 60_000);

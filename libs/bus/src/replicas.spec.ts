@@ -1,4 +1,5 @@
 import type { ServerInfo } from 'nats';
+import { serverList } from './connection';
 import { replicasFor } from './replicas';
 
 describe('replicasFor', () => {
@@ -14,5 +15,17 @@ describe('replicasFor', () => {
   it('keeps what the setting says when it says a number', () => {
     expect(replicasFor(5, clustered)).toBe(5);
     expect(replicasFor(1, clustered)).toBe(1);
+  });
+});
+
+describe('serverList', () => {
+  it('reads a comma-separated NATS_URL as one server per node', () => {
+    expect(serverList('nats://a:4222, nats://b:4222,nats://c:4222')).toEqual([
+      'nats://a:4222',
+      'nats://b:4222',
+      'nats://c:4222',
+    ]);
+    expect(serverList('nats://a:4222')).toEqual(['nats://a:4222']);
+    expect(serverList(['nats://a:4222'])).toEqual(['nats://a:4222']);
   });
 });
