@@ -41,6 +41,51 @@ describe('OwnedClusters', () => {
   });
 });
 
+describe('OwnedClusters handing over', () => {
+  const log = { log: () => undefined, warn: () => undefined };
+
+  it('gives the leases back first, keeps the work running until its handover is done, then stops it', async () => {
+    const kv = new InMemoryKv<Lease>();
+    const events: string[] = [];
+    const owner = new OwnedClusters({
+      leases: new ClusterLeases(kv, 'notifier', 'replica-a', 60_000),
+      clusters: async () => [target],
+      start: (t) => ({ target: t, stop: () => void events.push('stopped') }),
+      log,
+    });
+    await owner.run();
+    await owner.handOver(async () => {
+      // The successor can take the lease while the work still runs.
+      events.push(`lease ${(await kv.get('notifier.c1')) === null ? 'free' : 'held'}`);
+    });
+    expect(events).toEqual(['lease free', 'stopped']);
+  });
+
+  it('takes a lease handed back at once when nudged, not at its next renewal', async () => {
+    const kv = new InMemoryKv<Lease>();
+    const leaving = new ClusterLeases(kv, 'notifier', 'replica-a', 60_000);
+    await leaving.reconcile(['c1']);
+    const successor = new OwnedClusters({
+      leases: new ClusterLeases(kv, 'notifier', 'replica-b', 60_000),
+      clusters: async () => [target],
+      start: (t) => ({ target: t, stop: () => undefined }),
+      log,
+    });
+    try {
+      await successor.run();
+      expect(successor.all()).toEqual([]);
+      await leaving.releaseAll();
+      successor.nudge();
+      for (let i = 0; i < 50 && successor.all().length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      // Renewals are 20 s apart here: only the nudge can have taken it.
+      expect(successor.all().map((w) => w.target.id)).toEqual(['c1']);
+    } finally {
+      await successor.stop();
+    }
+  });
+});
+
 describe('replicaId', () => {
   it('is STUDIO_REPLICA_ID when set, so a restarted process takes its leases back at once', async () => {
     const env = { STUDIO_REPLICA_ID: 'studio-notifier-7c9f-x2kq' };

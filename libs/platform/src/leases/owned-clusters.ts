@@ -20,6 +20,8 @@ export interface OwnedClustersOptions<W extends ClusterWork> {
   /** After a cluster's work stopped: `deleted` when it is no longer registered at all. */
   released?(clusterId: string, deleted: boolean): Promise<void>;
   log: { log(message: string): void; warn(message: string): void };
+  /** Called once when this replica stops owning (stop or hand over): what watches for it ends. */
+  stopping?(): void | Promise<void>;
 }
 
 /**
@@ -33,6 +35,9 @@ export class OwnedClusters<W extends ClusterWork> {
   private known?: ClusterTarget[];
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  private reconciling = false;
+  /** A nudge came while reconciling: reconcile again at once after. */
+  private nudged = false;
 
   constructor(private readonly options: OwnedClustersOptions<W>) {}
 
@@ -46,17 +51,42 @@ export class OwnedClusters<W extends ClusterWork> {
 
   async run(): Promise<void> {
     if (this.stopped) return;
+    this.reconciling = true;
     try {
       await this.reconcile();
     } catch (err) {
       this.options.log.warn(`lease renewal failed: ${(err as Error).message}`);
+    } finally {
+      this.reconciling = false;
     }
-    if (!this.stopped) this.timer = setTimeout(() => void this.run(), this.options.leases.ttlMs / 3);
+    if (this.stopped) return;
+    if (this.nudged) {
+      this.nudged = false;
+      return this.run();
+    }
+    this.timer = setTimeout(() => void this.run(), this.options.leases.ttlMs / 3);
+  }
+
+  /**
+   * Reconciles now rather than at the next renewal: a lease was handed back, and the replica
+   * handing over keeps its cluster observed until another takes it (up to a third of the TTL
+   * later without this).
+   */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.reconciling) {
+      this.nudged = true;
+      return;
+    }
+    if (this.timer === undefined) return; // not running yet: run() starts it
+    clearTimeout(this.timer);
+    void this.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.options.stopping?.();
     await Promise.all(this.all().map((w) => w.stop()));
     this.work.clear();
     await this.options.leases.releaseAll();
@@ -70,6 +100,7 @@ export class OwnedClusters<W extends ClusterWork> {
   async handOver(each: (work: W) => Promise<unknown>): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.options.stopping?.();
     let released = true;
     try {
       await this.options.leases.releaseAll();
@@ -153,16 +184,18 @@ export async function ownedClustersFor<W extends ClusterWork>(
   options: OwnedClustersForOptions<W>,
 ): Promise<OwnedClusters<W>> {
   const catalog = new ClusterTargetQueries(options.dataSource, SecretVault.fromBase64(options.secretKey));
-  return new OwnedClusters({
-    leases: new ClusterLeases(
-      await options.bus.kv(buckets.leases),
-      options.service,
-      options.owner,
-      options.leaseTtlMs,
-    ),
+  const leases = await options.bus.kv(buckets.leases);
+  const owned: OwnedClusters<W> = new OwnedClusters({
+    leases: new ClusterLeases(leases, options.service, options.owner, options.leaseTtlMs),
     clusters: () => catalog.list(),
     start: options.start,
     released: options.released,
     log: options.log,
+    stopping: () => handedBack.stop(),
   });
+  // A lease of this service handed back (deleted) is taken at once by whichever replica wins it.
+  const handedBack = leases.watch((key, lease) => {
+    if (lease === null && key.startsWith(`${options.service}.`)) owned.nudge();
+  });
+  return owned;
 }
