@@ -230,10 +230,14 @@ const rules = parse(readFileSync(rulesFile, 'utf8'));
 const prometheusRule = parse(readFileSync(join(promDir, 'prometheus-rule.yaml'), 'utf8'));
 if (!isDeepStrictEqual(prometheusRule.spec.groups, rules.groups))
   fail('prometheus: prometheus-rule.yaml holds other groups than artemis-studio-rules.yml');
-const exporter = readFileSync(
+// The broker's figures come from the scraper's exporter; Studio's own (the notifier's holds and
+// drops) from the notifier's metrics.
+const exporter = [
   join(root, 'services', 'scraper', 'src', 'export', 'figure-export.service.ts'),
-  'utf8',
-);
+  join(root, 'services', 'notifier', 'src', 'metrics', 'notifier-metrics.ts'),
+]
+  .map((file) => readFileSync(file, 'utf8'))
+  .join('\n');
 const dashboard = readFileSync(join(root, 'deploy', 'grafana', 'artemis-studio-dashboard.json'), 'utf8');
 JSON.parse(dashboard);
 for (const [file, text] of [
@@ -241,7 +245,7 @@ for (const [file, text] of [
   ['artemis-studio-dashboard.json', dashboard],
 ])
   for (const name of new Set(text.match(/studio_[a-z_]+/g)))
-    if (!exporter.includes(`'${name}'`)) fail(`${file}: ${name} is not a metric the scraper exports`);
+    if (!exporter.includes(`'${name}'`)) fail(`${file}: ${name} is not a metric the scraper or the notifier exports`);
 
 for (const problem of problems) console.error(problem);
 console.log(
