@@ -6,29 +6,20 @@ import {
   subjects,
   type RawBrokerEvent,
 } from '@artemis-studio/contracts';
-import { type PrivateNatsCluster, startPrivateNatsCluster, waitFor } from '@artemis-studio/testing';
+import {
+  type PrivateNatsCluster,
+  rawBrokerEvent,
+  startPrivateNatsCluster,
+  waitFor,
+} from '@artemis-studio/testing';
 import { connect, type NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { NatsBus } from './nats-bus';
 
 const quiet = { warn: () => undefined, error: () => undefined };
 
-const event = (clusterId: string, n: number): RawBrokerEvent => ({
-  eventId: randomUUID(),
-  clusterId,
-  node: 'node-a',
-  type: 'CONSUMER_CREATED',
-  brokerTs: new Date().toISOString(),
-  receivedAt: new Date().toISOString(),
-  address: `q${n}`,
-  queue: `q${n}`,
-  consumer: String(n),
-  session: null,
-  connection: null,
-  remoteAddress: null,
-  user: null,
-  props: { _AMQ_NotifType: 'CONSUMER_CREATED' },
-});
+const event = (clusterId: string, n: number): RawBrokerEvent =>
+  rawBrokerEvent({ clusterId, address: `q${n}`, queue: `q${n}`, consumer: String(n) });
 
 /**
  * The bus against a cluster of three NATS servers (issue 32, item 4): our stream and buckets are

@@ -15,7 +15,7 @@ export { brokerCluster, declareLive, insertCluster, insertReceiver } from './clu
 export { spawnService } from './process';
 export { killOnExit } from './children';
 export type { ServiceProcess } from './process';
-export { cleanStream } from './stream';
+export { cleanStream, followRawEvents } from './stream';
 export { TcpProxy } from './tcp-proxy';
 export { startPrivateNats, startPrivateNatsCluster } from './private-nats';
 export { openStream } from './sse';

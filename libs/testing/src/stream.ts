@@ -1,4 +1,6 @@
-import { EVENTS_STREAM, subjects } from '@artemis-studio/contracts';
+import type { Bus, Stoppable } from '@artemis-studio/bus';
+import { EVENTS_STREAM, channels, subjects, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
 import { testConfig } from './config';
 
@@ -24,4 +26,26 @@ export async function cleanStream({
   } finally {
     await nc.close();
   }
+}
+
+/**
+ * Every raw event of a cluster the stream holds, as they arrive, read by a durable consumer of the
+ * test's own: stop it, and give `durable` to cleanStream.
+ */
+export function followRawEvents(
+  bus: Bus,
+  clusterId: string,
+  prefix: string,
+): { events: RawBrokerEvent[]; durable: string; consumer: Stoppable } {
+  const events: RawBrokerEvent[] = [];
+  const durable = `${prefix}-${randomUUID().slice(0, 8)}`;
+  const consumer = bus.consume(
+    channels.eventRaw,
+    { durable, filterSubject: subjects.eventRaw(clusterId) },
+    (event, delivery) => {
+      events.push(event);
+      delivery.ack();
+    },
+  );
+  return { events, durable, consumer };
 }

@@ -1,17 +1,12 @@
 import type { Stoppable } from '@artemis-studio/bus';
-import {
-  buckets,
-  channels,
-  subjects,
-  type RawBrokerEvent,
-  UNOBSERVED_EVENT_TYPE,
-} from '@artemis-studio/contracts';
+import { buckets, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import {
   brokerCluster,
   type BrokerProfile,
   brokerProfile,
   cleanStream,
+  followRawEvents,
   declareLive,
   insertCluster,
   openAmqpClient,
@@ -80,15 +75,9 @@ describe('back-pressure: NATS away while the broker notifies', () => {
   it('holds the broker back instead of dropping, and loses nothing once NATS is back', async () => {
     const cluster = await insertCluster(db, brokerCluster(broker));
     clusterIds.push(cluster.id);
-    const events: RawBrokerEvent[] = [];
-    const durable = `back-pressure-${randomUUID().slice(0, 8)}`;
+    const { events, durable, consumer } = followRawEvents(bus, cluster.id, 'back-pressure');
     durables.push(durable);
-    consumers.push(
-      bus.consume(channels.eventRaw, { durable, filterSubject: subjects.eventRaw(cluster.id) }, (e, d) => {
-        events.push(e);
-        d.ack();
-      }),
-    );
+    consumers.push(consumer);
     await declareLive(bus, cluster.id, broker);
     await waitFor('the subscription', async () =>
       (await (await bus.kv(buckets.capabilities)).get(cluster.id))?.value.status === 'AVAILABLE'

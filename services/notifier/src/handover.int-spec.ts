@@ -1,17 +1,12 @@
 import type { Stoppable } from '@artemis-studio/bus';
-import {
-  buckets,
-  channels,
-  subjects,
-  type RawBrokerEvent,
-  UNOBSERVED_EVENT_TYPE,
-} from '@artemis-studio/contracts';
+import { buckets, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import {
   brokerCluster,
   type BrokerProfile,
   brokerProfile,
   cleanStream,
+  followRawEvents,
   declareLive,
   insertCluster,
   openAmqpClient,
@@ -61,15 +56,9 @@ describe('handover: a notifier stopped while another runs', () => {
   it('loses nothing and stores nothing twice across the handover', async () => {
     const cluster = await insertCluster(db, brokerCluster(broker));
     clusterIds.push(cluster.id);
-    const events: RawBrokerEvent[] = [];
-    const durable = `handover-${randomUUID().slice(0, 8)}`;
+    const { events, durable, consumer } = followRawEvents(bus, cluster.id, 'handover');
     durables.push(durable);
-    consumers.push(
-      bus.consume(channels.eventRaw, { durable, filterSubject: subjects.eventRaw(cluster.id) }, (e, d) => {
-        events.push(e);
-        d.ack();
-      }),
-    );
+    consumers.push(consumer);
     const old = await startService(NotifierModule, NOTIFIER_ENV);
     notifiers.push(old);
     await declareLive(bus, cluster.id, broker);

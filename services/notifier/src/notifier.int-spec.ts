@@ -3,9 +3,7 @@ import {
   buckets,
   channels,
   subjectPatterns,
-  subjects,
   type CapabilityVerdict,
-  type RawBrokerEvent,
   type Signal,
   unobservedPeriod,
 } from '@artemis-studio/contracts';
@@ -16,6 +14,7 @@ import {
   type BrokerProfile,
   brokerProfile,
   cleanStream,
+  followRawEvents,
   declareLive,
   insertCluster,
   openAmqpClient,
@@ -57,19 +56,9 @@ describe('notifier against a real broker and NATS', () => {
 
   /** Every event of the cluster the stream holds, read with a durable consumer of our own. */
   const streamOf = (clusterId: string) => {
-    const events: RawBrokerEvent[] = [];
-    const durable = `notifier-test-${randomUUID().slice(0, 8)}`;
+    const { events, durable, consumer } = followRawEvents(bus, clusterId, 'notifier-test');
     durables.push(durable);
-    consumers.push(
-      bus.consume(
-        channels.eventRaw,
-        { durable, filterSubject: subjects.eventRaw(clusterId) },
-        (event, delivery) => {
-          events.push(event);
-          delivery.ack();
-        },
-      ),
-    );
+    consumers.push(consumer);
     return events;
   };
 
