@@ -93,14 +93,19 @@ export class OwnedClusters<W extends ClusterWork> {
   }
 
   /**
-   * Make before break: the leases go back first while the work runs on, so another replica takes
-   * the clusters over; `each` then waits for each one's successor (or gives up), and the work stops.
+   * Make before break: `before` readies each work for it, the leases go back while the work runs
+   * on, so another replica takes the clusters over; `each` then waits for each one's successor
+   * (or gives up), and the work stops.
    * Without the leases handed back (NATS away) there is no successor to wait for.
    */
-  async handOver(each: (work: W) => Promise<unknown>): Promise<void> {
+  async handOver(
+    each: (work: W) => Promise<unknown>,
+    before: (work: W) => Promise<unknown> = async () => undefined,
+  ): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.options.stopping?.();
+    await Promise.all(this.all().map((work) => before(work).catch(() => undefined)));
     let released = true;
     try {
       await this.options.leases.releaseAll();

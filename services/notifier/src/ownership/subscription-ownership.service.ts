@@ -1,5 +1,5 @@
-import { Bus, type Stoppable } from '@artemis-studio/bus';
-import { buckets, leaseKey, type LiveNodeSet } from '@artemis-studio/contracts';
+import { Bus, type Stoppable, type TypedKv } from '@artemis-studio/bus';
+import { buckets, leaseKey, type Lease, type LiveNodeSet } from '@artemis-studio/contracts';
 import {
   BUS,
   DatabaseService,
@@ -124,30 +124,38 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
    */
   override async onApplicationShutdown(): Promise<void> {
     const leases = await this.bus.kv(buckets.leases).catch(() => undefined);
+    const handingOver = this.config.handoverMs > 0 && leases !== undefined;
     await this.owned
-      ?.handOver(async (cluster) => {
-        if (this.config.handoverMs === 0 || !leases) return;
-        // A live replica claims a free lease within a third of the TTL: one that is still free
-        // after that (and a little) has no taker, the last replica is going, and nobody will.
-        const abandon = new AbortController();
-        const claimCheck = setTimeout(
-          async () => {
-            const lease = await leases.get(leaseKey('notifier', cluster.target.id)).catch(() => null);
-            if (!lease || lease.value.owner === this.owner) abandon.abort();
-          },
-          this.config.leaseTtlMs / 3 + CLAIM_MARGIN_MS,
-        );
-        const handedOver = await cluster.handOver(this.config.handoverMs, abandon.signal);
-        clearTimeout(claimCheck);
-        this.logger.log(
-          handedOver
-            ? `handed cluster ${cluster.target.name} over: its next owner was observing before these subscriptions closed`
-            : `cluster ${cluster.target.name}: no replica took it over${abandon.signal.aborted ? '' : ' within NOTIFIER_HANDOVER_SECONDS'}`,
-        );
-      })
+      ?.handOver(
+        (cluster) => (handingOver ? this.handOver(cluster, leases!) : Promise.resolve()),
+        // The handover mark is written before the lease goes: a successor then never reads a
+        // plain "observing" mark and reports a crash that did not happen.
+        (cluster) => (handingOver ? cluster.announceHandover() : Promise.resolve()),
+      )
       .catch((err) => this.logger.warn(`could not hand the clusters over: ${(err as Error).message}`));
     await this.liveNodesWatch?.stop();
     this.coalescer.stop();
     await this.publisher.stop();
+  }
+
+  /** Keeps one cluster observed until the replica that took its lease is observing it too. */
+  private async handOver(cluster: ClusterNotifications, leases: TypedKv<Lease>): Promise<void> {
+    // A live replica claims a free lease within a third of the TTL: one still free after that
+    // (and a little) has no taker: the last replica is going, and nobody will take it.
+    const abandon = new AbortController();
+    const claimCheck = setTimeout(
+      async () => {
+        const lease = await leases.get(leaseKey('notifier', cluster.target.id)).catch(() => null);
+        if (!lease || lease.value.owner === this.owner) abandon.abort();
+      },
+      this.config.leaseTtlMs / 3 + CLAIM_MARGIN_MS,
+    );
+    const handedOver = await cluster.handOver(this.config.handoverMs, abandon.signal);
+    clearTimeout(claimCheck);
+    this.logger.log(
+      handedOver
+        ? `handed cluster ${cluster.target.name} over: its next owner was observing before these subscriptions closed`
+        : `cluster ${cluster.target.name}: no replica took it over${abandon.signal.aborted ? '' : ' within NOTIFIER_HANDOVER_SECONDS'}`,
+    );
   }
 }

@@ -98,6 +98,11 @@ export class ClusterNotifications {
    * Keeps observing until the next owner is (true), for at most `deadlineMs` or until `abandon`:
    * the lease is already given back. stop() follows either way.
    */
+  /** Says, before the lease is given back, that this replica observes until a successor does. */
+  announceHandover(): Promise<void> {
+    return this.deps.ledger.announceHandover();
+  }
+
   handOver(deadlineMs: number, abandon?: AbortSignal): Promise<boolean> {
     return this.deps.ledger.handOver(deadlineMs, abandon);
   }

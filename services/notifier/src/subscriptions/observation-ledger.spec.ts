@@ -165,6 +165,9 @@ describe('ObservationLedger', () => {
       const first = ledger('notifier-a');
       first.resumed();
       await clockTo(4);
+      // Before the lease goes: a successor reading now sees a handover, not a crash.
+      await first.announceHandover();
+      expect(store.mark).toMatchObject({ owner: 'notifier-a', observedUntil: iso(4), handingOver: true });
       const handedOver = first.handOver(15_000);
       await clockTo(6);
       expect(store.mark).toMatchObject({ owner: 'notifier-a', observing: true, handingOver: true });

@@ -100,10 +100,21 @@ export class ObservationLedger {
   }
 
   /**
-   * Make before break (ADR-0014): this replica keeps observing, saying so in a handover mark
-   * refreshed every HANDOVER_REFRESH_MS, until its successor's mark replaces it, or `deadlineMs`.
-   * True when the successor took over: the subscriptions may then close with no gap between them.
-   * `abandon` ends the wait early: no replica is there to take over.
+   * Make before break (ADR-0014), first step, before the lease is given back: the mark says this
+   * replica observes and is handing over, so a successor that reads it at once reports no period.
+   */
+  async announceHandover(): Promise<void> {
+    await this.queue;
+    if (!this.observing || this.stopped) return;
+    clearInterval(this.refresh);
+    await this.write(this.handoverMark());
+  }
+
+  /**
+   * Then this replica keeps observing, refreshing its handover mark every HANDOVER_REFRESH_MS,
+   * until its successor's mark replaces it, or `deadlineMs`. True when the successor took over:
+   * the subscriptions may then close with no gap between them. `abandon` ends the wait early: no
+   * replica is there to take over.
    */
   async handOver(deadlineMs: number, abandon?: AbortSignal): Promise<boolean> {
     await this.queue;
@@ -114,15 +125,11 @@ export class ObservationLedger {
     while (this.observing && !abandon?.aborted && this.now().getTime() < deadline) {
       try {
         const stored = await this.deps.store.read();
-        const mark: ObservationMark = {
-          observedUntil: this.now().toISOString(),
-          observing: true,
-          owner: this.deps.owner,
-          handingOver: true,
-        };
-        const mine = !stored || stored.mark.owner === this.deps.owner;
-        if (mine && (stored ? await this.deps.store.replace(mark, stored.revision) : await this.write(mark)))
-          this.lastMark = mark;
+        if (stored && stored.mark.owner !== this.deps.owner) return (this.handedOver = true);
+        const mark = this.handoverMark();
+        // Compare-and-set: a successor's mark written since our read is never overwritten.
+        if (!stored) await this.write(mark);
+        else if (await this.deps.store.replace(mark, stored.revision)) this.lastMark = mark;
         else return (this.handedOver = true);
       } catch (err) {
         this.deps.warn(`handover mark not written: ${(err as Error).message}`);
@@ -130,6 +137,15 @@ export class ObservationLedger {
       await sleep(HANDOVER_REFRESH_MS, abandon);
     }
     return false;
+  }
+
+  private handoverMark(): ObservationMark {
+    return {
+      observedUntil: this.now().toISOString(),
+      observing: true,
+      owner: this.deps.owner,
+      handingOver: true,
+    };
   }
 
   private refreshMark(): void {
