@@ -94,15 +94,15 @@ export class ClusterNotifications {
     return [...this.states.values()].filter((s) => s.state === 'subscribed').map((s) => s.node);
   }
 
-  /**
-   * Keeps observing until the next owner is (true), for at most `deadlineMs` or until `abandon`:
-   * the lease is already given back. stop() follows either way.
-   */
   /** Says, before the lease is given back, that this replica observes until a successor does. */
   announceHandover(): Promise<void> {
     return this.deps.ledger.announceHandover();
   }
 
+  /**
+   * Keeps observing until the next owner is (true), for at most `deadlineMs` or until `abandon`:
+   * the lease is already given back. stop() follows either way.
+   */
   handOver(deadlineMs: number, abandon?: AbortSignal): Promise<boolean> {
     return this.deps.ledger.handOver(deadlineMs, abandon);
   }
