@@ -245,7 +245,8 @@ for (const [file, text] of [
   ['artemis-studio-dashboard.json', dashboard],
 ])
   for (const name of new Set(text.match(/studio_[a-z_]+/g)))
-    if (!exporter.includes(`'${name}'`)) fail(`${file}: ${name} is not a metric the scraper or the notifier exports`);
+    if (!exporter.includes(`'${name}'`))
+      fail(`${file}: ${name} is not a metric the scraper or the notifier exports`);
 
 for (const problem of problems) console.error(problem);
 console.log(

@@ -1,4 +1,3 @@
 export * from './bus';
 export { NatsBus } from './nats-bus';
 export { InMemoryKv } from './in-memory-kv';
-export type { ReplicaSetting } from './replicas';

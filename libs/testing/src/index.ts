@@ -17,7 +17,12 @@ export { killOnExit } from './children';
 export type { ServiceProcess } from './process';
 export { cleanStream, followRawEvents } from './stream';
 export { TcpProxy } from './tcp-proxy';
-export { startPrivateNats, startPrivateNatsCluster } from './private-nats';
+export {
+  startPrivateNats,
+  startPrivateNatsCluster,
+  type PrivateNats,
+  type PrivateNatsCluster,
+} from './private-nats';
 export { openStream } from './sse';
 export { testBus } from './bus';
 export { openAmqpClient } from './amqp';

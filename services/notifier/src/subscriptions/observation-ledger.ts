@@ -2,7 +2,7 @@ import type { ObservationMark, UnobservedPeriod } from '@artemis-studio/contract
 import { sleep } from '@artemis-studio/timing';
 
 /** A mark as stored, with the revision a compare-and-set names. */
-export interface StoredMark {
+interface StoredMark {
   mark: ObservationMark;
   revision: number;
 }
@@ -37,7 +37,7 @@ export const HANDOVER_INTERRUPTED =
   'the notifier handing the cluster over stopped before its successor was observing';
 
 /** How often a replica handing over refreshes its mark and looks for its successor's. */
-export const HANDOVER_REFRESH_MS = 250;
+const HANDOVER_REFRESH_MS = 250;
 
 /**
  * Whether one cluster's notifications are being observed, kept where every replica can read it
