@@ -4,58 +4,68 @@ describe('CreditGate', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('grants at once while open, and only once released while held', () => {
-    const gate = new CreditGate({ holdLimitMs: 60_000 });
-    const grants: string[] = [];
-    gate.whenOpen(() => grants.push('open'));
-    gate.hold();
-    gate.whenOpen(() => grants.push('a'));
-    gate.whenOpen(() => grants.push('b'));
-    expect(grants).toEqual(['open']);
-    gate.release();
-    expect(grants).toEqual(['open', 'a', 'b']);
-    expect(gate.isOpen()).toBe(true);
+  it('never grants more than the buffer could take, however many subscriptions ask', () => {
+    const gate = new CreditGate({ capacity: 100, holdLimitMs: 60_000 });
+    const subscriptions = Array.from({ length: 8 }, () => gate.take(30));
+    expect(subscriptions.reduce((a, b) => a + b, 0)).toBe(100);
+    gate.bufferedNow(0);
+    expect(gate.take(1)).toBe(0);
   });
 
-  it('says since when the brokers hold, while they do', () => {
-    const gate = new CreditGate({ holdLimitMs: 60_000, now: () => 1234 });
-    expect(gate.heldSince()).toBeUndefined();
-    gate.hold();
-    expect(gate.heldSince()).toBe(1234);
-    gate.release();
-    expect(gate.heldSince()).toBeUndefined();
-  });
-
-  it('forgets the grant of a subscription that ended', () => {
-    const gate = new CreditGate({ holdLimitMs: 60_000 });
+  it('holds a subscription that finds the pool empty, and grants it when a quarter is free again', () => {
+    const gate = new CreditGate({ capacity: 100, holdLimitMs: 60_000, now: () => 1234 });
+    expect(gate.take(100)).toBe(100);
+    for (let i = 0; i < 100; i++) gate.used();
+    gate.bufferedNow(100);
     const grant = jest.fn();
-    gate.hold();
     gate.whenOpen(grant);
-    gate.forget(grant);
-    gate.release();
     expect(grant).not.toHaveBeenCalled();
+    expect(gate.heldSince()).toBe(1234);
+    gate.bufferedNow(90);
+    expect(grant).not.toHaveBeenCalled();
+    gate.bufferedNow(75);
+    expect(grant).toHaveBeenCalledTimes(1);
+    expect(gate.heldSince()).toBeUndefined();
   });
 
-  it('opens at the limit and holds no more until the buffer has drained', () => {
+  it('takes back what an ended subscription did not use, and forgets its grant', () => {
+    const gate = new CreditGate({ capacity: 10, holdLimitMs: 60_000 });
+    expect(gate.take(10)).toBe(10);
+    const grant = jest.fn();
+    gate.whenOpen(grant);
+    gate.returned(10, grant);
+    gate.bufferedNow(0);
+    expect(grant).not.toHaveBeenCalled();
+    expect(gate.take(10)).toBe(10);
+  });
+
+  it('grants whatever the buffer holds once the limit is reached, until the buffer has drained', () => {
     const released: [number, boolean][] = [];
     let now = 0;
     const gate = new CreditGate({
+      capacity: 10,
       holdLimitMs: 60_000,
       now: () => now,
       onRelease: (ms, over) => released.push([ms, over]),
     });
+    gate.take(10);
+    for (let i = 0; i < 10; i++) gate.used();
+    gate.bufferedNow(10);
     const grant = jest.fn();
-    gate.hold();
     gate.whenOpen(grant);
     now = 60_000;
     jest.advanceTimersByTime(60_000);
     expect(grant).toHaveBeenCalledTimes(1);
     expect(released).toEqual([[60_000, true]]);
-    // Still full: a new hold now would make the limit bound nothing.
-    gate.hold();
-    expect(gate.isOpen()).toBe(true);
-    gate.release();
-    gate.hold();
-    expect(gate.isOpen()).toBe(false);
+    // Still full: holding again now would make the limit bound nothing.
+    expect(gate.take(5)).toBe(5);
+    gate.bufferedNow(0);
+    gate.used();
+    gate.used();
+    gate.used();
+    gate.used();
+    gate.used();
+    gate.bufferedNow(10);
+    expect(gate.take(5)).toBe(0);
   });
 });

@@ -1,8 +1,11 @@
 export interface CreditGateOptions {
+  /** The publisher's buffer: credit granted and not yet used, plus what it holds, never exceeds it. */
+  capacity: number;
   /**
-   * The longest the brokers are made to hold notifications. Past it credit is granted again and
-   * what the buffer cannot take is dropped and counted, as before back-pressure: a temporary
-   * subscription queue has no bound of its own, and the broker's memory is the operator's.
+   * The longest the brokers are made to hold notifications. Past it credit is granted again
+   * whatever the buffer holds, and what it cannot take is dropped and counted, as before
+   * back-pressure: a temporary subscription queue has no bound of its own, and the broker's memory
+   * is the operator's.
    */
   holdLimitMs: number;
   onHold?(): void;
@@ -12,23 +15,55 @@ export interface CreditGateOptions {
 }
 
 /**
- * Whether the subscriptions may take more notifications from the brokers (ADR-0014). The
- * publisher holds it while its buffer is too full (NATS away or slow) and releases it as publishes
- * are acknowledged; while it is held, subscriptions grant no AMQP credit, so the notifications
- * wait in each subscription's queue on the broker instead of being dropped here.
+ * The AMQP credit every subscription grants, from one pool the size of the publisher's buffer
+ * (ADR-0014): credit granted and not yet used plus the events buffered never exceed it, however
+ * many subscriptions there are, so the notifier never takes from a broker what it would have to
+ * drop. When the pool is empty (NATS away or slow) the brokers hold their notifications in each
+ * subscription's queue; the publisher frees the pool as the stream acknowledges.
  */
 export class CreditGate {
+  private buffered = 0;
+  /** Credit granted to the brokers and not yet used. */
+  private outstanding = 0;
   private heldAt?: number;
-  /** The limit ended the last hold: no new one until the buffer has drained, or the limit bounds nothing. */
+  /** The limit ended the last hold: credit flows whatever the buffer holds until it has drained. */
   private spent = false;
   private limitTimer?: NodeJS.Timeout;
   private readonly waiting = new Set<() => void>();
 
   constructor(private readonly options: CreditGateOptions) {}
 
-  /** Whether credit may be granted now. */
-  isOpen(): boolean {
-    return this.heldAt === undefined;
+  /** Takes up to `wanted` credit from the pool: what may be granted now (0 while the brokers hold). */
+  take(wanted: number): number {
+    const room = this.options.capacity - this.buffered - this.outstanding;
+    const granted = this.spent ? wanted : Math.max(0, Math.min(wanted, room));
+    this.outstanding += granted;
+    return granted;
+  }
+
+  /** Calls `grant` once credit may be taken again: at once when some may be now. */
+  whenOpen(grant: () => void): void {
+    if (this.spent || this.room() > 0) return grant();
+    this.waiting.add(grant);
+    this.hold();
+  }
+
+  /** One notification arrived: a credit used. */
+  used(): void {
+    this.outstanding = Math.max(0, this.outstanding - 1);
+  }
+
+  /** A subscription ended with `credit` unused: back to the pool. Its grant, if waiting, is dropped. */
+  returned(credit: number, grant: () => void): void {
+    this.outstanding = Math.max(0, this.outstanding - Math.max(0, credit));
+    this.waiting.delete(grant);
+  }
+
+  /** The publisher's buffer now holds `size` events; a quarter of the pool free again ends a hold. */
+  bufferedNow(size: number): void {
+    this.buffered = size;
+    if (this.buffered === 0) this.spent = false;
+    if (this.heldAt !== undefined && this.room() >= this.options.capacity / 4) this.open(false);
   }
 
   /** When the brokers started holding, while they do: a subscription lost meanwhile lost what they held since. */
@@ -36,36 +71,23 @@ export class CreditGate {
     return this.heldAt;
   }
 
-  /** Calls `grant` once the gate is open: at once when it is. */
-  whenOpen(grant: () => void): void {
-    if (this.isOpen()) grant();
-    else this.waiting.add(grant);
+  private room(): number {
+    return this.options.capacity - this.buffered - this.outstanding;
   }
 
-  /** Forgets a grant that no longer applies (its subscription ended). */
-  forget(grant: () => void): void {
-    this.waiting.delete(grant);
-  }
-
-  hold(): void {
-    if (this.heldAt !== undefined || this.spent) return;
+  private hold(): void {
+    if (this.heldAt !== undefined) return;
     this.heldAt = this.now();
     this.limitTimer = setTimeout(() => this.open(true), this.options.holdLimitMs);
     this.limitTimer.unref();
     this.options.onHold?.();
   }
 
-  /** The buffer has room again. */
-  release(): void {
-    this.spent = false;
-    if (this.heldAt !== undefined) this.open(false);
-  }
-
   private open(overLimit: boolean): void {
     const heldMs = this.now() - (this.heldAt ?? this.now());
     clearTimeout(this.limitTimer);
     this.heldAt = undefined;
-    this.spent = overLimit;
+    if (overLimit) this.spent = true;
     this.options.onRelease?.(heldMs, overLimit);
     const grants = [...this.waiting];
     this.waiting.clear();

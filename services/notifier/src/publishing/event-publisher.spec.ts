@@ -122,18 +122,23 @@ describe('EventPublisher', () => {
     expect(sut.pendingDrops()).toEqual(new Map([['c1', 4]]));
   });
 
-  it('holds the credit gate at half its capacity and releases it when down to a quarter', async () => {
+  it('frees the credit pool as the stream acknowledges what it holds', async () => {
     const stream = new FakeStream();
     stream.up = false;
-    const gate = new CreditGate({ holdLimitMs: 60_000 });
+    const gate = new CreditGate({ capacity: 100, holdLimitMs: 60_000 });
     const sut = new EventPublisher(stream, () => 100, noMetrics, quiet, gate);
-    for (let i = 0; i < 49; i++) sut.enqueue(event('c1'));
-    expect(gate.isOpen()).toBe(true);
-    sut.enqueue(event('c1'));
-    expect(gate.isOpen()).toBe(false);
+    expect(gate.take(100)).toBe(100);
+    for (let i = 0; i < 100; i++) {
+      gate.used();
+      sut.enqueue(event('c1'));
+    }
+    // Everything granted is buffered: nothing more until the stream takes some.
+    expect(gate.take(10)).toBe(0);
+    const granted = new Promise<void>((resolve) => gate.whenOpen(resolve));
     stream.up = true;
-    await until(() => gate.isOpen());
-    await until(() => stream.events.length === 50);
+    await granted;
+    await until(() => stream.events.length === 100);
+    expect(gate.take(10)).toBe(10);
     await sut.stop();
   });
 });

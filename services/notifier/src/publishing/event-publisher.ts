@@ -16,10 +16,10 @@ const RETRY_MAX_MS = 10_000;
 
 /**
  * Carries broker events to the STUDIO_EVENTS stream. Intake never waits on NATS: events wait in a
- * bounded buffer (also while the stream is full and refuses them). Once the buffer is half full
- * the credit gate is held, so the brokers keep the notifications instead (ADR-0014); it is
- * released when the buffer is down to a quarter. Past its capacity (credit already granted, or
- * the gate's limit spent) an event is dropped and counted for its cluster, and the counts are
+ * bounded buffer (also while the stream is full and refuses them). The subscriptions' credit comes
+ * from a pool the buffer's size (the credit gate, ADR-0014), so the brokers hold what the buffer
+ * could not. Past its capacity (the gate's hold limit spent) an event is dropped and counted for
+ * its cluster, and the counts are
  * reported to the event store, so the loss reaches the events API (non-negotiable 2). Publishes
  * are pipelined; a failed one keeps its message id, so a retry of an event the stream already
  * has is discarded as a duplicate.
@@ -53,7 +53,7 @@ export class EventPublisher {
     }
     this.buffer.push(event);
     this.metrics.buffered(this.buffer.length);
-    if (this.buffer.length >= this.capacity() / 2) this.gate?.hold();
+    this.gate?.bufferedNow(this.buffer.length);
     void this.pump();
     return true;
   }
@@ -99,7 +99,7 @@ export class EventPublisher {
         this.buffer.splice(0, batch.length, ...failed);
         this.metrics.published(batch.length - failed.length);
         this.metrics.buffered(this.buffer.length);
-        if (this.buffer.length <= this.capacity() / 4) this.gate?.release();
+        this.gate?.bufferedNow(this.buffer.length);
         if (failed.length > 0) {
           const reason = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult)
             .reason as Error;

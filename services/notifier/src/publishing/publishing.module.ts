@@ -19,6 +19,7 @@ import { EventPublisher } from './event-publisher';
       useFactory: (config: NotifierConfig, metrics: NotifierMetrics) => {
         const log = new Logger('Publisher');
         return new CreditGate({
+          capacity: config.bufferSize,
           holdLimitMs: config.holdLimitMs,
           onHold: () => {
             metrics.credit.held();

@@ -63,7 +63,7 @@ describe('a notification subscription cut silently, against a real broker', () =
     notifications = new ClusterNotifications(target, {
       containerId: `silent-cut-${randomUUID().slice(0, 8)}`,
       creditWindow: 100,
-      gate: new CreditGate({ holdLimitMs: 60_000 }),
+      gate: new CreditGate({ capacity: 10_000, holdLimitMs: 60_000 }),
       idleTimeoutMs: IDLE_MS,
       onNotification: (_cluster, _node, properties) => heard.push(JSON.stringify(properties ?? {})),
       putVerdict: () => undefined,

@@ -148,22 +148,29 @@ export class NotificationSubscription {
     let asked = false;
     const grant = () => {
       asked = false;
-      if (receiver.isOpen()) receiver.addCredit(window - receiver.credit);
+      if (!receiver.isOpen()) return;
+      const granted = gate.take(window - receiver.credit);
+      if (granted > 0) receiver.addCredit(granted);
+      // Less than wanted, and none in hand: wait for the pool, or the broker would never send again.
+      if (receiver.credit === 0) ask();
     };
-    receiver.on(ReceiverEvents.message, (ctx: EventContext) => {
-      this.options.onNotification(ctx.message?.application_properties);
-      // Topped up at half the window, so a busy broker is never waiting for a round trip.
-      if (asked || receiver.credit > window / 2) return;
+    const ask = () => {
+      if (asked) return;
       asked = true;
       gate.whenOpen(grant);
+    };
+    receiver.on(ReceiverEvents.message, (ctx: EventContext) => {
+      gate.used();
+      this.options.onNotification(ctx.message?.application_properties);
+      // Topped up at half the window, so a busy broker is never waiting for a round trip.
+      if (receiver.credit <= window / 2) ask();
     });
     // A subscription opened while the brokers hold starts holding too.
-    asked = true;
-    gate.whenOpen(grant);
+    ask();
     this.backoff.reset();
     this.options.onState({ node: this.node, state: 'subscribed' });
     const reason = await Promise.race([lost, detached]);
-    gate.forget(grant);
+    gate.returned(receiver.credit, grant);
     return reason;
   }
 }
