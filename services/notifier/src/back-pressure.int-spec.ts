@@ -30,8 +30,9 @@ const RECEIVERS = 150;
 
 /**
  * NATS away while the broker keeps notifying (issue 30, item 2): the notifier stops granting AMQP
- * credit once its buffer is half full, the broker holds the rest, and when NATS is back every
- * notification reaches the stream. Before back-pressure, all but the buffer's capacity were dropped.
+ * credit once its buffer could take no more (its credit pool is empty), the broker holds the rest,
+ * and when NATS is back every notification reaches the stream. Other tests' clusters, subscribed by
+ * this notifier too, share the pool. Before back-pressure, all past the buffer were dropped.
  */
 describe('back-pressure: NATS away while the broker notifies', () => {
   let broker: BrokerProfile;
