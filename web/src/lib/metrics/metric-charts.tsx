@@ -48,6 +48,10 @@ export function MetricCharts({
             series: [data.oldest],
             unit: 'seconds',
             label: `Oldest message's wait ${subject}`,
+            // An empty chart alone reads as broken: say why nothing is drawn.
+            empty: data.oldest.values.every((v) => v === null)
+              ? 'Nothing waited in this range: the queue was empty at every sample, or the broker dated no message.'
+              : undefined,
           },
         ]
       : []),
@@ -61,6 +65,11 @@ export function MetricCharts({
       <Text fw={600} size="sm" mb="xs">
         {chart.title}
       </Text>
+      {'empty' in chart && chart.empty && (
+        <Text size="xs" c="dimmed" data-testid="chart-empty">
+          {chart.empty}
+        </Text>
+      )}
       <TimeChart
         times={data.times}
         span={data.span}
