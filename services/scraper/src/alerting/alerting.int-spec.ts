@@ -323,11 +323,15 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     await waitFor('the webhook to be told after two refusals', () => webhook.received.length === before + 1, {
       timeoutMs: 20_000,
     });
-    const [log] = await db.query(
-      `SELECT d.attempts, d.status, d.last_error FROM alert_delivery d JOIN alert a ON a.id = d.alert_id
-        JOIN alert_receiver r ON r.id = d.receiver_id WHERE a.rule_id = $1 AND r.name = 'hook'`,
-      [rule],
-    );
+    // The deliverer records the outcome after the receiver's answer, so the row can trail the request.
+    const log = await waitFor('the delivery recorded', async () => {
+      const [row] = await db.query(
+        `SELECT d.attempts, d.status, d.last_error FROM alert_delivery d JOIN alert a ON a.id = d.alert_id
+          JOIN alert_receiver r ON r.id = d.receiver_id WHERE a.rule_id = $1 AND r.name = 'hook'`,
+        [rule],
+      );
+      return row?.status === 'pending' ? undefined : row;
+    });
     expect(log).toMatchObject({ attempts: 3, status: 'delivered', last_error: null });
     // Deleting the rule ends its alert at the next tick, and the receivers are told.
     await db.query(`UPDATE alert_rule SET deleted_at = now(), enabled = false WHERE id = $1`, [rule]);
