@@ -56,6 +56,13 @@ export const SETTINGS = {
     description:
       'The most missed events a reconnecting stream is sent; a larger gap is announced, and the rest stays in the history.',
   },
+  'artemis-studio.notifications.ring-size': {
+    schema: z.number().int().min(0).max(10_000_000),
+    default: 100_000,
+    unit: 'notifications',
+    description:
+      "The bound of Studio's durable ring of notifications on each live node: what it keeps while no notifier reads it (a crash, a restart), the oldest discarded first and counted as dropped. About 10 minutes of a broker sending 170 a second; each costs the broker roughly a kilobyte of memory. 0: no ring, and a notifier crash loses what the broker sent meanwhile.",
+  },
   'artemis-studio.scrape.tier-a-millis': {
     schema: millis(1000, 3_600_000),
     default: 5000,

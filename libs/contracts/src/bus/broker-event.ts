@@ -52,8 +52,11 @@ export const StoredBrokerEventSchema = BrokerEventSchema.extend({
 });
 export type StoredBrokerEvent = z.infer<typeof StoredBrokerEventSchema>;
 
-/** Where a broker event can be lost; each is counted per cluster (non-negotiable 2). */
-export const DROP_SOURCES = ['notifier', 'event-store', 'stream'] as const;
+/**
+ * Where a broker event can be lost; each is counted per cluster (non-negotiable 2). `broker-ring`:
+ * discarded by Studio's ring on a broker while nobody read it fast enough (ADR-0015).
+ */
+export const DROP_SOURCES = ['broker-ring', 'notifier', 'event-store', 'stream'] as const;
 
 /**
  * A count of broker events lost at a bound, sent to the event store, which adds it to the

@@ -14,5 +14,11 @@ export const CapabilityVerdictSchema = z.object({
   asOf: Instant,
   /** The broker.xml that closes the gap (or, when AVAILABLE, the plugin that feeds the stream). */
   snippet: z.string().optional(),
+  /**
+   * How the notifications are read when AVAILABLE: `durable` from Studio's ring on every live node,
+   * which keeps them while no notifier reads (ADR-0015); `non-durable` from subscriptions that
+   * end with their connection, so a notifier crash loses what the broker sent meanwhile.
+   */
+  mode: z.enum(['durable', 'non-durable']).optional(),
 });
 export type CapabilityVerdict = z.infer<typeof CapabilityVerdictSchema>;

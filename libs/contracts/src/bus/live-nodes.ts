@@ -6,6 +6,28 @@ const LiveNodeSchema = z.object({
   jolokiaUrl: z.url(),
   /** Null when the node has no dialable AMQP URL: the notifier states that as a capability gap. */
   amqpUrl: z.url().nullable(),
+  /**
+   * Studio's durable ring of notifications on this node (ADR-0015), when the scraper has seen it
+   * there with its bound: the notifier consumes it instead of a subscription of its own. Absent:
+   * subscribe non-durably.
+   */
+  ring: z
+    .object({
+      /** The queue on `activemq.notifications`. */
+      queue: z.string().min(1),
+      /** The most notifications it keeps; the oldest go first. */
+      size: z.number().int().positive(),
+      /**
+       * Since when it has held every notification continuously: its creation, or the broker's
+       * start if later (notifications are not persistent, so a restart empties it).
+       */
+      since: Instant,
+      /** The notifications it has discarded since it was created, as last counted and reported. */
+      discarded: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /** Why the node has no ring (turned off, or the broker refused to make it), when it has none. */
+  noRing: z.string().max(1000).optional(),
 });
 export type LiveNode = z.infer<typeof LiveNodeSchema>;
 

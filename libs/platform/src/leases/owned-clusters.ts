@@ -18,7 +18,7 @@ export interface OwnedClustersOptions<W extends ClusterWork> {
   clusters(): Promise<ClusterTarget[]>;
   start(target: ClusterTarget): W;
   /** After a cluster's work stopped: `deleted` when it is no longer registered at all. */
-  released?(clusterId: string, deleted: boolean): Promise<void>;
+  released?(clusterId: string, deleted: boolean, work: W): Promise<void>;
   log: { log(message: string): void; warn(message: string): void };
   /** Called once when this replica stops owning (stop or hand over): what watches for it ends. */
   stopping?(): void | Promise<void>;
@@ -147,7 +147,7 @@ export class OwnedClusters<W extends ClusterWork> {
       if (owned.has(clusterId) && target?.revision === work.target.revision) continue;
       await work.stop();
       this.work.delete(clusterId);
-      await this.options.released?.(clusterId, !target);
+      await this.options.released?.(clusterId, !target, work);
       this.options.log.log(`${target ? 'released' : 'forgot deleted'} cluster ${work.target.name}`);
     }
     for (const clusterId of owned) {

@@ -1,5 +1,5 @@
 import { Bus } from '@artemis-studio/bus';
-import { buckets, channels, ownerRpcs, subjects } from '@artemis-studio/contracts';
+import { buckets, channels, ownerRpcs, rpcs, subjects } from '@artemis-studio/contracts';
 import { MessageJobQueries, SecretVault, rowsOf, type ClusterTarget } from '@artemis-studio/db';
 import {
   BUS,
@@ -22,6 +22,7 @@ import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/read-live-list';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
 import { PollMetrics } from '../polling/poll-metrics';
+import { RingKeeper, type RingKeeperDeps } from '../notification-rings/ring-keeper';
 import { BrokerLanes } from '../broker-actions/broker-lanes';
 import { QueueActions } from '../broker-actions/queue-actions';
 import { QueueBrowser } from '../broker-actions/queue-browse';
@@ -43,6 +44,7 @@ class OwnedCluster {
   private readonly stopServing: () => void;
   constructor(
     readonly poller: ClusterPoller,
+    readonly rings: RingKeeper,
     readonly courier: AlertCourier,
     serve: (jobsStopped: AbortSignal) => () => void,
   ) {
@@ -193,6 +195,13 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
         delivered: (outcome) => this.alertMetrics.delivered(outcome),
         log: this.logger,
       });
+    const ringDeps: RingKeeperDeps = {
+      jolokia: this.jolokia,
+      lanes: this.lanes,
+      size: () => this.settings.get('artemis-studio.notifications.ring-size'),
+      reportDrops: (report) => this.bus.request(rpcs.recordDrops, report),
+      log,
+    };
     const jobRecords = new MessageJobQueries(dataSource);
     const messageJobs = new MessageJobs({
       jolokia: this.jolokia,
@@ -209,10 +218,15 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       secretKey: this.config.secretKey,
       leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
-        const poller = new ClusterPoller(target, deps);
+        const rings = new RingKeeper(
+          target.id,
+          ringDeps,
+          async () => (await liveNodes.get(target.id))?.value ?? null,
+        );
+        const poller = new ClusterPoller(target, { ...deps, rings });
         const courier = courierFor(target.id);
         couriers.set(target.id, courier);
-        const owned = new OwnedCluster(poller, courier, (jobsStopped) =>
+        const owned = new OwnedCluster(poller, rings, courier, (jobsStopped) =>
           // Jobs left running by the replica that held this cluster before end here, before this
           // one serves: a job started here meanwhile would otherwise be declared interrupted too.
           this.afterward(
@@ -243,11 +257,19 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
         return owned;
       },
       // A deleted cluster has no live nodes; one merely handed over keeps its set for the new owner.
-      released: async (clusterId, deleted) => {
+      released: async (clusterId, deleted, owned) => {
         couriers.delete(clusterId);
         alerts.forget(clusterId);
         this.figures.forget(clusterId);
-        if (deleted) await liveNodes.delete(clusterId).catch(() => undefined);
+        if (!deleted) return;
+        await liveNodes.delete(clusterId).catch(() => undefined);
+        // Not awaited: it waits for the notifier to let go, and the leases must be renewed meanwhile.
+        void owned.rings.remove(
+          owned.poller.liveNodes().flatMap((n) => {
+            const broker = owned.poller.brokerName(n.id);
+            return broker ? [{ name: n.name, broker, target: owned.poller.jolokiaTarget(n) }] : [];
+          }),
+        );
       },
       log: this.logger,
     });

@@ -1,7 +1,13 @@
 import type { TypedKv } from '@artemis-studio/bus';
 import { healthOf, type LiveNodeSet, type SignalTopic } from '@artemis-studio/contracts';
 import type { ClusterTarget, ClusterTargetNode } from '@artemis-studio/db';
-import { JolokiaClient, JolokiaError, JolokiaTarget, defaultOrigin } from '../jolokia/jolokia-client';
+import {
+  JolokiaClient,
+  JolokiaError,
+  JolokiaTarget,
+  defaultOrigin,
+  type JolokiaResponse,
+} from '../jolokia/jolokia-client';
 import type { AddressSampleRepository } from '../addresses/address-sample.repository';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { NodeStateRepository } from '../topology/node-state.repository';
@@ -17,6 +23,7 @@ import type { AlertEvaluation } from '../alerting/alert-evaluation';
 import type { NodeFact } from '../alerting/conditions';
 import { LOGIN_REFUSED_RETRY_MS, retryDelayMs } from './retry-policy';
 import { TIER_B_REQUESTS, readTierB, type NodeTierB } from './tier-b';
+import type { RingKeeper } from '../notification-rings/ring-keeper';
 
 export interface PollerDeps {
   jolokia: Pick<JolokiaClient, 'bulk'>;
@@ -24,6 +31,8 @@ export interface PollerDeps {
   queues: Pick<QueueSnapshotRepository, 'sync' | 'clearNode'>;
   addresses: Pick<AddressSampleRepository, 'record'>;
   liveNodes: Pick<TypedKv<LiveNodeSet>, 'put'>;
+  /** Studio's ring of notifications on each live node (ADR-0015); none when absent. */
+  rings?: Pick<RingKeeper, 'keep'>;
   /** Given each tick's observations (alert evaluation, the Prometheus export); never throws. */
   observers: Pick<AlertEvaluation, 'afterNodes' | 'afterQueues'>;
   signal(clusterId: string, topic: SignalTopic): void;
@@ -45,6 +54,8 @@ export class ClusterPoller {
   private observations: NodeObservation[] = [];
   private readonly failures = new Map<string, { count: number; retryAt: number }>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** This tick's read of each node's notification queues (the second answer of its tier-A poll). */
+  private ringAnswers = new Map<string, JolokiaResponse>();
   private stopped = false;
   private readonly now: () => Date;
 
@@ -98,6 +109,7 @@ export class ClusterPoller {
   async tierA(): Promise<void> {
     const clusterId = this.target.id;
     const now = this.now();
+    this.ringAnswers = new Map();
     const previous = new Map((await this.deps.nodeStates.load(clusterId)).map((o) => [o.nodeId, o]));
     const observed = await Promise.all(
       this.target.nodes.map((node) => this.observe(node, previous.get(node.id), now)),
@@ -128,9 +140,30 @@ export class ClusterPoller {
     await this.deps.liveNodes.put(clusterId, {
       clusterId,
       asOf: now.toISOString(),
-      nodes: this.liveNodes().map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
+      nodes: await Promise.all(
+        this.liveNodes().map(async (n) => {
+          const ring = await this.keepRing(n, now);
+          return { name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl, ...ring };
+        }),
+      ),
     });
     await this.deps.observers.afterNodes(this.target, this.nodeFacts(), now);
+  }
+
+  /** Keeps the node's ring as the setting says; what the notifier may consume there. */
+  private async keepRing(node: ClusterTargetNode, now: Date) {
+    const seen = this.observations.find((o) => o.nodeId === node.id);
+    if (!this.deps.rings || !seen?.brokerName) return undefined;
+    return this.deps.rings.keep(
+      {
+        name: node.name,
+        broker: seen.brokerName,
+        target: this.jolokiaTarget(node),
+        answer: this.ringAnswers.get(node.id),
+        startedAt: seen.uptimeMs === null ? null : new Date(seen.observedAt.getTime() - seen.uptimeMs),
+      },
+      now,
+    );
   }
 
   /** Each node's last observation, named as registered (a row loaded from node_state has no name). */
@@ -212,11 +245,9 @@ export class ClusterPoller {
     const failure = this.failures.get(node.id);
     if (failure && failure.retryAt > now.getTime() && previous) return 'skipped';
     try {
-      const observation = observeBroker(
-        identity,
-        await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_A_REQUESTS),
-        now,
-      );
+      const answers = await this.deps.jolokia.bulk(this.jolokiaTarget(node), TIER_A_REQUESTS);
+      const observation = observeBroker(identity, answers, now);
+      if (answers[1]) this.ringAnswers.set(node.id, answers[1]);
       if (observation.reachable) {
         this.failures.delete(node.id);
         return observation;

@@ -1,5 +1,6 @@
 import { attributeError, count, flag, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import { RING_QUEUES_REQUEST } from '../notification-rings/notification-ring';
 
 type NodeRole = 'live' | 'backup' | 'unknown';
 
@@ -68,9 +69,13 @@ const bytes = (v: unknown): number | null => {
   return n !== null && n >= 0 ? n : null;
 };
 
-/** Tier A is one bulk request per node: a wildcard read of the broker MBean. */
+/**
+ * Tier A is one bulk request per node: a wildcard read of the broker MBean, then of the queues on
+ * the notification address (Studio's ring there, notification-rings/).
+ */
 export const TIER_A_REQUESTS: JolokiaRequest[] = [
   { type: 'read', mbean: 'org.apache.activemq.artemis:broker=*', attribute: BROKER_ATTRIBUTES },
+  RING_QUEUES_REQUEST,
 ];
 
 /**

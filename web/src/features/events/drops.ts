@@ -2,6 +2,7 @@ import type { EventDrops } from '@artemis-studio/contracts';
 import { formatInstant, formatNumber, formatTime } from '../../lib/ui/format';
 
 const WHERE: Record<EventDrops['source'], string> = {
+  'broker-ring': "discarded by Studio's ring on the broker (the oldest went while nobody read it)",
   notifier: 'lost at the notifier (never on the bus)',
   'event-store': 'lost at the event store (never written)',
   stream: 'lost at the live stream (never sent to a console)',

@@ -1,0 +1,217 @@
+import type { DropReport, LiveNode, LiveNodeSet } from '@artemis-studio/contracts';
+import type { JolokiaClient, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../broker-actions/broker-lanes';
+import {
+  discardedBy,
+  parseRingQueues,
+  planRing,
+  ringCall,
+  ringQueueName,
+  ringReportId,
+  type RingStep,
+} from './notification-ring';
+
+/** A start time (now less the uptime) moves by the read's latency from one poll to the next. */
+const RESTART_TOLERANCE_MS = 5000;
+
+export type RingState = NonNullable<LiveNode['ring']>;
+export type RingOfNode = Pick<LiveNode, 'ring' | 'noRing'>;
+
+const OFF = 'turned off (artemis-studio.notifications.ring-size is 0)';
+
+export interface RingKeeperDeps {
+  jolokia: Pick<JolokiaClient, 'bulk'>;
+  /** Management calls go one at a time per broker, with actions and browsing. */
+  lanes: Pick<BrokerLanes, 'run'>;
+  /** The setting, read at every tick: 0 is no ring. */
+  size(): number;
+  /** Adds a count of discarded notifications to the cluster's drops; throws when not recorded. */
+  reportDrops(report: DropReport): Promise<unknown>;
+  log: { warn(message: string, fields?: { clusterId: string; node?: string }): void };
+}
+
+/** One live node as tier A just saw it, with the second read of its poll (the notification queues). */
+export interface RingNode {
+  name: string;
+  broker: string;
+  target: JolokiaTarget;
+  /** The answer to RING_QUEUES_REQUEST in this tick's poll; undefined when the node was not polled. */
+  answer: JolokiaResponse | undefined;
+  /** When the broker started (its uptime subtracted from now), when known. */
+  startedAt: Date | null;
+}
+
+interface Kept {
+  since: Date;
+  /** Discards already reported (or in a report not yet acknowledged). */
+  reported: number;
+  /** A report sent and not acknowledged: sent again as it is, so it is never counted twice. */
+  pending?: DropReport;
+}
+
+/**
+ * Keeps Studio's durable ring of notifications on every live node of one cluster (ADR-0015): made
+ * with its bound when missing, resized when the setting changes, destroyed when turned off; what
+ * it discarded is reported as a drop. Says, per node, what the notifier may consume.
+ */
+export class RingKeeper {
+  private readonly kept = new Map<string, Kept>();
+  private readonly unwantedSince = new Map<string, number>();
+  /** Why the broker last refused a change to a node's ring. */
+  private readonly refusals = new Map<string, string>();
+  readonly queue: string;
+
+  /** What the previous owner said of each node's ring, read before the first tick: its count and date carry on. */
+  private handedOn?: Promise<void>;
+
+  constructor(
+    private readonly clusterId: string,
+    private readonly deps: RingKeeperDeps,
+    previous: () => Promise<LiveNodeSet | null> = async () => null,
+  ) {
+    this.queue = ringQueueName(clusterId);
+    this.handedOn = previous().then(
+      (set) => {
+        for (const node of set?.nodes ?? [])
+          if (node.ring?.queue === this.queue)
+            this.kept.set(node.name, { since: new Date(node.ring.since), reported: node.ring.discarded });
+      },
+      // Unknown: the rings vouch for nothing before this replica saw them, and that is stated.
+      () => undefined,
+    );
+  }
+
+  /** Brings one node's ring in line with the setting: what the live-node set says of it. */
+  async keep(node: RingNode, now: Date): Promise<RingOfNode> {
+    await this.handedOn;
+    const size = this.deps.size();
+    const readings = parseRingQueues(node.answer);
+    // Not read this tick: what was known stands (a blip must not switch the notifier's mode).
+    if (readings === null) return this.stateOf(node.name, size);
+    const found = readings.find((r) => r.name === this.queue);
+    if (size === 0 || !found) this.kept.delete(node.name);
+    if (size === 0) {
+      const since = found ? (this.unwantedSince.get(node.name) ?? now.getTime()) : undefined;
+      if (since === undefined) this.unwantedSince.delete(node.name);
+      else this.unwantedSince.set(node.name, since);
+      for (const step of planRing(0, found, now.getTime() - (since ?? now.getTime())))
+        await this.run(node, step);
+      return { noRing: OFF };
+    }
+    this.unwantedSince.delete(node.name);
+    let bound = found?.ringSize ?? size;
+    for (const step of planRing(size, found, 0)) {
+      const refused = await this.run(node, step);
+      if (refused === null) {
+        bound = size;
+        continue;
+      }
+      this.refusals.set(node.name, refused);
+      // A ring left at another bound still holds, and is still read; a queue without one is no ring.
+      if (step.kind === 'create' || bound <= 0)
+        return { noRing: `the broker refused to make it: ${refused}` };
+    }
+    this.refusals.delete(node.name);
+    if (!found) return this.made(node.name, size, now);
+    const kept = this.continuity(node, now);
+    await this.reportDiscards(node.name, kept, discardedBy(found), now);
+    return { ring: this.ringState(kept, bound) };
+  }
+
+  /** Destroys the ring on every node given (the cluster was deleted): best effort, logged. */
+  async remove(nodes: Omit<RingNode, 'answer' | 'startedAt'>[]): Promise<void> {
+    await Promise.all(
+      nodes.map(async (node) => {
+        // Its notifier lets go once it sees the cluster gone; past the grace, it is removed under it.
+        const deadline = Date.now() + 10_000;
+        while (
+          (await this.run(node, { kind: 'destroy', removeConsumers: Date.now() >= deadline })) !== null
+        ) {
+          if (Date.now() >= deadline + 1000) return;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }),
+    );
+  }
+
+  private stateOf(node: string, size: number): RingOfNode {
+    const kept = this.kept.get(node);
+    if (size === 0) return { noRing: OFF };
+    if (kept) return { ring: this.ringState(kept, size) };
+    const refused = this.refusals.get(node);
+    return { noRing: refused ? `the broker refused to make it: ${refused}` : 'not read from the broker yet' };
+  }
+
+  private ringState(kept: Kept, size: number): RingState {
+    return { queue: this.queue, size, since: kept.since.toISOString(), discarded: kept.reported };
+  }
+
+  private made(node: string, size: number, now: Date): RingOfNode {
+    const kept = { since: now, reported: 0 };
+    this.kept.set(node, kept);
+    return { ring: this.ringState(kept, size) };
+  }
+
+  /**
+   * The ring has held every notification since it was first seen, unless the broker restarted
+   * since: notifications are not persistent, so a restart empties the ring (the queue itself is
+   * durable and comes back) and resets its counters. First seen by this replica with nothing
+   * handed on, it vouches for nothing before now.
+   */
+  private continuity(node: RingNode, now: Date): Kept {
+    const kept = this.kept.get(node.name);
+    const restarted =
+      kept && node.startedAt && node.startedAt.getTime() > kept.since.getTime() + RESTART_TOLERANCE_MS;
+    if (kept && !restarted) return kept;
+    const fresh: Kept = { since: restarted ? node.startedAt! : now, reported: 0 };
+    this.kept.set(node.name, fresh);
+    return fresh;
+  }
+
+  private async reportDiscards(node: string, kept: Kept, discarded: number, now: Date): Promise<void> {
+    // Counters below what was reported: the queue was made again, or the broker restarted.
+    if (discarded < kept.reported && !kept.pending) kept.reported = 0;
+    if (!kept.pending && discarded > kept.reported) {
+      kept.pending = {
+        reportId: ringReportId(this.clusterId, node, kept.since.toISOString(), discarded),
+        clusterId: this.clusterId,
+        source: 'broker-ring',
+        count: discarded - kept.reported,
+        reason: `Studio's ring on ${node} was full: the broker discarded its oldest notifications before a notifier read them`,
+        ts: now.toISOString(),
+      };
+      kept.reported = discarded;
+    }
+    if (!kept.pending) return;
+    try {
+      await this.deps.reportDrops(kept.pending);
+      kept.pending = undefined;
+    } catch (err) {
+      this.deps.log.warn(`ring discards on ${node} not recorded yet: ${(err as Error).message}`, {
+        clusterId: this.clusterId,
+        node,
+      });
+    }
+  }
+
+  /** Null when the broker did it (or it was already so); why not, otherwise. */
+  private async run(node: Omit<RingNode, 'answer' | 'startedAt'>, step: RingStep): Promise<string | null> {
+    let why: string;
+    try {
+      const [answer] = await this.deps.lanes.run(node.target.nodeKey, () =>
+        this.deps.jolokia.bulk(node.target, [ringCall(node.broker, this.queue, step)], MANAGEMENT_CALL),
+      );
+      if (answer.status === 200) return null;
+      why = answer.error ?? `status ${answer.status}`;
+      // Destroying what is already gone is done.
+      if (step.kind === 'destroy' && /AMQ229017|does not exist/i.test(why)) return null;
+    } catch (err) {
+      why = (err as Error).message;
+    }
+    this.deps.log.warn(`cannot ${step.kind} Studio's notification ring on ${node.name}: ${why}`, {
+      clusterId: this.clusterId,
+      node: node.name,
+    });
+    return why;
+  }
+}
