@@ -37,6 +37,7 @@ export {
   queueMbean,
 } from './broker-messages';
 export { rawBrokerEvent } from './events';
+export { notificationQueues } from './notification-rings';
 export { TEST_ADMIN_PASSWORD, registerLiveBroker, signIn, signInAs, sessionFrom } from './access';
 export type { ApiSession } from './access';
 export { startIdentityProvider } from './oidc';

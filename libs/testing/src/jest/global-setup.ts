@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { isBrokerRunning, startBroker } from '../broker';
+import { removeStudioRings } from '../notification-rings';
 import { testConfig } from '../config';
 import { createTestDatabase } from '../database';
 
@@ -10,7 +12,10 @@ import { createTestDatabase } from '../database';
  * checked, and the test broker created and started by scripts/artemis.sh when it is not running.
  */
 /** @public Jest's globalSetup/globalTeardown (jest.config.js), which knip does not read. */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(
+  _global: unknown,
+  project: { displayName?: string | { name: string } },
+): Promise<void> {
   // Some tests run services as real processes (to kill one): build them; a no-op when up to date.
   execFileSync('npx', ['tsc', '-b'], { cwd: join(__dirname, '..', '..', '..', '..'), stdio: 'inherit' });
   await assertReachable('NATS', testConfig.natsUrl);
@@ -19,8 +24,26 @@ export default async function globalSetup(): Promise<void> {
   process.env.STUDIO_TEST_DATABASE_NAME = database.name;
 
   const wasRunning = await isBrokerRunning(testConfig.brokerProfile);
-  await startBroker(testConfig.brokerProfile);
+  const broker = await startBroker(testConfig.brokerProfile);
+  await removeStudioRings(broker);
+  const name = typeof project?.displayName === 'object' ? project.displayName.name : project?.displayName;
+  // Integration suites register hundreds of clusters, each of which would get a ring on the one test
+  // broker, each holding every notification: they run without rings, and the ring's own suite
+  // turns it on. The console's end-to-end run keeps the product's default.
+  if (name === 'integration') await withoutRings(database.url);
   process.env.STUDIO_TEST_BROKER_STARTED_BY_HARNESS = wasRunning ? '' : '1';
+}
+
+async function withoutRings(url: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO studio_setting (key, value, updated_at) VALUES ('artemis-studio.notifications.ring-size', '0'::jsonb, now())`,
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 function assertReachable(what: string, url: string): Promise<void> {

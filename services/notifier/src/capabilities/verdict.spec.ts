@@ -6,7 +6,9 @@ const base: ClusterNotificationState = {
   subscriptions: [{ node: 'a', state: 'subscribed' }],
   reconciled: true,
   user: 'studio',
+  jolokiaUser: 'scraper',
 };
+const ring = { queue: 'artemis-studio.c1', size: 100_000, since: at.toISOString(), discarded: 0 };
 
 describe('assessNotifications', () => {
   it('is UNKNOWN only until the first reconcile', () => {
@@ -21,6 +23,40 @@ describe('assessNotifications', () => {
       /idle broker and a broker without NotificationActiveMQServerPlugin look the same/,
     );
     expect(verdict.snippet).toContain('NotificationActiveMQServerPlugin');
+  });
+
+  it("is durable when every live node's notifications come from Studio's ring", () => {
+    const verdict = assessNotifications({ ...base, liveNodes: [{ ...base.liveNodes![0], ring }] }, at);
+    expect(verdict).toMatchObject({ status: 'AVAILABLE', mode: 'durable' });
+    expect(verdict.reason).toMatch(/durable ring .* up to 100,000 notifications .* loses none/);
+  });
+
+  it('is non-durable without a ring, says why, and what it costs', () => {
+    const off = assessNotifications(
+      { ...base, liveNodes: [{ ...base.liveNodes![0], noRing: 'turned off (ring-size is 0)' }] },
+      at,
+    );
+    expect(off).toMatchObject({ status: 'AVAILABLE', mode: 'non-durable' });
+    expect(off.reason).toMatch(
+      /not durably: .* lost, and stated as an unobserved period\. No ring on a: turned off/,
+    );
+    expect(off.snippet).toContain('NotificationActiveMQServerPlugin');
+  });
+
+  it("gives the management.xml that lets the scraper's user make the ring when the broker refused it", () => {
+    const refused = assessNotifications(
+      {
+        ...base,
+        liveNodes: [
+          { ...base.liveNodes![0], noRing: 'the broker refused to make it: Forbidden' },
+          { name: 'b', amqpUrl: 'amqp://b:61616', ring },
+        ],
+      },
+      at,
+    );
+    expect(refused.mode).toBe('non-durable');
+    expect(refused.snippet).toContain('<access method="createQueue" roles="<role of scraper>"/>');
+    expect(refused.snippet).toContain('destroyQueue');
   });
 
   it('names a permission refusal with the security-setting snippet', () => {

@@ -1,5 +1,5 @@
-import type { CapabilityVerdict } from '@artemis-studio/contracts';
-import { ACCEPTOR_SNIPPET, PLUGIN_SNIPPET, securitySnippet } from './snippets';
+import type { CapabilityVerdict, LiveNode } from '@artemis-studio/contracts';
+import { ACCEPTOR_SNIPPET, PLUGIN_SNIPPET, ringAccessSnippet, securitySnippet } from './snippets';
 
 export type FailureKind = 'permission' | 'login' | 'unreachable' | 'other';
 
@@ -9,8 +9,10 @@ export type SubscriptionState =
   | { node: string; state: 'failed'; kind: FailureKind; message: string };
 
 export interface ClusterNotificationState {
-  /** Live nodes as the scraper last said, or null when it has said nothing yet. */
-  liveNodes: { name: string; amqpUrl: string | null }[] | null;
+  /** Live nodes as the scraper last said (with their rings), or null when it has said nothing yet. */
+  liveNodes: Pick<LiveNode, 'name' | 'amqpUrl' | 'ring' | 'noRing'>[] | null;
+  /** The scraper's Jolokia user, named in the snippet that lets it make the rings. */
+  jolokiaUser: string | null;
   subscriptions: SubscriptionState[];
   /** Whether every wanted subscription has had its first outcome. */
   reconciled: boolean;
@@ -28,17 +30,7 @@ export function assessNotifications(state: ClusterNotificationState, asOf: Date)
     };
   }
   const subscribed = state.subscriptions.filter((s) => s.state === 'subscribed').map((s) => s.node);
-  if (subscribed.length > 0) {
-    return {
-      status: 'AVAILABLE',
-      reason:
-        `subscribed to activemq.notifications on ${subscribed.join(', ')} (${subscribed.length} of ${state.liveNodes.length} live). ` +
-        'An idle broker and a broker without NotificationActiveMQServerPlugin look the same: without the plugin, ' +
-        'connection, address, delivery and expiry events never arrive.',
-      asOf: at,
-      snippet: PLUGIN_SNIPPET,
-    };
-  }
+  if (subscribed.length > 0) return available(state, subscribed, at);
   if (state.liveNodes.length === 0) {
     return {
       status: 'UNAVAILABLE',
@@ -73,9 +65,52 @@ export function assessNotifications(state: ClusterNotificationState, asOf: Date)
   return { status: 'UNAVAILABLE', reason: 'connecting to the live nodes', asOf: at };
 }
 
+const PLUGIN_NOTE =
+  'An idle broker and a broker without NotificationActiveMQServerPlugin look the same: without the plugin, ' +
+  'connection, address, delivery and expiry events never arrive.';
+
+/**
+ * Durable when every live node is read from Studio's ring (ADR-0015); otherwise what the rings'
+ * absence costs, why they are absent, and, when the broker refused them, what grants them.
+ */
+function available(state: ClusterNotificationState, subscribed: string[], at: string): CapabilityVerdict {
+  const live = state.liveNodes ?? [];
+  const count = `${subscribed.length} of ${live.length} live`;
+  const withoutRing = live.filter((n) => n.amqpUrl && !n.ring);
+  if (withoutRing.length === 0) {
+    const size = Math.min(...live.filter((n) => n.ring).map((n) => n.ring!.size));
+    return {
+      status: 'AVAILABLE',
+      mode: 'durable',
+      reason:
+        `reading Studio's durable ring of notifications on ${subscribed.join(', ')} (${count}): each keeps up to ` +
+        `${size.toLocaleString('en')} notifications while no notifier reads it, so a notifier restart or crash loses none. ${PLUGIN_NOTE}`,
+      asOf: at,
+      snippet: PLUGIN_SNIPPET,
+    };
+  }
+  const why = withoutRing.map((n) => `${n.name}: ${n.noRing ?? 'not made yet'}`).join('; ');
+  const refused = withoutRing.some((n) => n.noRing?.startsWith('the broker refused'));
+  return {
+    status: 'AVAILABLE',
+    mode: 'non-durable',
+    reason:
+      `subscribed to activemq.notifications on ${subscribed.join(', ')} (${count}), not durably: what a node sends while ` +
+      `no notifier reads it (a crash, a restart) is lost, and stated as an unobserved period. No ring on ${why}.` +
+      (refused ? " Let the cluster's Jolokia user make Studio's ring (the snippet) to keep them." : '') +
+      ` ${PLUGIN_NOTE}`,
+    asOf: at,
+    snippet: refused
+      ? ringAccessSnippet(state.jolokiaUser ? `<role of ${state.jolokiaUser}>` : 'amq')
+      : PLUGIN_SNIPPET,
+  };
+}
+
 /** Whether two verdicts say the same thing (asOf aside): only a change is written. */
 export function sameVerdict(a: CapabilityVerdict | undefined, b: CapabilityVerdict): boolean {
-  return !!a && a.status === b.status && a.reason === b.reason && a.snippet === b.snippet;
+  return (
+    !!a && a.status === b.status && a.reason === b.reason && a.snippet === b.snippet && a.mode === b.mode
+  );
 }
 
 /** Sorts a subscription failure by what the operator has to fix. */

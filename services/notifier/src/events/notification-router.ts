@@ -1,7 +1,7 @@
 import type { UnobservedPeriod } from '@artemis-studio/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
-import { EventPublisher } from '../publishing/event-publisher';
+import { EventPublisher, type Receipt } from '../publishing/event-publisher';
 import { TopicCoalescer } from '../signals/topic-coalescer';
 import { normaliseNotification } from './broker-event.normaliser';
 import { derivedTopics } from './derived-topics';
@@ -22,9 +22,16 @@ export class NotificationRouter {
     private readonly coalescer: TopicCoalescer,
   ) {}
 
-  route(clusterId: string, node: string, properties: Record<string, unknown> | undefined): void {
+  /** `receipt` is accepted once the event is on the stream (or counted as dropped), or at once when no event comes of it. */
+  route(
+    clusterId: string,
+    node: string,
+    properties: Record<string, unknown> | undefined,
+    receipt?: Receipt,
+  ): void {
     const result = normaliseNotification(properties, clusterId, node, new Date());
     this.metrics.notifications.inc({ outcome: result.kind });
+    if (result.kind !== 'event') receipt?.accept();
     if (result.kind === 'malformed') {
       this.logger.warn({
         clusterId,
@@ -34,7 +41,7 @@ export class NotificationRouter {
       return;
     }
     if (result.kind !== 'event') return;
-    this.publisher.enqueue(result.event);
+    this.publisher.enqueue(result.event, receipt);
     for (const topic of derivedTopics(result.event.type)) this.coalescer.touch(clusterId, topic);
   }
 

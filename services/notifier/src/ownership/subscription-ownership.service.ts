@@ -92,7 +92,8 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
           containerId: `${OWN_CLIENT_PREFIX}-${this.owner}`,
           creditWindow: this.config.creditWindow,
           gate: this.gate,
-          onNotification: (clusterId, node, properties) => this.router.route(clusterId, node, properties),
+          onNotification: (clusterId, node, properties, receipt) =>
+            this.router.route(clusterId, node, properties, receipt),
           putVerdict: (clusterId, verdict) =>
             void capabilities.put(clusterId, verdict).then(
               // Screens showing the verdict refetch it now rather than at their next poll.

@@ -10,6 +10,21 @@ export interface PublisherMetrics {
   buffered(size: number): void;
 }
 
+/**
+ * What the broker is told once an event is on the stream, or dropped and counted: the notification
+ * is then accepted, and only then leaves the broker's queue. `kept`: the broker keeps a notification
+ * never accepted for the next reader (Studio's durable ring); a temporary subscription's dies with it.
+ */
+export interface Receipt {
+  accept(): void;
+  kept: boolean;
+}
+
+interface Buffered {
+  event: RawBrokerEvent;
+  receipt?: Receipt;
+}
+
 const IN_FLIGHT = 256;
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
@@ -25,7 +40,7 @@ const RETRY_MAX_MS = 10_000;
  * has is discarded as a duplicate.
  */
 export class EventPublisher {
-  private readonly buffer: RawBrokerEvent[] = [];
+  private readonly buffer: Buffered[] = [];
   /** Drops not yet reported, per cluster; a report in flight keeps its id until acknowledged. */
   private readonly unreported = new Map<string, number>();
   private readonly inFlightReports = new Map<string, DropReport>();
@@ -46,12 +61,13 @@ export class EventPublisher {
   }
 
   /** Queues an event; false (and counted) when the buffer is full. */
-  enqueue(event: RawBrokerEvent): boolean {
+  enqueue(event: RawBrokerEvent, receipt?: Receipt): boolean {
     if (this.buffer.length >= this.capacity()) {
       this.drop(event.clusterId, 1);
+      receipt?.accept();
       return false;
     }
-    this.buffer.push(event);
+    this.buffer.push({ event, receipt });
     this.metrics.buffered(this.buffer.length);
     this.gate?.bufferedNow(this.buffer.length);
     void this.pump();
@@ -72,7 +88,8 @@ export class EventPublisher {
     while (this.buffer.length > 0 && Date.now() < deadline) await sleep(50);
     this.stopped = true;
     clearInterval(this.reportTimer);
-    for (const event of this.buffer.splice(0)) this.drop(event.clusterId, 1);
+    // Never accepted, a notification from a durable ring goes to the next owner: not lost.
+    for (const { event, receipt } of this.buffer.splice(0)) if (!receipt?.kept) this.drop(event.clusterId, 1);
     await this.reportDrops();
   }
 
@@ -88,12 +105,13 @@ export class EventPublisher {
       while (this.buffer.length > 0 && !this.stopped) {
         const batch = this.buffer.slice(0, IN_FLIGHT);
         const results = await Promise.allSettled(
-          batch.map((e) =>
+          batch.map(({ event: e }) =>
             this.bus.publishDurable(channels.eventRaw, subjects.eventRaw(e.clusterId), e, {
               msgId: e.eventId,
             }),
           ),
         );
+        batch.forEach((b, i) => results[i].status === 'fulfilled' && b.receipt?.accept());
         const failed = batch.filter((_, i) => results[i].status === 'rejected');
         // Failed events keep their place at the head, in order, ahead of anything that arrived since.
         this.buffer.splice(0, batch.length, ...failed);

@@ -3,6 +3,7 @@ import type { ClusterTarget } from '@artemis-studio/db';
 import { assessNotifications, sameVerdict, type SubscriptionState } from '../capabilities/verdict';
 import { IDLE_TIMEOUT_MS, NotificationSubscription, silenceLimitMs } from './notification-subscription';
 import type { CreditGate } from '../publishing/credit-gate';
+import type { Receipt } from '../publishing/event-publisher';
 import type { ObservationLedger } from './observation-ledger';
 
 export interface ClusterNotificationsDeps {
@@ -11,7 +12,12 @@ export interface ClusterNotificationsDeps {
   gate: CreditGate;
   /** The AMQP idle timeout of every subscription (IDLE_TIMEOUT_MS by default). */
   idleTimeoutMs?: number;
-  onNotification(clusterId: string, node: string, properties: Record<string, unknown> | undefined): void;
+  onNotification(
+    clusterId: string,
+    node: string,
+    properties: Record<string, unknown> | undefined,
+    receipt: Receipt,
+  ): void;
   putVerdict(clusterId: string, verdict: CapabilityVerdict): void;
   /** Where the periods in which some live node went unobserved are kept and reported. */
   ledger: ObservationLedger;
@@ -25,6 +31,11 @@ export interface ClusterNotificationsDeps {
  */
 export class ClusterNotifications {
   private readonly subscriptions = new Map<string, NotificationSubscription>();
+  /**
+   * A node's previous subscription while its next one comes up (its ring made, or given up): it
+   * keeps the node observed until then, make before break. Duplicates get one event id.
+   */
+  private readonly retiring = new Map<string, NotificationSubscription>();
   private readonly states = new Map<string, SubscriptionState>();
   /** Nodes whose current subscription has had a first outcome. */
   private readonly settled = new Set<string>();
@@ -48,36 +59,49 @@ export class ClusterNotifications {
   apply(set: LiveNodeSet | null): void {
     if (this.stopped) return;
     this.liveNodes = set ? set.nodes : this.liveNodes;
-    const wanted = new Map((this.liveNodes ?? []).filter((n) => n.amqpUrl).map((n) => [n.name, n.amqpUrl!]));
+    const wanted = new Map((this.liveNodes ?? []).filter((n) => n.amqpUrl).map((n) => [n.name, n]));
     // When the nodes no longer wanted were last heard: a node that took over from one started about then.
     const gone: number[] = [];
     for (const [node, subscription] of this.subscriptions) {
-      if (wanted.get(node) === subscription.amqpUrl) continue;
-      void subscription.stop();
+      const want = wanted.get(node);
+      if (want?.amqpUrl === subscription.amqpUrl && want.ring?.queue === subscription.ring) continue;
       this.subscriptions.delete(node);
       this.settled.delete(node);
+      if (want?.amqpUrl === subscription.amqpUrl && this.states.get(node)?.state === 'subscribed') {
+        // The same node, read another way (its ring made or given up): the old way reads on until
+        // the new one is up.
+        void this.retiring.get(node)?.stop();
+        this.retiring.set(node, subscription);
+        continue;
+      }
+      void subscription.stop();
       if (this.states.get(node)?.state === 'subscribed')
         gone.push(this.lastHeard.get(node) ?? this.now().getTime());
       this.states.delete(node);
       this.lastHeard.delete(node);
     }
-    for (const [node, amqpUrl] of wanted) {
+    for (const [node, retired] of this.retiring)
+      if (!wanted.has(node)) {
+        void retired.stop();
+        this.retiring.delete(node);
+      }
+    for (const [node, { amqpUrl, ring }] of wanted) {
       if (this.subscriptions.has(node)) continue;
       const subscription = new NotificationSubscription({
-        node: { name: node, amqpUrl },
+        node: { name: node, amqpUrl: amqpUrl!, ring: ring?.queue },
         credential: this.credential(),
         containerId: this.deps.containerId,
         creditWindow: this.deps.creditWindow,
         gate: this.deps.gate,
         idleTimeoutMs: this.idleTimeoutMs,
-        onNotification: (properties) => {
+        onNotification: (properties, receipt) => {
           this.lastHeard.set(node, sentAt(properties, this.now().getTime()));
-          this.deps.onNotification(this.target.id, node, properties);
+          this.deps.onNotification(this.target.id, node, properties, receipt);
         },
         onState: (state) => this.onState(node, subscription, state),
       });
       this.subscriptions.set(node, subscription);
-      this.states.set(node, { node, state: 'connecting' });
+      if (!this.retiring.has(node)) this.states.set(node, { node, state: 'connecting' });
       subscription.start();
     }
     this.observe(undefined, gone);
@@ -109,8 +133,9 @@ export class ClusterNotifications {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all([...this.subscriptions.values()].map((s) => s.stop()));
+    await Promise.all([...this.subscriptions.values(), ...this.retiring.values()].map((s) => s.stop()));
     this.subscriptions.clear();
+    this.retiring.clear();
     await this.deps.ledger.stop(
       'the notifier let the cluster go (a handover, a changed registration or a shutdown)',
     );
@@ -123,6 +148,13 @@ export class ClusterNotifications {
 
   private onState(node: string, subscription: NotificationSubscription, state: SubscriptionState): void {
     if (this.stopped || this.subscriptions.get(node) !== subscription) return;
+    const retired = this.retiring.get(node);
+    if (retired) {
+      // Still coming up: the old subscription reads on, and the node's state is still its.
+      if (state.state === 'connecting') return;
+      this.retiring.delete(node);
+      void retired.stop();
+    }
     const was = this.states.get(node)?.state;
     this.states.set(node, state);
     if (state.state === 'subscribed') this.lastHeard.set(node, this.now().getTime());
@@ -143,12 +175,14 @@ export class ClusterNotifications {
    */
   private observe(lostBecause?: string, goneHeard: number[] = []): void {
     const wanted = [...this.subscriptions.keys()];
-    const observing = wanted.length > 0 && wanted.every((n) => this.states.get(n)?.state === 'subscribed');
+    const unobserved = wanted.filter(
+      (n) => this.states.get(n)?.state !== 'subscribed' && !this.heldByRing(n),
+    );
+    const observing = wanted.length > 0 && unobserved.length === 0;
     if (observing === this.observing) return;
     this.observing = observing;
-    if (observing) return this.deps.ledger.resumed();
+    if (observing) return this.deps.ledger.resumed(this.ringsHoldSince());
     const now = this.now().getTime();
-    const unobserved = wanted.filter((n) => this.states.get(n)?.state !== 'subscribed');
     // What a broker held for us while the gate was shut went with the subscription's queue.
     const earliest = Math.min(now - silenceLimitMs(this.idleTimeoutMs), this.deps.gate.heldSince() ?? now);
     const since = Math.min(
@@ -169,6 +203,32 @@ export class ClusterNotifications {
     return (this.deps.now ?? (() => new Date()))();
   }
 
+  /** The ring a live node has (per the scraper), when its subscription reads that ring. */
+  private ringOf(node: string) {
+    const ring = this.liveNodes?.find((n) => n.name === node)?.ring;
+    return ring && this.subscriptions.get(node)?.ring === ring.queue ? ring : undefined;
+  }
+
+  /**
+   * A node whose subscription is down is still observed when its ring has held every notification
+   * since before it was last heard from: the next subscription reads them (ADR-0015).
+   */
+  private heldByRing(node: string): boolean {
+    const ring = this.ringOf(node);
+    const heard = this.lastHeard.get(node);
+    return ring !== undefined && heard !== undefined && Date.parse(ring.since) <= heard;
+  }
+
+  /**
+   * Since when every live node's ring has held everything: what a predecessor missed after that
+   * is read from the rings. Undefined when some node has no ring.
+   */
+  private ringsHoldSince(): Date | undefined {
+    const nodes = [...this.subscriptions.keys()].map((n) => this.ringOf(n));
+    if (nodes.length === 0 || nodes.some((r) => r === undefined)) return undefined;
+    return new Date(Math.max(...nodes.map((r) => Date.parse(r!.since))));
+  }
+
   private assess(): void {
     const reconciled =
       this.liveNodes !== null && [...this.subscriptions.keys()].every((n) => this.settled.has(n));
@@ -178,6 +238,7 @@ export class ClusterNotifications {
         subscriptions: [...this.states.values()],
         reconciled,
         user: this.credential()?.username ?? null,
+        jolokiaUser: this.target.credentials.JOLOKIA?.username ?? null,
       },
       this.now(),
     );

@@ -4,6 +4,7 @@ import { Connection, ConnectionEvents, ReceiverEvents, type EventContext, type R
 import { classifyFailure, type SubscriptionState } from '../capabilities/verdict';
 import { NOTIFICATION_ADDRESS } from '../events/broker-event.normaliser';
 import type { CreditGate } from '../publishing/credit-gate';
+import type { Receipt } from '../publishing/event-publisher';
 
 /**
  * The AMQP idle timeout we announce: the broker sends a frame, an empty one when it has nothing to
@@ -23,7 +24,8 @@ export function silenceLimitMs(idleTimeoutMs: number): number {
 }
 
 export interface SubscriptionOptions {
-  node: { name: string; amqpUrl: string };
+  /** `ring`: Studio's durable ring of notifications on the node, read instead of a queue of our own. */
+  node: { name: string; amqpUrl: string; ring?: string };
   credential: Credential | undefined;
   /** Our AMQP container id: the broker reports it as `_AMQ_Client_ID` on our own consumer. */
   containerId: string;
@@ -33,7 +35,8 @@ export interface SubscriptionOptions {
   gate: CreditGate;
   /** The AMQP idle timeout to announce (IDLE_TIMEOUT_MS unless a test needs a cut noticed sooner). */
   idleTimeoutMs: number;
-  onNotification(properties: Record<string, unknown> | undefined): void;
+  /** `receipt` accepts the notification: until then the broker keeps it (in a ring, for the next reader). */
+  onNotification(properties: Record<string, unknown> | undefined, receipt: Receipt): void;
   onState(state: SubscriptionState): void;
   backoff?: Backoff;
 }
@@ -62,6 +65,11 @@ export class NotificationSubscription {
 
   get amqpUrl(): string {
     return this.options.node.amqpUrl;
+  }
+
+  /** The ring it reads, or undefined for a subscription of its own. */
+  get ring(): string | undefined {
+    return this.options.node.ring;
   }
 
   start(): void {
@@ -121,12 +129,15 @@ export class NotificationSubscription {
     });
     await connection.open();
     if (this.stopped) return undefined;
+    const { ring } = this.options.node;
     const receiver = await connection.createReceiver({
       name: `${this.options.containerId}-${this.node}`,
-      source: { address: NOTIFICATION_ADDRESS },
+      // A ring is named in full (address::queue): the broker then reads that queue and makes none.
+      source: { address: ring ? `${NOTIFICATION_ADDRESS}::${ring}` : NOTIFICATION_ADDRESS },
       // Credit is ours to grant (rhea's window would refill it whatever the publisher's state).
       credit_window: 0,
-      autoaccept: true,
+      // Accepted once on the stream: a ring gives what was never accepted to the next reader.
+      autoaccept: false,
     });
     const detached = new Promise<unknown>((resolve) => {
       receiver.on(ReceiverEvents.receiverError, (ctx: EventContext) =>
@@ -161,7 +172,17 @@ export class NotificationSubscription {
     };
     receiver.on(ReceiverEvents.message, (ctx: EventContext) => {
       gate.used();
-      this.options.onNotification(ctx.message?.application_properties);
+      const { delivery } = ctx;
+      this.options.onNotification(ctx.message?.application_properties, {
+        kept: ring !== undefined,
+        accept: () => {
+          try {
+            delivery?.accept();
+          } catch {
+            // The link is gone: a ring gives the notification again, a temporary queue is gone with it.
+          }
+        },
+      });
       // Topped up at half the window, so a busy broker is never waiting for a round trip.
       if (receiver.credit <= window / 2) ask();
     });

@@ -59,13 +59,18 @@ export class ObservationLedger {
 
   constructor(private readonly deps: ObservationLedgerDeps) {}
 
-  /** Every live node is subscribed again (or for the first time): ends the unobserved period, if any. */
-  resumed(): void {
+  /**
+   * Every live node is subscribed again (or for the first time): ends the unobserved period, if
+   * any. `heldSince`: since when Studio's rings on every live node have held every notification
+   * (ADR-0015); what was sent after it is read from them, so the period ends there.
+   */
+  resumed(heldSince?: Date): void {
     if (this.observing || this.stopped) return;
     this.observing = true;
     const until = this.now();
+    const end = heldSince && heldSince < until ? heldSince : until;
     this.enqueue(async () => {
-      const period = await this.periodEndingAt(until);
+      const period = await this.periodEndingAt(end);
       if (period) this.deps.onUnobserved(period);
       await this.write({ observedUntil: until.toISOString(), observing: true, owner: this.deps.owner });
     });
@@ -173,9 +178,9 @@ export class ObservationLedger {
         };
       }
     }
-    // Never observed before, or observed by a predecessor until after this replica subscribed:
-    // nothing can have been missed.
-    if (!mark) return null;
+    // Never observed before, or observed by a predecessor until after this replica subscribed (or
+    // the rings started holding): nothing can have been missed.
+    if (!mark || Date.parse(mark.observedUntil) >= until.getTime()) return null;
     const reason =
       mark.reason ??
       (mark.handingOver ? HANDOVER_INTERRUPTED : mark.observing ? STOPPED_UNANNOUNCED : 'not known');
