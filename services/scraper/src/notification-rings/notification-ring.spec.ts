@@ -100,11 +100,13 @@ describe('RingKeeper', () => {
   const t0 = new Date('2026-12-02T10:00:00Z');
   const later = (s: number) => new Date(t0.getTime() + s * 1000);
 
-  it('makes the ring where there is none and says it holds from then', async () => {
+  /** Lets the keeper's background calls finish. */
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('makes the ring where there is none, in the background, and vouches for it from when it is seen', async () => {
     const { sut, calls } = keeper(100);
-    expect(await sut.keep(node({ answer: { status: 404 } }), t0)).toEqual({
-      ring: { queue: 'artemis-studio.c1', size: 100, since: t0.toISOString(), discarded: 0 },
-    });
+    expect(await sut.keep(node({ answer: { status: 404 } }), t0)).toEqual({ noRing: 'being made' });
+    await settle();
     expect(calls[0]).toMatchObject({ type: 'exec', operation: 'createQueue(java.lang.String,boolean)' });
     expect(JSON.parse((calls[0] as { arguments: string[] }).arguments[0])).toMatchObject({
       name: 'artemis-studio.c1',
@@ -113,6 +115,18 @@ describe('RingKeeper', () => {
       durable: true,
       'ring-size': 100,
     });
+    expect(await sut.keep(node(), later(1))).toEqual({
+      ring: { queue: 'artemis-studio.c1', size: 100, since: later(1).toISOString(), discarded: 0 },
+    });
+  });
+
+  it('does not call a queue without a bound a ring, and bounds it', async () => {
+    const { sut, calls } = keeper(100);
+    expect(await sut.keep(node({ answer: answer(ringAttributes({ RingSize: -1 })) }), t0)).toEqual({
+      noRing: 'being made',
+    });
+    await settle();
+    expect(calls[0]).toMatchObject({ operation: 'updateQueue(java.lang.String)' });
   });
 
   it('reports each discard once, under an id a retry repeats', async () => {
@@ -140,7 +154,10 @@ describe('RingKeeper', () => {
     expect(await keeper(0).sut.keep(node({ answer: { status: 404 } }), t0)).toEqual({
       noRing: expect.stringMatching(/turned off/),
     });
-    expect(await keeper(100, true).sut.keep(node({ answer: { status: 404 } }), t0)).toEqual({
+    const { sut } = keeper(100, true);
+    await sut.keep(node({ answer: { status: 404 } }), t0);
+    await settle();
+    expect(await sut.keep(node({ answer: { status: 404 } }), later(1))).toEqual({
       noRing: 'the broker refused to make it: Forbidden',
     });
   });

@@ -47,6 +47,7 @@ interface Kept {
   reported: number;
   /** A report sent and not acknowledged: sent again as it is, so it is never counted twice. */
   pending?: DropReport;
+  sending?: boolean;
 }
 
 /**
@@ -59,6 +60,8 @@ export class RingKeeper {
   private readonly unwantedSince = new Map<string, number>();
   /** Why the broker last refused a change to a node's ring. */
   private readonly refusals = new Map<string, string>();
+  /** Nodes with a change under way. */
+  private readonly changing = new Set<string>();
   readonly queue: string;
 
   /** What the previous owner said of each node's ring, read before the first tick: its count and date carry on. */
@@ -81,7 +84,11 @@ export class RingKeeper {
     );
   }
 
-  /** Brings one node's ring in line with the setting: what the live-node set says of it. */
+  /**
+   * Brings one node's ring in line with the setting: what the live-node set says of it. Never waits
+   * on the broker: a management call waits its turn behind actions (a purge can hold a broker's lane
+   * for minutes), and tier A must not. The change is made meanwhile, and the next poll reads it.
+   */
   async keep(node: RingNode, now: Date): Promise<RingOfNode> {
     await this.handedOn;
     const size = this.deps.size();
@@ -89,33 +96,18 @@ export class RingKeeper {
     // Not read this tick: what was known stands (a blip must not switch the notifier's mode).
     if (readings === null) return this.stateOf(node.name, size);
     const found = readings.find((r) => r.name === this.queue);
-    if (size === 0 || !found) this.kept.delete(node.name);
-    if (size === 0) {
-      const since = found ? (this.unwantedSince.get(node.name) ?? now.getTime()) : undefined;
-      if (since === undefined) this.unwantedSince.delete(node.name);
-      else this.unwantedSince.set(node.name, since);
-      for (const step of planRing(0, found, now.getTime() - (since ?? now.getTime())))
-        await this.run(node, step);
-      return { noRing: OFF };
+    const unwantedSince = size === 0 && found ? (this.unwantedSince.get(node.name) ?? now.getTime()) : null;
+    if (unwantedSince === null) this.unwantedSince.delete(node.name);
+    else this.unwantedSince.set(node.name, unwantedSince);
+    this.change(node, planRing(size, found, now.getTime() - (unwantedSince ?? now.getTime())));
+    // A queue without a bound (made by someone else) is no ring until it has one.
+    if (size === 0 || !found || found.ringSize <= 0) {
+      this.kept.delete(node.name);
+      return this.stateOf(node.name, size);
     }
-    this.unwantedSince.delete(node.name);
-    let bound = found?.ringSize ?? size;
-    for (const step of planRing(size, found, 0)) {
-      const refused = await this.run(node, step);
-      if (refused === null) {
-        bound = size;
-        continue;
-      }
-      this.refusals.set(node.name, refused);
-      // A ring left at another bound still holds, and is still read; a queue without one is no ring.
-      if (step.kind === 'create' || bound <= 0)
-        return { noRing: `the broker refused to make it: ${refused}` };
-    }
-    this.refusals.delete(node.name);
-    if (!found) return this.made(node.name, size, now);
     const kept = this.continuity(node, now);
-    await this.reportDiscards(node.name, kept, discardedBy(found), now);
-    return { ring: this.ringState(kept, bound) };
+    this.reportDiscards(node.name, kept, discardedBy(found), now);
+    return { ring: this.ringState(kept, found.ringSize) };
   }
 
   /** Destroys the ring on every node given (the cluster was deleted): best effort, logged. */
@@ -128,7 +120,7 @@ export class RingKeeper {
           (await this.run(node, { kind: 'destroy', removeConsumers: Date.now() >= deadline })) !== null
         ) {
           if (Date.now() >= deadline + 1000) return;
-          await new Promise((resolve) => setTimeout(resolve, 1000));
+          await new Promise((resolve) => setTimeout(resolve, 1000).unref());
         }
       }),
     );
@@ -139,17 +131,24 @@ export class RingKeeper {
     if (size === 0) return { noRing: OFF };
     if (kept) return { ring: this.ringState(kept, size) };
     const refused = this.refusals.get(node);
-    return { noRing: refused ? `the broker refused to make it: ${refused}` : 'not read from the broker yet' };
+    return { noRing: refused ? `the broker refused to make it: ${refused}` : 'being made' };
   }
 
   private ringState(kept: Kept, size: number): RingState {
     return { queue: this.queue, size, since: kept.since.toISOString(), discarded: kept.reported };
   }
 
-  private made(node: string, size: number, now: Date): RingOfNode {
-    const kept = { since: now, reported: 0 };
-    this.kept.set(node, kept);
-    return { ring: this.ringState(kept, size) };
+  /** Runs the steps in the background, one change at a time per node. */
+  private change(node: RingNode, steps: RingStep[]): void {
+    if (steps.length === 0 || this.changing.has(node.name)) return;
+    this.changing.add(node.name);
+    void (async () => {
+      for (const step of steps) {
+        const refused = await this.run(node, step);
+        if (refused === null) this.refusals.delete(node.name);
+        else this.refusals.set(node.name, refused);
+      }
+    })().finally(() => this.changing.delete(node.name));
   }
 
   /**
@@ -168,7 +167,8 @@ export class RingKeeper {
     return fresh;
   }
 
-  private async reportDiscards(node: string, kept: Kept, discarded: number, now: Date): Promise<void> {
+  /** Counts new discards at once (the set says so); the report goes in the background, retried each tick. */
+  private reportDiscards(node: string, kept: Kept, discarded: number, now: Date): void {
     // Counters below what was reported: the queue was made again, or the broker restarted.
     if (discarded < kept.reported && !kept.pending) kept.reported = 0;
     if (!kept.pending && discarded > kept.reported) {
@@ -182,16 +182,22 @@ export class RingKeeper {
       };
       kept.reported = discarded;
     }
-    if (!kept.pending) return;
-    try {
-      await this.deps.reportDrops(kept.pending);
-      kept.pending = undefined;
-    } catch (err) {
-      this.deps.log.warn(`ring discards on ${node} not recorded yet: ${(err as Error).message}`, {
-        clusterId: this.clusterId,
-        node,
-      });
-    }
+    const report = kept.pending;
+    if (!report || kept.sending) return;
+    kept.sending = true;
+    this.deps
+      .reportDrops(report)
+      .then(
+        () => {
+          if (kept.pending === report) kept.pending = undefined;
+        },
+        (err: Error) =>
+          this.deps.log.warn(`ring discards on ${node} not recorded yet: ${err.message}`, {
+            clusterId: this.clusterId,
+            node,
+          }),
+      )
+      .finally(() => (kept.sending = false));
   }
 
   /** Null when the broker did it (or it was already so); why not, otherwise. */
