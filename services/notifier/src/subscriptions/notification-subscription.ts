@@ -79,7 +79,7 @@ export class NotificationSubscription {
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopping.abort();
-    await this.connection?.close().catch(() => undefined);
+    await closeWithin(this.connection);
     await this.running;
   }
 
@@ -92,7 +92,7 @@ export class NotificationSubscription {
       } catch (err) {
         failure = err;
       }
-      await this.connection?.close().catch(() => undefined);
+      await closeWithin(this.connection);
       this.connection = undefined;
       if (this.stopped) return;
       this.options.onState({ node: this.node, state: 'failed', ...classifyFailure(failure) });
@@ -160,7 +160,7 @@ export class NotificationSubscription {
     const grant = () => {
       asked = false;
       if (!receiver.isOpen()) return;
-      const granted = gate.take(window - receiver.credit);
+      const granted = gate.take(window - receiver.credit, ring !== undefined);
       if (granted > 0) receiver.addCredit(granted);
       // Less than wanted, and none in hand: wait for the pool, or the broker would never send again.
       if (receiver.credit === 0) ask();
@@ -168,7 +168,7 @@ export class NotificationSubscription {
     const ask = () => {
       if (asked) return;
       asked = true;
-      gate.whenOpen(grant);
+      gate.whenOpen(grant, ring !== undefined);
     };
     receiver.on(ReceiverEvents.message, (ctx: EventContext) => {
       gate.used();
@@ -194,6 +194,23 @@ export class NotificationSubscription {
     gate.returned(receiver.credit, grant);
     return reason;
   }
+}
+
+/**
+ * How long closing a connection may take. rhea-promise's close() never settles when the socket
+ * drops while it closes: its `disconnected` handler removes the listeners and the timeout, and
+ * neither resolves nor rejects. Awaited bare, one such close held a notifier's shutdown for ever
+ * (integration runs timed out in afterAll).
+ */
+const CLOSE_WAIT_MS = 5000;
+
+function closeWithin(connection: Connection | undefined): Promise<void> {
+  if (!connection) return Promise.resolve();
+  return withTimeout(
+    connection.close().catch(() => undefined),
+    CLOSE_WAIT_MS,
+    () => undefined,
+  );
 }
 
 function refusal(receiver: Receiver): unknown {
