@@ -9,6 +9,8 @@ export const NotifierEnvSchema = ClusterOwnerEnvSchema.extend({
   /**
    * The longest the brokers are made to hold notifications while the buffer is too full (NATS away
    * or slow); past it they are taken and what does not fit is dropped and counted. 0 holds nothing.
+   * A node read through Studio's ring is held for as long as it takes: the ring is its bound, and
+   * counts what it discards (ADR-0015).
    */
   NOTIFIER_HOLD_LIMIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
   /**

@@ -68,4 +68,22 @@ describe('CreditGate', () => {
     gate.bufferedNow(10);
     expect(gate.take(5)).toBe(0);
   });
+
+  it('keeps holding a subscription that reads a ring past the limit: the ring is the bound, and counts', () => {
+    const gate = new CreditGate({ capacity: 10, holdLimitMs: 60_000 });
+    gate.take(10);
+    for (let i = 0; i < 10; i++) gate.used();
+    gate.bufferedNow(10);
+    const temporary = jest.fn();
+    gate.whenOpen(temporary);
+    jest.advanceTimersByTime(60_000);
+    expect(temporary).toHaveBeenCalledTimes(1);
+    expect(gate.take(5, true)).toBe(0);
+    const ring = jest.fn();
+    gate.whenOpen(ring, true);
+    expect(ring).not.toHaveBeenCalled();
+    gate.bufferedNow(2);
+    expect(ring).toHaveBeenCalledTimes(1);
+    expect(gate.take(20, true)).toBe(8);
+  });
 });

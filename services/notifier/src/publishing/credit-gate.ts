@@ -33,17 +33,22 @@ export class CreditGate {
 
   constructor(private readonly options: CreditGateOptions) {}
 
-  /** Takes up to `wanted` credit from the pool: what may be granted now (0 while the brokers hold). */
-  take(wanted: number): number {
+  /**
+   * Takes up to `wanted` credit from the pool: what may be granted now (0 while the brokers hold).
+   * `bounded`: the subscription reads a queue with a bound of its own (Studio's ring, ADR-0015),
+   * which the hold limit does not end: the ring keeps the newest and counts what it discards,
+   * where taking them would drop the newest here.
+   */
+  take(wanted: number, bounded = false): number {
     const room = this.options.capacity - this.buffered - this.outstanding;
-    const granted = this.spent ? wanted : Math.max(0, Math.min(wanted, room));
+    const granted = this.spent && !bounded ? wanted : Math.max(0, Math.min(wanted, room));
     this.outstanding += granted;
     return granted;
   }
 
   /** Calls `grant` once credit may be taken again: at once when some may be now. */
-  whenOpen(grant: () => void): void {
-    if (this.spent || this.room() > 0) return grant();
+  whenOpen(grant: () => void, bounded = false): void {
+    if ((this.spent && !bounded) || this.room() > 0) return grant();
     this.waiting.add(grant);
     this.hold();
   }
