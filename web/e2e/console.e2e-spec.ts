@@ -146,6 +146,12 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await node.getByText('live').waitFor({ timeout: 30_000 });
     await node.getByText('reachable').waitFor();
     await page.getByText('Notifications on', { exact: true }).waitFor({ timeout: 30_000 });
+    // Read from Studio's ring on the broker: a notifier restart loses nothing (ADR-0015).
+    await page
+      .getByTestId('notification-mode')
+      .getByText('durable', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    await page.getByText(/reading Studio's durable ring of notifications/).waitFor();
     await waitForState('live');
     await screenshot(page, '03-overview-live');
     await page.getByRole('button', { name: 'Toggle the colour scheme' }).click();

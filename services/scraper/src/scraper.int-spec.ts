@@ -117,6 +117,8 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
           name: broker.nodes[0].name,
           jolokiaUrl: broker.nodes[0].jolokiaUrl,
           amqpUrl: broker.nodes[0].amqpUrl,
+          // Integration suites run without rings (the harness; durable-ring.int-spec has them).
+          noRing: 'turned off (artemis-studio.notifications.ring-size is 0)',
         },
       ]);
       // Topology and health are signalled on change only. Over some idle ticks, each signal must

@@ -85,24 +85,44 @@ function NodesTable({ topology }: { topology: Topology }) {
   );
 }
 
+/** Whether a notifier crash or restart loses what the brokers send meanwhile (ADR-0015). */
+function ModeBadge({ mode }: { mode: NonNullable<CapabilityVerdict['mode']> }) {
+  return mode === 'durable' ? (
+    <Badge color="teal" variant="light" data-testid="notification-mode">
+      durable
+    </Badge>
+  ) : (
+    <Badge color="yellow" variant="light" data-testid="notification-mode">
+      not durable
+    </Badge>
+  );
+}
+
 /** Non-negotiable 4: a capability gap is stated, with the broker.xml that closes it. */
 function VerdictCard({ verdict }: { verdict: CapabilityVerdict }) {
+  // Available but not durable only because the broker refused Studio's ring: that too is a gap to close.
+  const gap = verdict.status !== 'AVAILABLE' || verdict.snippet?.includes('<access method=') === true;
   return (
     <Card withBorder>
       <Stack gap="xs">
         <Group justify="space-between">
           <Title order={4}>Broker notifications</Title>
-          <VerdictBadge status={verdict.status} />
+          <Group gap="xs">
+            {verdict.mode && <ModeBadge mode={verdict.mode} />}
+            <VerdictBadge status={verdict.status} />
+          </Group>
         </Group>
         <Text size="sm">{verdict.reason}</Text>
         <Text size="xs" c="dimmed">
           As of {formatInstant(verdict.asOf)}
         </Text>
-        {verdict.status !== 'AVAILABLE' && verdict.snippet && (
+        {gap && verdict.snippet && (
           <Stack gap={4}>
             <Group justify="space-between">
               <Text size="sm" fw={600}>
-                Add to broker.xml to close the gap:
+                {verdict.status === 'AVAILABLE'
+                  ? "Add to the broker's management.xml to keep them while no notifier reads:"
+                  : 'Add to broker.xml to close the gap:'}
               </Text>
               <CopyButton value={verdict.snippet}>
                 {({ copied, copy }) => (
