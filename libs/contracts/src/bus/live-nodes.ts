@@ -22,7 +22,7 @@ const LiveNodeSchema = z.object({
        * start if later (notifications are not persistent, so a restart empties it).
        */
       since: Instant,
-      /** The notifications it has discarded since it was created, as last counted and reported. */
+      /** Where the count of its discards stands: reported as drops up to here, counted on from here. */
       discarded: z.number().int().nonnegative(),
     })
     .optional(),

@@ -58,6 +58,14 @@ export class ClusterNotifications {
   /** Brings the subscriptions in line with who is live now. */
   apply(set: LiveNodeSet | null): void {
     if (this.stopped) return;
+    // Counted as observed until now: subscribed, or held by a ring while the subscription is down.
+    // A node that leaves the live set took its ring with it (a failover: its notifications were
+    // not replicated), so what it held is a gap from when it was last heard.
+    const observed = new Set(
+      [...this.subscriptions.keys()].filter(
+        (n) => this.states.get(n)?.state === 'subscribed' || this.heldByRing(n),
+      ),
+    );
     this.liveNodes = set ? set.nodes : this.liveNodes;
     const wanted = new Map((this.liveNodes ?? []).filter((n) => n.amqpUrl).map((n) => [n.name, n]));
     // When the nodes no longer wanted were last heard: a node that took over from one started about then.
@@ -75,8 +83,7 @@ export class ClusterNotifications {
         continue;
       }
       void subscription.stop();
-      if (this.states.get(node)?.state === 'subscribed')
-        gone.push(this.lastHeard.get(node) ?? this.now().getTime());
+      if (observed.has(node)) gone.push(this.lastHeard.get(node) ?? this.now().getTime());
       this.states.delete(node);
       this.lastHeard.delete(node);
     }

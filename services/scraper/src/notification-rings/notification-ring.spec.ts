@@ -142,6 +142,16 @@ describe('RingKeeper', () => {
     expect(reports[0].reportId).toBe(ringReportId('c1', 'n1', t0.toISOString(), 30));
   });
 
+  it('counts no discard while the ring is not full: a rise then is the skew of reading moving counters', async () => {
+    const { sut, reports } = keeper(100);
+    await sut.keep(node(), t0);
+    const skewed = answer(
+      ringAttributes({ MessagesAdded: 1005, MessagesAcknowledged: 990, MessageCount: 10 }),
+    );
+    expect((await sut.keep(node({ answer: skewed }), later(1))).ring?.discarded).toBe(5);
+    expect(reports).toEqual([]);
+  });
+
   it('vouches only from the broker start when the broker restarted (a restart empties the ring)', async () => {
     const { sut } = keeper(100);
     await sut.keep(node(), t0);

@@ -48,6 +48,8 @@ interface Kept {
   /** A report sent and not acknowledged: sent again as it is, so it is never counted twice. */
   pending?: DropReport;
   sending?: boolean;
+  /** Whether the ring was full at the last reading: what it discarded since then is counted. */
+  wasFull?: boolean;
 }
 
 /**
@@ -106,7 +108,12 @@ export class RingKeeper {
       return this.stateOf(node.name, size);
     }
     const kept = this.continuity(node, now);
-    this.reportDiscards(node.name, kept, discardedBy(found), now);
+    // A ring discards only when full. Otherwise a rise of the figure is the read's own skew (the
+    // attributes are read one after another while notifications flow), and is no loss.
+    const full = found.messageCount >= found.ringSize;
+    if (full || kept.wasFull) this.reportDiscards(node.name, kept, discardedBy(found), now);
+    else kept.reported = Math.max(kept.reported, discardedBy(found));
+    kept.wasFull = full;
     return { ring: this.ringState(kept, found.ringSize) };
   }
 
