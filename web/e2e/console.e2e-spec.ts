@@ -357,7 +357,39 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await waitForState('live', 45_000);
   }, 90_000);
 
-  it('says where the history has a hole when the notifier crashed, as soon as it is back', async () => {
+  it("loses nothing when the notifier crashes while the broker's ring holds its notifications", async () => {
+    await page.goto(`${base}/clusters/${clusterId}/events`);
+    await waitForState('live');
+    await page.getByRole('table', { name: 'Broker events' }).waitFor({ timeout: 30_000 });
+
+    await services.notifier!.kill();
+    // Caused while no notifier runs: the ring keeps it for the next one (ADR-0015).
+    const queue = `e2e.crash.${randomUUID().slice(0, 8)}`;
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    try {
+      await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+      await start('notifier');
+      await page.getByRole('row').filter({ hasText: queue }).first().waitFor({ timeout: 30_000 });
+    } finally {
+      await client.close();
+    }
+    expect(
+      await page.getByTestId('unobserved').filter({ hasText: 'stopped without handing over' }).count(),
+    ).toBe(0);
+    await screenshot(page, '09-notifier-crash-durable');
+  }, 90_000);
+
+  it('says where the history has a hole when the notifier crashed without a ring, as soon as it is back', async () => {
+    const mode = async () =>
+      (
+        (await (await admin.fetch(`${base}/api/v1/clusters/${clusterId}`)).json()) as {
+          capabilities: { notifications: { mode?: string } };
+        }
+      ).capabilities.notifications.mode;
+    await putSetting('artemis-studio.notifications.ring-size', 0);
+    await waitFor('the notifier on a subscription of its own', async () => (await mode()) === 'non-durable', {
+      timeoutMs: 30_000,
+    });
     await page.goto(`${base}/clusters/${clusterId}/events`);
     await waitForState('live');
     await page.getByRole('table', { name: 'Broker events' }).waitFor({ timeout: 30_000 });
@@ -381,7 +413,9 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .first()
       .waitFor({ timeout: 30_000 });
     await screenshot(page, '09-notifier-crash-unobserved-filtered');
-  }, 90_000);
+    await putSetting('artemis-studio.notifications.ring-size', 100_000);
+    await waitFor('durable again', async () => (await mode()) === 'durable', { timeoutMs: 30_000 });
+  }, 120_000);
 
   it('lists the live consumers, sessions and connections read from the broker', async () => {
     const queue = `e2e.live.${randomUUID().slice(0, 8)}`;
