@@ -64,6 +64,32 @@ const until = async (condition: () => boolean) => {
 };
 
 describe('EventPublisher', () => {
+  it('accepts a notification only once its event is on the stream; at a stop a ring keeps the rest, uncounted', async () => {
+    const stream = new FakeStream();
+    const dropped: number[] = [];
+    const sut = new EventPublisher(
+      stream,
+      () => 1000,
+      { ...noMetrics, dropped: (_c, n) => void dropped.push(n) },
+      quiet,
+    );
+    const accepted: string[] = [];
+    const receipt = (id: string, kept: boolean) => ({ kept, accept: () => void accepted.push(id) });
+    const first = event('c1');
+    sut.enqueue(first, receipt('first', true));
+    await until(() => accepted.length === 1);
+    expect(stream.events).toEqual([first]);
+
+    stream.up = false;
+    sut.enqueue(event('c1'), receipt('ring', true));
+    sut.enqueue(event('c1'), receipt('temporary', false));
+    await sut.stop(50);
+    // Neither reached the stream, so neither was accepted: the ring's goes to the next owner and
+    // is no loss; the temporary subscription's is gone with it, and counted.
+    expect(accepted).toEqual(['first']);
+    expect(dropped).toEqual([1]);
+  });
+
   it('publishes every event in order', async () => {
     const stream = new FakeStream();
     const sut = new EventPublisher(stream, () => 1000, noMetrics, quiet);

@@ -86,6 +86,23 @@ describe('ObservationLedger', () => {
     await settle(next);
   });
 
+  it("reports no period when the rings held since before a crashed owner's last refresh, and only up to their start otherwise", async () => {
+    store.mark = { observedUntil: iso(10), observing: true, owner: 'notifier-a' };
+    await clockTo(30);
+    const held = ledger('notifier-b');
+    held.resumed(at(5));
+    await clockTo(30);
+    expect(periods).toEqual([]);
+    await settle(held);
+
+    store.mark = { observedUntil: iso(10), observing: true, owner: 'notifier-a' };
+    const late = ledger('notifier-c');
+    late.resumed(at(20));
+    await clockTo(30);
+    expect(periods).toEqual([{ from: iso(10), until: iso(20), reason: STOPPED_UNANNOUNCED }]);
+    await settle(late);
+  });
+
   it('dates a lost subscription exactly, once, however often it flaps while down', async () => {
     const sut = ledger();
     sut.resumed();
