@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
 
+/**
+ * Where every broker sends its management notifications: the notifier subscribes there, and the
+ * scraper keeps Studio's ring on it (ADR-0015).
+ */
+export const NOTIFICATION_ADDRESS = 'activemq.notifications';
+
 const LiveNodeSchema = z.object({
   name: z.string().min(1),
   jolokiaUrl: z.url(),

@@ -1,4 +1,4 @@
-import type { RawBrokerEvent } from '@artemis-studio/contracts';
+import { NOTIFICATION_ADDRESS, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { notificationEventId } from './event-id';
 
 /**
@@ -7,9 +7,6 @@ import { notificationEventId } from './event-id';
  * are skipped (and counted), not stored (docs/adr/0005-notifier.md).
  */
 export const OWN_CLIENT_PREFIX = 'artemis-studio-notifier';
-
-/** Where the broker sends management notifications (`<management-notification-address>`). */
-export const NOTIFICATION_ADDRESS = 'activemq.notifications';
 
 export type Normalised =
   | { kind: 'event'; event: RawBrokerEvent }

@@ -1,8 +1,7 @@
-import type { Credential } from '@artemis-studio/contracts';
+import { NOTIFICATION_ADDRESS, type Credential } from '@artemis-studio/contracts';
 import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import { Connection, ConnectionEvents, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
 import { classifyFailure, type SubscriptionState } from '../capabilities/verdict';
-import { NOTIFICATION_ADDRESS } from '../events/broker-event.normaliser';
 import type { CreditGate } from '../publishing/credit-gate';
 import type { Receipt } from '../publishing/event-publisher';
 
