@@ -8,6 +8,7 @@ export * from './bus/live-nodes';
 export * from './bus/capability';
 export * from './bus/cluster-change';
 export * from './bus/lease';
+export * from './bus/member';
 export * from './bus/observation';
 export * from './bus/channels';
 export * from './bus/streams';

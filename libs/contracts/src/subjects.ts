@@ -39,5 +39,6 @@ export const BUCKETS = {
   liveNodes: 'studio_live_nodes',
   capabilities: 'studio_capabilities',
   leases: 'studio_leases',
+  members: 'studio_members',
   observations: 'studio_observations',
 } as const;

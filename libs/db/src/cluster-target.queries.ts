@@ -21,6 +21,8 @@ export interface ClusterTarget {
   credentials: Partial<Record<CredentialKind, Credential>>;
   /** Why a stored credential could not be opened (wrong vault key): stated on every node. */
   credentialError: string | null;
+  /** Queues last observed on it, all nodes together: its share of a replica's work (issue 32). */
+  queueCount?: number;
 }
 
 /** Reads the cluster registry (written by the gateway) for the scraper and the notifier. */
@@ -31,12 +33,16 @@ export class ClusterTargetQueries {
   ) {}
 
   async list(): Promise<ClusterTarget[]> {
-    const [clusters, credentials] = await Promise.all([
+    const [clusters, credentials, queueCounts] = await Promise.all([
       this.dataSource
         .getRepository(ClusterEntity)
         .find({ relations: { nodes: true }, order: { name: 'ASC' } }),
       this.dataSource.getRepository(ClusterCredentialEntity).find(),
+      this.dataSource.query<{ cluster_id: string; queues: number }[]>(
+        'SELECT cluster_id, count(*)::int AS queues FROM queue_snapshot GROUP BY cluster_id',
+      ),
     ]);
+    const queuesOf = new Map(queueCounts.map((r) => [r.cluster_id, r.queues]));
     return clusters.map((cluster) => {
       const opened: Partial<Record<CredentialKind, Credential>> = {};
       let credentialError: string | null = null;
@@ -70,6 +76,7 @@ export class ClusterTargetQueries {
           .map((n) => ({ id: n.id, name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl })),
         credentials: opened,
         credentialError,
+        queueCount: queuesOf.get(cluster.id) ?? 0,
       };
     });
   }

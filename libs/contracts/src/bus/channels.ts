@@ -6,6 +6,7 @@ import { RawBrokerEventSchema, StoredBrokerEventSchema } from './broker-event';
 import { CapabilityVerdictSchema } from './capability';
 import { ClusterChangeSchema } from './cluster-change';
 import { LeaseSchema } from './lease';
+import { MemberSchema } from './member';
 import { LiveNodeSetSchema } from './live-nodes';
 import { ObservationMarkSchema } from './observation';
 import { SignalSchema } from './signal';
@@ -60,5 +61,6 @@ export const buckets = {
   liveNodes: { name: BUCKETS.liveNodes, schema: LiveNodeSetSchema },
   capabilities: { name: BUCKETS.capabilities, schema: CapabilityVerdictSchema },
   leases: { name: BUCKETS.leases, schema: LeaseSchema },
+  members: { name: BUCKETS.members, schema: MemberSchema },
   observations: { name: BUCKETS.observations, schema: ObservationMarkSchema },
 } as const satisfies Record<string, BucketDef>;

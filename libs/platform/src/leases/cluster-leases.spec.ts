@@ -10,26 +10,26 @@ describe('ClusterLeases', () => {
   const b = new ClusterLeases(kv, 'scraper', 'replica-b', 3000, clock);
 
   it('gives each cluster to exactly one replica', async () => {
-    expect(await a.reconcile(['c1', 'c2'])).toEqual(new Set(['c1', 'c2']));
-    expect(await b.reconcile(['c1', 'c2'])).toEqual(new Set());
+    expect((await a.reconcile(['c1', 'c2'])).owned).toEqual(new Set(['c1', 'c2']));
+    expect((await b.reconcile(['c1', 'c2'])).owned).toEqual(new Set());
   });
 
   it('keeps a lease its owner renews, past the original expiry', async () => {
     now += 2000;
-    expect(await a.reconcile(['c1', 'c2'])).toEqual(new Set(['c1', 'c2']));
+    expect((await a.reconcile(['c1', 'c2'])).owned).toEqual(new Set(['c1', 'c2']));
     now += 2000;
-    expect(await b.reconcile(['c1', 'c2'])).toEqual(new Set());
+    expect((await b.reconcile(['c1', 'c2'])).owned).toEqual(new Set());
   });
 
   it('lets another replica take over once the owner stops renewing', async () => {
     now += 3001;
-    expect(await b.reconcile(['c1', 'c2'])).toEqual(new Set(['c1', 'c2']));
+    expect((await b.reconcile(['c1', 'c2'])).owned).toEqual(new Set(['c1', 'c2']));
     // The old owner learns it lost them on its next reconcile.
-    expect(await a.reconcile(['c1', 'c2'])).toEqual(new Set());
+    expect((await a.reconcile(['c1', 'c2'])).owned).toEqual(new Set());
   });
 
   it('releases leases of deleted clusters and on shutdown, without touching others', async () => {
-    expect(await b.reconcile(['c1'])).toEqual(new Set(['c1']));
+    expect((await b.reconcile(['c1'])).owned).toEqual(new Set(['c1']));
     expect(await kv.get('scraper.c2')).toBeNull();
     await a.releaseAll();
     expect((await kv.get('scraper.c1'))?.value.owner).toBe('replica-b');
@@ -39,6 +39,48 @@ describe('ClusterLeases', () => {
 
   it('never lets two racing replicas both win a free lease', async () => {
     const race = await Promise.all([a.reconcile(['c9']), b.reconcile(['c9'])]);
-    expect(race.filter((owned) => owned.has('c9'))).toHaveLength(1);
+    expect(race.filter(({ owned }) => owned.has('c9'))).toHaveLength(1);
+  });
+});
+
+describe('ClusterLeases with preferred owners', () => {
+  let now = 1_000_000;
+  const clock = () => now;
+  const kv = new InMemoryKv<Lease>();
+  const a = new ClusterLeases(kv, 'scraper', 'replica-a', 3000, clock);
+  const b = new ClusterLeases(kv, 'scraper', 'replica-b', 3000, clock);
+  const toB = new Map([['c1', 'replica-b']]);
+
+  it('leaves a free lease to its preferred owner, who takes it at once', async () => {
+    expect(await a.reconcile(['c1'], toB)).toEqual({ owned: new Set(), surplus: new Set() });
+    expect((await b.reconcile(['c1'], toB)).owned).toEqual(new Set(['c1']));
+  });
+
+  it('keeps renewing a lease preferred elsewhere, as surplus, until it is released', async () => {
+    const c2 = new ClusterLeases(kv, 'scraper', 'replica-a', 3000, clock);
+    expect((await c2.reconcile(['c2'])).owned).toEqual(new Set(['c2']));
+    now += 2000;
+    expect(await c2.reconcile(['c2'], new Map([['c2', 'replica-b']]))).toEqual({
+      owned: new Set(['c2']),
+      surplus: new Set(['c2']),
+    });
+    now += 2000;
+    // Renewed above: still a's, past its first expiry.
+    const successor = new ClusterLeases(kv, 'scraper', 'replica-b', 3000, clock);
+    const toSuccessor = new Map([['c2', 'replica-b']]);
+    expect((await successor.reconcile(['c2'], toSuccessor)).owned).toEqual(new Set());
+    await c2.release('c2');
+    expect((await successor.reconcile(['c2'], toSuccessor)).owned).toEqual(new Set(['c2']));
+  });
+
+  it('takes a lease its preferred owner left free for a TTL, and keeps it a while', async () => {
+    const toNobody = new Map([['c3', 'replica-gone']]);
+    expect((await a.reconcile(['c3'], toNobody)).owned).toEqual(new Set());
+    now += 3000;
+    expect(await a.reconcile(['c3'], toNobody)).toEqual({ owned: new Set(['c3']), surplus: new Set() });
+    now += 29_000;
+    expect((await a.reconcile(['c3'], toNobody)).surplus).toEqual(new Set());
+    now += 1000;
+    expect((await a.reconcile(['c3'], toNobody)).surplus).toEqual(new Set(['c3']));
   });
 });

@@ -1,6 +1,9 @@
 import type { TypedKv } from '@artemis-studio/bus';
 import { leaseKey, type Lease } from '@artemis-studio/contracts';
 
+/** How many TTLs a lease taken over for an absent preferred owner is kept before it is handed on. */
+const KEEP_TAKEN_OVER_TTLS = 10;
+
 /**
  * Cluster ownership for one replica of one service (brief: "each cluster is owned by exactly one
  * replica at a time"). Every `reconcile` renews what this replica owns, takes free or expired
@@ -12,6 +15,10 @@ import { leaseKey, type Lease } from '@artemis-studio/contracts';
  */
 export class ClusterLeases {
   private readonly owned = new Map<string, number>(); // clusterId -> revision
+  /** When this replica first saw a lease free that another replica should take. */
+  private readonly freeSince = new Map<string, number>();
+  /** When this replica took a lease its preferred owner left free for a TTL. */
+  private readonly tookOver = new Map<string, number>();
 
   constructor(
     private readonly kv: TypedKv<Lease>,
@@ -21,18 +28,37 @@ export class ClusterLeases {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Brings ownership in line with the clusters that exist; returns the ids this replica owns now. */
-  async reconcile(clusterIds: Iterable<string>): Promise<Set<string>> {
+  /**
+   * Brings ownership in line with the clusters that exist and with each one's preferred owner
+   * (`preferred`, from the live members; empty: whoever asks first). Returns what this replica
+   * holds now, and, among it, the `surplus` preferred by another live replica: still renewed here
+   * until the caller hands each one over (`release`), so handing over is the caller's to order.
+   */
+  async reconcile(
+    clusterIds: Iterable<string>,
+    preferred: ReadonlyMap<string, string> = new Map(),
+  ): Promise<{ owned: Set<string>; surplus: Set<string> }> {
     const wanted = new Set(clusterIds);
+    const surplus = new Set<string>();
     for (const clusterId of wanted) {
-      const revision = await this.claim(clusterId);
+      const elsewhere = (preferred.get(clusterId) ?? this.owner) !== this.owner;
+      const revision = await this.claim(clusterId, elsewhere);
       if (revision === null) this.owned.delete(clusterId);
-      else this.owned.set(clusterId, revision);
+      else {
+        this.owned.set(clusterId, revision);
+        // One taken over because nobody else did is kept a while: handed straight back, it would
+        // go free again if the two replicas still disagree on who should have it.
+        const keptUntil = (this.tookOver.get(clusterId) ?? -Infinity) + KEEP_TAKEN_OVER_TTLS * this.ttlMs;
+        if (elsewhere && this.now() >= keptUntil) surplus.add(clusterId);
+      }
+      if (!elsewhere || revision === null) this.tookOver.delete(clusterId);
     }
     for (const clusterId of [...this.owned.keys()]) {
       if (!wanted.has(clusterId)) await this.release(clusterId);
     }
-    return new Set(this.owned.keys());
+    for (const clusterId of [...this.freeSince.keys()])
+      if (!wanted.has(clusterId)) this.freeSince.delete(clusterId);
+    return { owned: new Set(this.owned.keys()), surplus };
   }
 
   /** Gives up every lease held, so another replica takes over at once (graceful shutdown). */
@@ -40,7 +66,13 @@ export class ClusterLeases {
     for (const clusterId of [...this.owned.keys()]) await this.release(clusterId);
   }
 
-  private async claim(clusterId: string): Promise<number | null> {
+  /**
+   * Renews a lease held, and takes a free or expired one: at once when this replica is its
+   * preferred owner, after a TTL of it being free when another is. That other replica takes it at
+   * once when it agrees; the wait covers a moment when two replicas see the fleet differently
+   * (a member's heartbeat seen by one and not yet by the other), so no cluster stays unowned.
+   */
+  private async claim(clusterId: string, elsewhere: boolean): Promise<number | null> {
     const key = this.key(clusterId);
     const now = this.now();
     const lease = (acquiredAt: number): Lease => ({
@@ -49,15 +81,27 @@ export class ClusterLeases {
       expiresAt: new Date(now + this.ttlMs).toISOString(),
     });
     const current = await this.kv.get(key);
-    if (!current) return this.kv.create(key, lease(now));
-    if (current.value.owner === this.owner) {
+    if (current?.value.owner === this.owner) {
+      this.freeSince.delete(clusterId);
       return this.kv.update(key, lease(Date.parse(current.value.acquiredAt)), current.revision);
     }
-    if (Date.parse(current.value.expiresAt) <= now) return this.kv.update(key, lease(now), current.revision);
-    return null;
+    const free = !current || Date.parse(current.value.expiresAt) <= now;
+    if (!free) {
+      this.freeSince.delete(clusterId);
+      return null;
+    }
+    if (elsewhere) {
+      const since = this.freeSince.get(clusterId) ?? now;
+      this.freeSince.set(clusterId, since);
+      if (now - since < this.ttlMs) return null;
+      this.tookOver.set(clusterId, now);
+    }
+    this.freeSince.delete(clusterId);
+    return current ? this.kv.update(key, lease(now), current.revision) : this.kv.create(key, lease(now));
   }
 
-  private async release(clusterId: string): Promise<void> {
+  /** Gives one lease back (if still ours): its preferred owner, watching the bucket, takes it at once. */
+  async release(clusterId: string): Promise<void> {
     const revision = this.owned.get(clusterId);
     this.owned.delete(clusterId);
     const current = await this.kv.get(this.key(clusterId));

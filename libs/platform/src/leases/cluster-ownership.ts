@@ -1,4 +1,6 @@
 import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
+import type { Registry } from 'prom-client';
+import { ownershipMetrics } from '../metrics/metrics';
 import { replicaId, type ClusterWork, type OwnedClusters } from './owned-clusters';
 
 /**
@@ -17,6 +19,11 @@ export abstract class ClusterOwnership<W extends ClusterWork>
   private stopping = false;
 
   protected abstract readonly logger: { warn(message: string): void };
+
+  /** Says on /metrics what this replica owns (clusters, their weight, the live replicas). */
+  protected exposeOwnership(registry: Registry): void {
+    ownershipMetrics(registry, () => this.owned?.ownership());
+  }
 
   /** Connects what owning needs and returns the owned clusters, not yet running. */
   protected abstract own(): Promise<OwnedClusters<W>>;

@@ -1,8 +1,9 @@
 import { InMemoryKv } from '@artemis-studio/bus';
-import type { Lease } from '@artemis-studio/contracts';
+import type { Lease, Member } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { ClusterLeases } from './cluster-leases';
-import { OwnedClusters, replicaId } from './owned-clusters';
+import { OwnedClusters, replicaId, type ClusterWork } from './owned-clusters';
+import { ReplicaMembership } from './replica-membership';
 
 const target = { id: 'c1', name: 'prod', revision: '1' } as ClusterTarget;
 
@@ -32,7 +33,7 @@ describe('OwnedClusters', () => {
         await owner.run();
       }
       // Five seconds without the database, past the 3 s lease: still this replica's, nobody else's.
-      expect(await leases('replica-b').reconcile(['c1'])).toEqual(new Set());
+      expect((await leases('replica-b').reconcile(['c1'])).owned).toEqual(new Set());
       expect(owner.all().map((w) => w.target.id)).toEqual(['c1']);
       expect(stopped).toEqual([]);
     } finally {
@@ -93,11 +94,11 @@ describe('replicaId', () => {
     const kv = new InMemoryKv<Lease>();
     const now = 1_000_000;
     expect(
-      await new ClusterLeases(kv, 'notifier', replicaId(env), 15_000, () => now).reconcile(['c1']),
+      (await new ClusterLeases(kv, 'notifier', replicaId(env), 15_000, () => now).reconcile(['c1'])).owned,
     ).toEqual(new Set(['c1']));
     // Crashed and restarted a moment later, well inside the TTL: the same owner, so it renews.
     const restarted = new ClusterLeases(kv, 'notifier', replicaId(env), 15_000, () => now + 2000);
-    expect(await restarted.reconcile(['c1'])).toEqual(new Set(['c1']));
+    expect((await restarted.reconcile(['c1'])).owned).toEqual(new Set(['c1']));
   });
 
   it('is new for every process without it, which then waits for the old leases to lapse', async () => {
@@ -106,6 +107,79 @@ describe('replicaId', () => {
     const now = 1_000_000;
     await new ClusterLeases(kv, 'notifier', replicaId({}), 15_000, () => now).reconcile(['c1']);
     const restarted = new ClusterLeases(kv, 'notifier', replicaId({}), 15_000, () => now + 2000);
-    expect(await restarted.reconcile(['c1'])).toEqual(new Set());
+    expect((await restarted.reconcile(['c1'])).owned).toEqual(new Set());
+  });
+});
+
+describe('OwnedClusters balancing between replicas', () => {
+  const log = { log: () => undefined, warn: () => undefined };
+  const targets = Array.from(
+    { length: 12 },
+    (_, i) =>
+      ({
+        id: `c${i}`,
+        name: `c${i}`,
+        revision: '1',
+        nodes: [{}],
+        queueCount: 100,
+      }) as unknown as ClusterTarget,
+  );
+  const settle = async () => {
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('gives each replica its share, moves only the joining one’s share to it, and hands over before it stops', async () => {
+    const leases = new InMemoryKv<Lease>();
+    const members = new InMemoryKv<Member>();
+    const events: string[] = [];
+    const replica = (name: string) =>
+      new OwnedClusters({
+        leases: new ClusterLeases(leases, 'notifier', name, 60_000),
+        membership: new ReplicaMembership(members, 'notifier', name, 60_000),
+        clusters: async () => targets,
+        start: (t) => ({ target: t, stop: () => void events.push(`${name} stopped ${t.id}`) }),
+        handOver: {
+          before: async (w) => void events.push(`${name} readies ${w.target.id}`),
+          after: async (w) => {
+            const lease = await leases.get(`notifier.${w.target.id}`);
+            events.push(`${name} waits for ${w.target.id}: lease ${lease ? 'held' : 'free'}`);
+          },
+        },
+        log,
+      });
+    const a = replica('replica-a');
+    const b = replica('replica-b');
+    const ids = (r: OwnedClusters<ClusterWork>) => r.all().map((w) => w.target.id);
+    try {
+      await a.run();
+      expect(a.ownership()).toEqual({ clusters: 12, weight: 12 * 101, members: 1 });
+
+      await b.run(); // joins: its share is still a's
+      expect(ids(b)).toEqual([]);
+      await a.run(); // sees b, hands b's share over
+      await settle();
+      await b.run();
+      const ofA = ids(a);
+      const ofB = ids(b);
+      expect([...ofA, ...ofB].sort()).toEqual(targets.map((t) => t.id).sort());
+      expect(ofA.filter((id) => ofB.includes(id))).toEqual([]);
+      expect(Math.abs(ofA.length - ofB.length)).toBeLessThanOrEqual(2);
+      // Each handed-over cluster: readied, lease given back, waited for, then stopped; none of b's stopped.
+      const first = ofB[0];
+      expect(events.filter((e) => new RegExp(`\\b${first}\\b`).test(e))).toEqual([
+        `replica-a readies ${first}`,
+        `replica-a waits for ${first}: lease free`,
+        `replica-a stopped ${first}`,
+      ]);
+      expect(events.filter((e) => e.startsWith('replica-b'))).toEqual([]);
+
+      // b leaves: a takes everything back at its next renewal.
+      await b.stop();
+      await a.run();
+      expect(ids(a).sort()).toEqual(targets.map((t) => t.id).sort());
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
   });
 });

@@ -1,10 +1,12 @@
-import type { Bus } from '@artemis-studio/bus';
-import { buckets } from '@artemis-studio/contracts';
+import type { Bus, TypedKv } from '@artemis-studio/bus';
+import { buckets, type Lease, type Member } from '@artemis-studio/contracts';
 import { ClusterTargetQueries, SecretVault, type ClusterTarget } from '@artemis-studio/db';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
 import { ClusterLeases } from './cluster-leases';
+import { clusterWeight, preferredOwners } from './preferred-owners';
+import { ReplicaMembership } from './replica-membership';
 
 /** What a service runs for a cluster it owns. */
 export interface ClusterWork {
@@ -22,6 +24,26 @@ export interface OwnedClustersOptions<W extends ClusterWork> {
   log: { log(message: string): void; warn(message: string): void };
   /** Called once when this replica stops owning (stop or hand over): what watches for it ends. */
   stopping?(): void | Promise<void>;
+  /** The replicas of the service alive now: with it each cluster goes to its preferred owner. */
+  membership?: ReplicaMembership;
+  /**
+   * How one cluster is handed to its preferred owner while this replica runs on (a rebalance):
+   * `before` readies the work, the lease goes, `after` waits for the successor, the work stops.
+   * Without it the work stops first and the lease goes after, so it never runs twice.
+   */
+  handOver?: {
+    before?(work: W): Promise<unknown>;
+    after(work: W): Promise<unknown>;
+  };
+}
+
+/** What this replica owns, for /metrics and the logs. */
+export interface Ownership {
+  clusters: number;
+  /** Their summed weight (nodes and queues, `clusterWeight`). */
+  weight: number;
+  /** Live replicas of the service as last read, this one included. */
+  members: number;
 }
 
 /**
@@ -31,6 +53,11 @@ export interface OwnedClustersOptions<W extends ClusterWork> {
  */
 export class OwnedClusters<W extends ClusterWork> {
   private readonly work = new Map<string, W>();
+  /** Work being handed to its preferred owner, in the background, until it stops. */
+  private readonly leaving = new Map<string, Promise<void>>();
+  /** Each cluster's preferred owner as last computed: kept while the members cannot be read. */
+  private preferred = new Map<string, string>();
+  private members = 1;
   /** The registrations last read: leases are renewed from them while PostgreSQL cannot be read. */
   private known?: ClusterTarget[];
   private timer?: NodeJS.Timeout;
@@ -47,6 +74,16 @@ export class OwnedClusters<W extends ClusterWork> {
 
   all(): W[] {
     return [...this.work.values()];
+  }
+
+  /** What this replica owns now (work being handed over included until it stops). */
+  ownership(): Ownership {
+    const owned = this.all();
+    return {
+      clusters: owned.length,
+      weight: owned.reduce((sum, w) => sum + weightOf(w.target), 0),
+      members: this.members,
+    };
   }
 
   async run(): Promise<void> {
@@ -87,7 +124,8 @@ export class OwnedClusters<W extends ClusterWork> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.options.stopping?.();
-    await Promise.all(this.all().map((w) => w.stop()));
+    await this.leave();
+    await Promise.all([...this.staying().map((w) => w.stop()), ...this.leaving.values()]);
     this.work.clear();
     await this.options.leases.releaseAll();
   }
@@ -105,7 +143,9 @@ export class OwnedClusters<W extends ClusterWork> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.options.stopping?.();
-    await Promise.all(this.all().map((work) => before(work).catch(() => undefined)));
+    await this.leave();
+    const staying = this.staying();
+    await Promise.all(staying.map((work) => before(work).catch(() => undefined)));
     let released = true;
     try {
       await this.options.leases.releaseAll();
@@ -113,13 +153,26 @@ export class OwnedClusters<W extends ClusterWork> {
       released = false;
       this.options.log.warn(`could not hand the leases over: ${(err as Error).message}`);
     }
-    await Promise.all(
-      this.all().map(async (work) => {
+    await Promise.all([
+      ...staying.map(async (work) => {
         if (released) await each(work);
         await work.stop();
       }),
-    );
+      ...this.leaving.values(),
+    ]);
     this.work.clear();
+  }
+
+  /** The work not already being handed over. */
+  private staying(): W[] {
+    return [...this.work].filter(([id]) => !this.leaving.has(id)).map(([, work]) => work);
+  }
+
+  /** Out of the members first: the others then count without this replica as they take its leases. */
+  private async leave(): Promise<void> {
+    await this.options.membership
+      ?.leave()
+      .catch((err) => this.options.log.warn(`could not leave the members: ${(err as Error).message}`));
   }
 
   /**
@@ -140,9 +193,19 @@ export class OwnedClusters<W extends ClusterWork> {
   }
 
   private async reconcile(): Promise<void> {
-    const targets = new Map((await this.registrations()).map((t) => [t.id, t]));
-    const owned = await this.options.leases.reconcile(targets.keys());
+    const registered = await this.registrations();
+    const targets = new Map(registered.map((t) => [t.id, t]));
+    const { owned, surplus } = await this.options.leases.reconcile(
+      targets.keys(),
+      await this.preferredOwners(registered),
+    );
+    for (const clusterId of surplus) {
+      const work = this.work.get(clusterId);
+      if (!work) await this.options.leases.release(clusterId);
+      else if (!this.leaving.has(clusterId)) this.rebalance(work);
+    }
     for (const [clusterId, work] of this.work) {
+      if (this.leaving.has(clusterId)) continue;
       const target = targets.get(clusterId);
       if (owned.has(clusterId) && target?.revision === work.target.revision) continue;
       await work.stop();
@@ -151,13 +214,67 @@ export class OwnedClusters<W extends ClusterWork> {
       this.options.log.log(`${target ? 'released' : 'forgot deleted'} cluster ${work.target.name}`);
     }
     for (const clusterId of owned) {
-      if (this.work.has(clusterId) || this.stopped) continue;
+      if (this.work.has(clusterId) || surplus.has(clusterId) || this.stopped) continue;
       const target = targets.get(clusterId)!;
       this.work.set(clusterId, this.options.start(target));
       this.options.log.log(`owns cluster ${target.name}`);
     }
   }
+
+  /**
+   * Each cluster's preferred owner among the live members, this replica beating first. While the
+   * members cannot be read, the last answer stands: renewing the leases held must not wait on it.
+   */
+  private async preferredOwners(targets: ClusterTarget[]): Promise<Map<string, string>> {
+    const membership = this.options.membership;
+    if (!membership) return this.preferred;
+    try {
+      await membership.beat();
+      const members = await membership.live();
+      if (!members.includes(membership.replica)) members.push(membership.replica);
+      this.members = members.length;
+      this.preferred = preferredOwners(
+        targets.map((t) => ({ id: t.id, weight: weightOf(t) })),
+        members,
+      );
+    } catch (err) {
+      this.options.log.warn(
+        `cannot read the other replicas (${(err as Error).message}); ownership stays as it is`,
+      );
+    }
+    return this.preferred;
+  }
+
+  /** Hands one cluster to its preferred owner in the background; the renewals go on meanwhile. */
+  private rebalance(work: W): void {
+    const clusterId = work.target.id;
+    const handOver = this.options.handOver;
+    const leases = this.options.leases;
+    const done = (async () => {
+      if (handOver) {
+        await handOver.before?.(work);
+        await leases.release(clusterId);
+        await handOver.after(work);
+        await work.stop();
+      } else {
+        await work.stop();
+        await leases.release(clusterId);
+      }
+      this.options.log.log(`handed cluster ${work.target.name} to its preferred owner`);
+    })()
+      .catch((err) =>
+        this.options.log.warn(`handing cluster ${work.target.name} over: ${(err as Error).message}`),
+      )
+      .finally(async () => {
+        if (this.work.get(clusterId) === work) this.work.delete(clusterId);
+        this.leaving.delete(clusterId);
+        await this.options.released?.(clusterId, false, work)?.catch(() => undefined);
+      });
+    this.leaving.set(clusterId, done);
+  }
 }
+
+const weightOf = (target: ClusterTarget) => clusterWeight(target.nodes.length, target.queueCount ?? 0);
 
 /**
  * This process's name in leases: STUDIO_REPLICA_ID when set (validated at start), so that a
@@ -172,7 +289,7 @@ export function replicaId(env: NodeJS.ProcessEnv = process.env): string {
 
 export interface OwnedClustersForOptions<W extends ClusterWork> extends Pick<
   OwnedClustersOptions<W>,
-  'start' | 'released' | 'log'
+  'start' | 'released' | 'log' | 'handOver'
 > {
   bus: Bus;
   dataSource: DataSource;
@@ -184,23 +301,53 @@ export interface OwnedClustersForOptions<W extends ClusterWork> extends Pick<
   leaseTtlMs: number;
 }
 
-/** OwnedClusters over the cluster registry and the `studio_leases` bucket. */
+/** OwnedClusters over the cluster registry, the `studio_leases` and the `studio_members` buckets. */
 export async function ownedClustersFor<W extends ClusterWork>(
   options: OwnedClustersForOptions<W>,
 ): Promise<OwnedClusters<W>> {
   const catalog = new ClusterTargetQueries(options.dataSource, SecretVault.fromBase64(options.secretKey));
-  const leases = await options.bus.kv(buckets.leases);
+  return ownedClustersOn(await options.bus.kv(buckets.leases), await options.bus.kv(buckets.members), {
+    ...options,
+    clusters: () => catalog.list(),
+  });
+}
+
+/**
+ * OwnedClusters over these two buckets, nudged when a lease is handed back (its preferred owner
+ * takes it at once) and when a replica joins or leaves (clusters move now, not at the next renewal;
+ * a heartbeat moves nothing).
+ */
+export function ownedClustersOn<W extends ClusterWork>(
+  leases: TypedKv<Lease>,
+  members: TypedKv<Member>,
+  options: Pick<
+    OwnedClustersForOptions<W>,
+    'service' | 'owner' | 'leaseTtlMs' | 'start' | 'released' | 'log' | 'handOver'
+  > &
+    Pick<OwnedClustersOptions<W>, 'clusters'>,
+): OwnedClusters<W> {
+  const ofService = (key: string) => key.startsWith(`${options.service}.`);
   const owned: OwnedClusters<W> = new OwnedClusters({
     leases: new ClusterLeases(leases, options.service, options.owner, options.leaseTtlMs),
-    clusters: () => catalog.list(),
+    membership: new ReplicaMembership(members, options.service, options.owner, options.leaseTtlMs),
+    clusters: options.clusters,
     start: options.start,
     released: options.released,
+    handOver: options.handOver,
     log: options.log,
-    stopping: () => handedBack.stop(),
+    stopping: async () => {
+      await handedBack.stop();
+      await joinedOrLeft.stop();
+    },
   });
-  // A lease of this service handed back (deleted) is taken at once by whichever replica wins it.
   const handedBack = leases.watch((key, lease) => {
-    if (lease === null && key.startsWith(`${options.service}.`)) owned.nudge();
+    if (lease === null && ofService(key)) owned.nudge();
+  });
+  const seen = new Set<string>();
+  const joinedOrLeft = members.watch((key, member) => {
+    if (!ofService(key)) return;
+    const changed = member === null ? seen.delete(key) : !seen.has(key) && Boolean(seen.add(key));
+    if (changed) owned.nudge();
   });
   return owned;
 }

@@ -1,5 +1,6 @@
 import type { BusMetrics } from '@artemis-studio/bus';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Ownership } from '../leases/owned-clusters';
 
 /** One Prometheus registry per service, with the process metrics and the bus's counters. */
 export function createRegistry(service: string): Registry {
@@ -33,4 +34,28 @@ export function busMetrics(registry: Registry): BusMetrics {
     handlerFailed: (channel) => failed.inc({ channel }),
     publishDropped: (channel) => dropped.inc({ channel }),
   };
+}
+
+/** What one replica owns, read at each scrape: per replica on /metrics, as issue 32 asks. */
+export function ownershipMetrics(registry: Registry, read: () => Ownership | undefined): void {
+  const gauge = (name: string, help: string, pick: (o: Ownership) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(pick(read() ?? { clusters: 0, weight: 0, members: 0 }));
+      },
+    });
+  gauge('studio_owned_clusters', 'Clusters this replica owns now', (o) => o.clusters);
+  gauge(
+    'studio_owned_weight',
+    'Summed weight of the clusters this replica owns: their nodes plus their queues',
+    (o) => o.weight,
+  );
+  gauge(
+    'studio_live_replicas',
+    'Live replicas of this service, this one included, as last read from studio_members',
+    (o) => o.members,
+  );
 }

@@ -1,0 +1,175 @@
+import type { TypedKv } from '@artemis-studio/bus';
+import { buckets, type Lease } from '@artemis-studio/contracts';
+import type { ClusterTarget } from '@artemis-studio/db';
+import { testBus, waitFor } from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
+import { ownedClustersOn, type ClusterWork, type OwnedClusters } from './owned-clusters';
+import { clusterWeight } from './preferred-owners';
+
+/**
+ * Three replicas of one service over the real NATS buckets: they split the fleet by weight, a
+ * replica leaving hands its clusters over at once, one joining takes only its share, one crashing
+ * has its clusters taken within a TTL and a third; no cluster is ever run by two at once, and no
+ * unexpired lease ever changes hands.
+ */
+describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', () => {
+  const TTL = 3000;
+  const service = `scraper-${randomUUID().slice(0, 8)}`;
+  const bus = testBus('balanced-ownership');
+  const log = { log: () => undefined, warn: () => undefined };
+  const targets = Array.from(
+    { length: 30 },
+    (_, i) =>
+      ({
+        id: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
+        name: `cluster-${i}`,
+        revision: '1',
+        nodes: [{}, {}],
+        queueCount: [20, 300, 1500, 5000][i % 4],
+      }) as unknown as ClusterTarget,
+  );
+  const weightOf = (t: ClusterTarget) => clusterWeight(t.nodes.length, t.queueCount ?? 0);
+
+  /** Who runs each cluster now, and what went wrong at any moment. */
+  const running = new Map<string, Set<string>>(targets.map((t) => [t.id, new Set()]));
+  const unownedSince = new Map<string, number>(targets.map((t) => [t.id, Date.now()]));
+  const unownedFor: { cluster: string; ms: number }[] = [];
+  const ownedTwice: string[] = [];
+  const handedOverUnexpired: string[] = [];
+  const replicas = new Map<string, { owned: OwnedClusters<ClusterWork>; crash(): void }>();
+
+  const ownerOf = (id: string) => [...running.get(id)!][0];
+  const weights = () => {
+    const load = new Map<string, number>();
+    for (const t of targets) load.set(ownerOf(t.id), (load.get(ownerOf(t.id)) ?? 0) + weightOf(t));
+    return load;
+  };
+  const allOwnedBy = (names: string[]) =>
+    targets.every((t) => running.get(t.id)!.size === 1 && names.includes(ownerOf(t.id)));
+
+  function started(replica: string, target: ClusterTarget): ClusterWork {
+    const set = running.get(target.id)!;
+    set.add(replica);
+    if (set.size > 1) ownedTwice.push(`${target.name}: ${[...set].join(', ')}`);
+    const since = unownedSince.get(target.id);
+    if (since !== undefined) unownedFor.push({ cluster: target.name, ms: Date.now() - since });
+    unownedSince.delete(target.id);
+    return {
+      target,
+      stop: () => {
+        set.delete(replica);
+        if (set.size === 0) unownedSince.set(target.id, Date.now());
+      },
+    };
+  }
+
+  async function join(name: string): Promise<void> {
+    let dead = false;
+    // A crash: every call to NATS fails from now on, and what ran in the process is gone.
+    const mortal = <V>(kv: TypedKv<V>): TypedKv<V> =>
+      new Proxy(kv, {
+        get(target, property) {
+          const value = Reflect.get(target, property) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            if (dead) throw new Error('crashed');
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    const owned = ownedClustersOn(
+      mortal(await bus.kv(buckets.leases)),
+      mortal(await bus.kv(buckets.members)),
+      {
+        service,
+        owner: name,
+        leaseTtlMs: TTL,
+        clusters: async () => targets,
+        start: (t) => started(name, t),
+        log,
+      },
+    );
+    replicas.set(name, {
+      owned,
+      crash: () => {
+        dead = true;
+        for (const work of owned.all()) work.stop();
+      },
+    });
+    await owned.run();
+  }
+
+  let leaseWatch: { stop(): Promise<void> | void } | undefined;
+  beforeAll(async () => {
+    await bus.ready();
+    const last = new Map<string, Lease>();
+    leaseWatch = (await bus.kv(buckets.leases)).watch((key, lease) => {
+      if (!key.startsWith(`${service}.`)) return;
+      const before = last.get(key);
+      if (lease && before && before.owner !== lease.owner && Date.parse(before.expiresAt) > Date.now())
+        handedOverUnexpired.push(`${key}: ${before.owner} → ${lease.owner}`);
+      if (lease) last.set(key, lease);
+      else last.delete(key);
+    });
+  });
+
+  afterAll(async () => {
+    for (const { owned } of replicas.values()) await owned.stop().catch(() => undefined);
+    await leaseWatch?.stop();
+    await bus.close();
+  });
+
+  it('splits, rebalances, hands over and takes over without a cluster run twice', async () => {
+    await join('replica-a');
+    await join('replica-b');
+    await join('replica-c');
+    await waitFor(
+      '30 clusters spread over three replicas',
+      () => allOwnedBy(['replica-a', 'replica-b', 'replica-c']) && weights().size === 3,
+    );
+    // Balanced by weight: each within 15% of a third (an even split of 30 clusters of four sizes).
+    const total = targets.reduce((sum, t) => sum + weightOf(t), 0);
+    for (const [replica, weight] of weights())
+      expect({ replica, share: Math.abs(weight / (total / 3) - 1) < 0.15 }).toEqual({ replica, share: true });
+    expect(replicas.get('replica-a')!.owned.ownership().members).toBe(3);
+
+    // Graceful leave: its clusters are taken at once, nowhere near a TTL.
+    const ofC = targets.filter((t) => ownerOf(t.id) === 'replica-c').map((t) => t.id);
+    const before = new Map(targets.map((t) => [t.id, ownerOf(t.id)]));
+    const leftAt = Date.now();
+    unownedFor.length = 0;
+    await replicas.get('replica-c')!.owned.stop();
+    await waitFor('replica-c’s clusters taken over', () => allOwnedBy(['replica-a', 'replica-b']));
+    expect(Date.now() - leftAt).toBeLessThan(TTL);
+    expect(Math.max(...unownedFor.map((u) => u.ms))).toBeLessThan(TTL / 2);
+    // Its clusters moved, and a few others as the two loads even out (30 clusters of four sizes
+    // from 22 to 5,002: a heavy one that no longer fits moves a lighter one).
+    const moved = targets.filter((t) => ownerOf(t.id) !== before.get(t.id)).length;
+    expect(moved).toBeLessThanOrEqual(ofC.length * 2);
+
+    // A new replica joins: it takes about a third, and little moves between the others (a heavy
+    // cluster that no longer fits an even share may push a light one over).
+    const beforeJoin = new Map(targets.map((t) => [t.id, ownerOf(t.id)]));
+    await join('replica-d');
+    await waitFor('replica-d to take its share', () => {
+      const load = weights();
+      return allOwnedBy(['replica-a', 'replica-b', 'replica-d']) && (load.get('replica-d') ?? 0) > total / 4;
+    });
+    const movedOnJoin = targets.filter((t) => ownerOf(t.id) !== beforeJoin.get(t.id));
+    expect(movedOnJoin.filter((t) => ownerOf(t.id) !== 'replica-d').length).toBeLessThanOrEqual(3);
+    expect(movedOnJoin.length).toBeLessThanOrEqual(targets.length / 2);
+
+    // A crash: its clusters are taken once its leases lapse, within a TTL and a renewal.
+    unownedFor.length = 0;
+    replicas.get('replica-b')!.crash();
+    const crashedAt = Date.now();
+    await waitFor('replica-b’s clusters taken over', () => allOwnedBy(['replica-a', 'replica-d']), {
+      timeoutMs: 3 * TTL,
+    });
+    expect(Date.now() - crashedAt).toBeLessThan(TTL + TTL / 3 + 1500);
+    expect(Math.max(...unownedFor.map((u) => u.ms))).toBeLessThan(TTL + TTL / 3 + 1500);
+
+    expect(ownedTwice).toEqual([]);
+    expect(handedOverUnexpired).toEqual([]);
+  }, 60_000);
+});
