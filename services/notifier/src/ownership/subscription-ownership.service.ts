@@ -9,6 +9,7 @@ import {
   SignalPublisher,
 } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Registry } from 'prom-client';
 import { OWN_CLIENT_PREFIX } from '../events/broker-event.normaliser';
 import { NotificationRouter } from '../events/notification-router';
 import { NotifierMetrics } from '../metrics/notifier-metrics';
@@ -46,8 +47,10 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
     private readonly publisher: EventPublisher,
     private readonly gate: CreditGate,
     metrics: NotifierMetrics,
+    registry: Registry,
   ) {
     super();
+    this.exposeOwnership(registry);
     metrics.countSubscriptionsWith(() =>
       (this.owned?.all() ?? []).reduce((n, cluster) => n + cluster.subscribedNodes().length, 0),
     );
@@ -64,6 +67,7 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
     const capabilities = await this.bus.kv(buckets.capabilities);
     const liveNodes = await this.bus.kv(buckets.liveNodes);
     const observations = await this.bus.kv(buckets.observations);
+    const leases = await this.bus.kv(buckets.leases);
     const owned = await ownedClustersFor({
       bus: this.bus,
       dataSource,
@@ -109,6 +113,15 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
         await capabilities.delete(clusterId).catch(() => undefined);
         await observations.delete(clusterId).catch(() => undefined);
       },
+      // A cluster moving to its preferred owner (a replica joined) is handed over as at shutdown:
+      // observed here until it is observed there (ADR-0014), so a rebalance opens no period.
+      handOver:
+        this.config.handoverMs > 0
+          ? {
+              before: (cluster) => cluster.announceHandover(),
+              after: (cluster) => this.handOver(cluster, leases),
+            }
+          : undefined,
       log: this.logger,
     });
     this.liveNodesWatch = liveNodes.watch((clusterId, set) => {

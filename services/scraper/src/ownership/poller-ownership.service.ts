@@ -10,6 +10,7 @@ import {
   SignalPublisher,
   ownedClustersFor,
 } from '@artemis-studio/platform';
+import { Registry } from 'prom-client';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AlertCourier, type ReceiverTarget } from '../alerting/alert-courier';
 import { AlertEvaluation } from '../alerting/alert-evaluation';
@@ -89,8 +90,10 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
     private readonly metrics: PollMetrics,
     private readonly alertMetrics: AlertMetrics,
     private readonly figures: FigureExportService,
+    registry: Registry,
   ) {
     super();
+    this.exposeOwnership(registry);
     this.queueActions = new QueueActions(jolokia, this.lanes);
     this.queueBrowser = new QueueBrowser(jolokia, this.lanes);
     this.brokerChanges = new BrokerChanges(jolokia, this.lanes);
