@@ -167,7 +167,13 @@ describe('the console in Chromium, against the real stack and broker', () => {
     const edit = page.getByRole('form', { name: 'Edit cluster' });
     expect(await edit.getByLabel('Password').first().inputValue()).toBe('');
     expect(await edit.getByLabel('Username').first().inputValue()).toBe('');
+    // Which replica serves the cluster: the one scraper and the one notifier of this stack.
+    for (const service of ['scraper', 'notifier'])
+      await page.getByTestId(`owner-${service}`).getByText(/since/).waitFor({ timeout: 30_000 });
     await screenshot(page, '04-cluster-settings');
+    await page.getByTestId('owner-notifier').scrollIntoViewIfNeeded();
+    await screenshot(page, '04-cluster-owners');
+    await page.evaluate('window.scrollTo(0, 0)');
   }, 90_000);
 
   it('pauses: a queue created meanwhile waits as an update until Resume brings it in', async () => {

@@ -112,7 +112,15 @@ export const ClusterSummarySchema = z.object({
 });
 export type ClusterSummary = z.infer<typeof ClusterSummarySchema>;
 
+/** The replica of a service holding a cluster's lease, since when; null when none does now. */
+export const ClusterOwnerSchema = z
+  .object({ replica: z.string(), since: Instant, until: Instant })
+  .nullable()
+  .describe('the replica holding the lease, since when and until when unless renewed; null: none now');
+
 export const ClusterDetailSchema = ClusterSummarySchema.extend({
   capabilities: z.object({ notifications: CapabilityVerdictSchema }),
+  /** Which replica polls the cluster and which subscribes to it (issue 32): read from `studio_leases`. */
+  owners: z.object({ scraper: ClusterOwnerSchema, notifier: ClusterOwnerSchema }),
 });
 export type ClusterDetail = z.infer<typeof ClusterDetailSchema>;

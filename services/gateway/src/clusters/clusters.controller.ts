@@ -7,6 +7,7 @@ import {
   subjects,
   type ClusterChange,
   type ClusterDetail,
+  leaseKey,
   type CreateClusterRequest,
   type UpdateClusterRequest,
 } from '@artemis-studio/contracts';
@@ -57,7 +58,19 @@ export class ClustersController {
       reason: 'no verdict yet: the notifier has not reconciled this cluster',
       asOf: new Date().toISOString(),
     };
-    return { ...summary, capabilities: { notifications: verdict } };
+    return { ...summary, capabilities: { notifications: verdict }, owners: await this.owners(id) };
+  }
+
+  /** Who holds the cluster's leases now; an expired lease is no owner. */
+  private async owners(id: string): Promise<ClusterDetail['owners']> {
+    const leases = await this.bus.kv(buckets.leases);
+    const ownerOf = async (service: 'scraper' | 'notifier') => {
+      const lease = (await leases.get(leaseKey(service, id)))?.value;
+      return lease && Date.parse(lease.expiresAt) > Date.now()
+        ? { replica: lease.owner, since: lease.acquiredAt, until: lease.expiresAt }
+        : null;
+    };
+    return { scraper: await ownerOf('scraper'), notifier: await ownerOf('notifier') };
   }
 
   @Patch(':id')

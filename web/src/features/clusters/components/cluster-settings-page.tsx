@@ -9,6 +9,7 @@ import { useCluster } from '../../../lib/clusters/get-cluster';
 import { ClusterForm } from './cluster-form';
 import { confirmRemoveCluster } from './remove-cluster';
 import { MessageAccessCard } from './message-access-card';
+import { ClusterOwnersCard } from './cluster-owners-card';
 
 const route = getRouteApi('/clusters/$clusterId');
 
@@ -75,6 +76,7 @@ export function ClusterSettingsPage() {
               refusal={can.refusal(data.name, 'admin')}
               save={(request) => update.mutateAsync(request)}
             />
+            <ClusterOwnersCard owners={data.owners} />
             <Card withBorder>
               <Group justify="space-between">
                 <Stack gap={2}>
