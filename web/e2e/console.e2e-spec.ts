@@ -78,6 +78,30 @@ describe('the console in Chromium, against the real stack and broker', () => {
     }
   };
 
+  /**
+   * Waits for a queue's depth on its page as the scraper reads it. A timeout says what the page
+   * showed and what the scraper logged last, so a run that failed explains itself.
+   */
+  const waitForDepth = async (node: string, wanted: string, timeoutMs = 30_000) => {
+    const depth = page.getByTestId(`depth-${node}`);
+    try {
+      await waitFor(
+        `depth ${wanted}`,
+        async () => (await depth.count()) > 0 && (await depth.innerText()) === wanted,
+        { timeoutMs, intervalMs: 200 },
+      );
+    } catch (error) {
+      const shown = await page
+        .getByRole('main')
+        .innerText({ timeout: 1000 })
+        .catch(() => '(unreadable)');
+      const logged = services.scraper?.output().trim().split('\n').slice(-20).join('\n');
+      throw new Error(
+        `${(error as Error).message}\n--- the page showed:\n${shown.slice(0, 1500)}\n--- the scraper logged last:\n${logged}`,
+      );
+    }
+  };
+
   beforeAll(async () => {
     if (!existsSync(join(__dirname, '..', 'dist', 'index.html')))
       throw new Error('web/dist is missing: build the console first (npm run build -w web)');
@@ -225,13 +249,10 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await page.goto(`${base}/clusters/${clusterId}/queues?search=${queue}`);
       await page.getByRole('link', { name: queue }).click();
       await page.waitForURL(`${base}/clusters/${clusterId}/queues/${queue}`);
-      const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
-      await waitFor('depth 1', async () => (await depth.innerText()) === '1', { timeoutMs: 30_000 });
+      await waitForDepth(broker.nodes[0].name, '1');
 
       for (let i = 0; i < 24; i++) await sender.send({ body: `message ${i}` });
-      await waitFor('depth 25 in the table', async () => (await depth.innerText()) === '25', {
-        timeoutMs: 30_000,
-      });
+      await waitForDepth(broker.nodes[0].name, '25');
       const chart = page.getByTestId('depth-chart');
       await waitFor(
         'depth 25 on the chart',
@@ -296,8 +317,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
       });
       await sender.send({ body: 'waiting' });
       await page.goto(`${base}/clusters/${clusterId}/queues/${encodeURIComponent(queue)}`);
-      const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
-      await waitFor('depth 1', async () => (await depth.innerText()) === '1', { timeoutMs: 30_000 });
+      await waitForDepth(broker.nodes[0].name, '1');
       await waitForState('live');
       await page.getByRole('button', { name: 'Pause', exact: true }).click();
       await waitForState('paused');
@@ -606,8 +626,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await client.close();
     }
     await page.goto(`${base}/clusters/${clusterId}/queues/${actionQueue}`);
-    const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
-    await waitFor('depth 30', async () => (await depth.innerText()) === '30', { timeoutMs: 30_000 });
+    await waitForDepth(broker.nodes[0].name, '30');
 
     // What is in it, before it goes: the broker's own view of each message.
     const table = page.getByRole('table', { name: 'Messages' });
@@ -633,7 +652,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await screenshot(page, '15-queue-purge-confirmation');
     await dialog.getByRole('button', { name: 'Purge 30 messages' }).click();
     await page.getByText(`${actionQueue} purged`).waitFor({ timeout: 30_000 });
-    await waitFor('depth 0', async () => (await depth.innerText()) === '0', { timeoutMs: 30_000 });
+    await waitForDepth(broker.nodes[0].name, '0');
     await page.getByText('No message on this page.').waitFor({ timeout: 30_000 });
     await screenshot(page, '15-queue-purged');
 
@@ -649,8 +668,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     const dlq = await deadLetter(broker, work, 3);
 
     await page.goto(`${base}/clusters/${clusterId}/queues/${dlq}`);
-    const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
-    await waitFor('3 in the DLQ', async () => (await depth.innerText()) === '3', { timeoutMs: 30_000 });
+    await waitForDepth(broker.nodes[0].name, '3');
     await page.getByRole('button', { name: 'Retry…' }).click();
     const dialog = page.getByTestId('queue-action-confirmation');
     await dialog
@@ -661,7 +679,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await screenshot(page, '15-dlq-retry-confirmation');
     await dialog.getByRole('button', { name: 'Retry 3 messages' }).click();
     await page.getByText(`${dlq} retried`).waitFor({ timeout: 30_000 });
-    await waitFor('the DLQ empty', async () => (await depth.innerText()) === '0', { timeoutMs: 30_000 });
+    await waitForDepth(broker.nodes[0].name, '0');
   }, 90_000);
 
   it('redrives a dead-letter group from the console: the broker counts first, the job shows what it did', async () => {
@@ -703,9 +721,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
       timeoutMs: 60_000,
     });
     await job.getByText(`retried 250 to ${work}`, { exact: false }).waitFor();
-    const depth = page.getByTestId(`depth-${broker.nodes[0].name}`);
     // Only payments' three are left, all of them counted now.
-    await waitFor('the DLQ down to 3', async () => (await depth.innerText()) === '3', { timeoutMs: 30_000 });
+    await waitForDepth(broker.nodes[0].name, '3');
     await groups.getByText('3 messages').waitFor();
     await screenshot(page, '17-dlq-redriven');
     expect(
