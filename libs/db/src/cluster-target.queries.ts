@@ -23,6 +23,8 @@ export interface ClusterTarget {
   credentialError: string | null;
   /** Queues last observed on it, all nodes together: its share of a replica's work (issue 32). */
   queueCount?: number;
+  /** Studio keeps its ring of notifications on the brokers (ADR-0015); a change restarts nothing. */
+  notificationRing?: boolean;
 }
 
 /** Reads the cluster registry (written by the gateway) for the scraper and the notifier. */
@@ -77,6 +79,7 @@ export class ClusterTargetQueries {
         credentials: opened,
         credentialError,
         queueCount: queuesOf.get(cluster.id) ?? 0,
+        notificationRing: cluster.notificationRing,
       };
     });
   }

@@ -94,6 +94,7 @@ describe('gateway against real PostgreSQL and NATS', () => {
       expect(body).toMatchObject({
         nodes: [{ name: broker.nodes[0].name }],
         credentials: { jolokia: true, amqp: false },
+        notificationRing: true,
       });
 
       const responses = await Promise.all([
@@ -101,18 +102,26 @@ describe('gateway against real PostgreSQL and NATS', () => {
         api.fetch(`${gateway.url}/api/v1/clusters/${body.id}`).then((r) => r.text()),
       ]);
       for (const text of responses) expect(text).not.toContain(SECRET);
-      const detail = JSON.parse(responses[1]) as { capabilities: { notifications: unknown } };
+      const detail = JSON.parse(responses[1]) as {
+        capabilities: { notifications: unknown };
+        owners: unknown;
+      };
       expect(detail.capabilities.notifications).toMatchObject({
         status: expect.stringMatching(/UNKNOWN|AVAILABLE|UNAVAILABLE/),
       });
+      // Each service's owner, or none yet: never a replica whose lease has lapsed.
+      const owners = detail.owners as Record<string, { replica: string; until: string } | null>;
+      expect(Object.keys(owners).sort()).toEqual(['notifier', 'scraper']);
+      for (const owner of Object.values(owners))
+        if (owner) expect(Date.parse(owner.until)).toBeGreaterThan(Date.now() - 5000);
       expect(gateway.output()).not.toContain(SECRET);
 
       expect((await register(gateway.url, body.name)).status).toBe(409);
       const patched = await api.fetch(`${gateway.url}/api/v1/clusters/${body.id}`, {
-        ...json({ name: `${body.name}-2` }),
+        ...json({ name: `${body.name}-2`, notificationRing: false }),
         method: 'PATCH',
       });
-      expect(await patched.json()).toMatchObject({ name: `${body.name}-2` });
+      expect(await patched.json()).toMatchObject({ name: `${body.name}-2`, notificationRing: false });
     });
 
     it.each([

@@ -191,7 +191,7 @@ describe('the durable ring: a scraper makes it, notifiers read it, a crash loses
     expect(set?.nodes[0].ring).toMatchObject({ size: 50, discarded: reported() });
   });
 
-  it('is removed when turned off and when the cluster is deleted, and leaves nothing behind', async () => {
+  it('is removed when turned off, for all or for one cluster, and when the cluster is deleted, and leaves nothing behind', async () => {
     await spawn('notifier');
     await waitFor('durable again', async () => ((await verdict())?.mode === 'durable' ? true : undefined));
     await setting('artemis-studio.notifications.ring-size', 0);
@@ -209,6 +209,26 @@ describe('the durable ring: a scraper makes it, notifiers read it, a crash loses
     });
 
     await setting('artemis-studio.notifications.ring-size', 1000);
+    await waitFor('the ring made again', async () => (await ringOnBroker())?.ringSize === 1000, {
+      timeoutMs: 20_000,
+    });
+    await waitFor('durable again', async () => ((await verdict())?.mode === 'durable' ? true : undefined));
+
+    // Turned off for this cluster alone (its registration), the setting still on: the same way out.
+    await db.query(`UPDATE cluster SET notification_ring = false WHERE id = $1`, [cluster.id]);
+    const offHere = await waitFor(
+      'the cluster off its ring',
+      async () => {
+        const v = await verdict();
+        return v?.mode === 'non-durable' ? v : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(offHere.reason).toMatch(/turned off for this cluster/);
+    await waitFor('the ring destroyed', async () => ((await ringOnBroker()) ? undefined : true), {
+      timeoutMs: 40_000,
+    });
+    await db.query(`UPDATE cluster SET notification_ring = true WHERE id = $1`, [cluster.id]);
     await waitFor('the ring made again', async () => (await ringOnBroker())?.ringSize === 1000, {
       timeoutMs: 20_000,
     });

@@ -13,6 +13,7 @@ describe('getJson', () => {
     nodes: [],
     jolokiaOrigin: null,
     readOnly: false,
+    notificationRing: true,
     messageBodies: 'operator' as const,
     masking: { properties: [], bodyPaths: [] },
     credentials: { jolokia: true, amqp: false },

@@ -61,6 +61,11 @@ export const CreateClusterRequestSchema = z
     jolokiaOrigin: httpUrl.optional(),
     /** Refuse every action on this cluster's brokers (browsing and reading stay). */
     readOnly: z.boolean().optional(),
+    /**
+     * Keep Studio's durable ring of notifications on each live node, so a notifier restart loses
+     * nothing (ADR-0015); on by default. Off: no queue of Studio's on the brokers.
+     */
+    notificationRing: z.boolean().optional(),
     /** The least role that may read message bodies (operator by default). */
     messageBodies: z.enum(MESSAGE_BODY_ROLES).optional(),
     masking: MaskingRulesSchema.optional(),
@@ -82,6 +87,7 @@ export const UpdateClusterRequestSchema = z
       .optional(),
     jolokiaOrigin: httpUrl.nullable().optional(),
     readOnly: z.boolean().optional(),
+    notificationRing: z.boolean().optional(),
     messageBodies: z.enum(MESSAGE_BODY_ROLES).optional(),
     masking: MaskingRulesSchema.optional(),
   })
@@ -104,6 +110,8 @@ export const ClusterSummarySchema = z.object({
   credentials: z.object({ jolokia: z.boolean(), amqp: z.boolean() }),
   /** Actions on this cluster's brokers are refused (issue 28). */
   readOnly: z.boolean(),
+  /** Studio keeps its durable ring of notifications on the brokers (ADR-0015, issue 30). */
+  notificationRing: z.boolean(),
   /** The least role that may browse messages, bodies and properties (issue 28). */
   messageBodies: z.enum(MESSAGE_BODY_ROLES),
   masking: z.object({ properties: z.array(z.string()), bodyPaths: z.array(z.string()) }),

@@ -10,6 +10,8 @@ export class ClusterEntity {
   @Column({ type: 'text', name: 'jolokia_origin', nullable: true }) jolokiaOrigin!: string | null;
   /** Every action on this cluster's brokers is refused (issue 28). */
   @Column({ type: 'boolean', name: 'read_only', default: false }) readOnly!: boolean;
+  /** Studio's durable ring of notifications on the brokers (ADR-0015): on unless turned off. */
+  @Column({ type: 'boolean', name: 'notification_ring', default: true }) notificationRing!: boolean;
   /** The least role that may read message bodies on this cluster (issue 28). */
   @Column({ type: 'text', name: 'message_bodies', default: 'operator' }) messageBodies!:
     'viewer' | 'operator' | 'admin';

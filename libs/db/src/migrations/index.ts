@@ -13,6 +13,7 @@ import { AlertReceiverEmail1764940000000 } from './1764940000000-alert-receiver-
 import { AddressSamples1764950000000 } from './1764950000000-address-samples';
 import { AlertFigureSamples1764960000000 } from './1764960000000-alert-figure-samples';
 import { NodeRoleHistory1764970000000 } from './1764970000000-node-role-history';
+import { ClusterNotificationRing1764980000000 } from './1764980000000-cluster-notification-ring';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   AddressSamples1764950000000,
   AlertFigureSamples1764960000000,
   NodeRoleHistory1764970000000,
+  ClusterNotificationRing1764980000000,
 ];

@@ -12,6 +12,8 @@ import { ReplicaMembership } from './replica-membership';
 export interface ClusterWork {
   readonly target: ClusterTarget;
   stop(): void | Promise<void>;
+  /** The registration read again, its revision unchanged: what may change without a restart. */
+  refresh?(target: ClusterTarget): void;
 }
 
 export interface OwnedClustersOptions<W extends ClusterWork> {
@@ -207,7 +209,10 @@ export class OwnedClusters<W extends ClusterWork> {
     for (const [clusterId, work] of this.work) {
       if (this.leaving.has(clusterId)) continue;
       const target = targets.get(clusterId);
-      if (owned.has(clusterId) && target?.revision === work.target.revision) continue;
+      if (owned.has(clusterId) && target?.revision === work.target.revision) {
+        work.refresh?.(target);
+        continue;
+      }
       await work.stop();
       this.work.delete(clusterId);
       await this.options.released?.(clusterId, !target, work);

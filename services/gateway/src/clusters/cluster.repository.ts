@@ -44,6 +44,7 @@ export class ClusterRepository {
           name: request.name,
           jolokiaOrigin: request.jolokiaOrigin ?? null,
           readOnly: request.readOnly ?? false,
+          notificationRing: request.notificationRing ?? true,
           messageBodies: request.messageBodies ?? 'operator',
           masking: request.masking ?? { properties: [], bodyPaths: [] },
           nodes: nodeRows(request.nodes),
@@ -102,6 +103,7 @@ export class ClusterRepository {
         if (request.name !== undefined) cluster.name = request.name;
         if (request.jolokiaOrigin !== undefined) cluster.jolokiaOrigin = request.jolokiaOrigin;
         if (request.readOnly !== undefined) cluster.readOnly = request.readOnly;
+        if (request.notificationRing !== undefined) cluster.notificationRing = request.notificationRing;
         if (request.messageBodies !== undefined) cluster.messageBodies = request.messageBodies;
         if (request.masking !== undefined) cluster.masking = request.masking;
         cluster.updatedAt = new Date();
@@ -273,6 +275,7 @@ function toSummary(cluster: ClusterEntity, kinds: CredentialKind[]): ClusterSumm
     jolokiaOrigin: cluster.jolokiaOrigin,
     credentials: { jolokia: kinds.includes('JOLOKIA'), amqp: kinds.includes('AMQP') },
     readOnly: cluster.readOnly,
+    notificationRing: cluster.notificationRing,
     messageBodies: cluster.messageBodies,
     masking: cluster.masking,
     createdAt: cluster.createdAt.toISOString(),

@@ -17,7 +17,11 @@ const RESTART_TOLERANCE_MS = 5000;
 export type RingState = NonNullable<LiveNode['ring']>;
 export type RingOfNode = Pick<LiveNode, 'ring' | 'noRing'>;
 
-const OFF = 'turned off (artemis-studio.notifications.ring-size is 0)';
+/** Why there is no ring when `size()` is 0: the cluster's own choice, or the setting. */
+export const RING_OFF = {
+  cluster: "turned off for this cluster (its registration's notificationRing)",
+  setting: 'turned off (artemis-studio.notifications.ring-size is 0)',
+} as const;
 
 export interface RingKeeperDeps {
   jolokia: Pick<JolokiaClient, 'bulk'>;
@@ -25,6 +29,8 @@ export interface RingKeeperDeps {
   lanes: Pick<BrokerLanes, 'run'>;
   /** The setting, read at every tick: 0 is no ring. */
   size(): number;
+  /** Why `size()` is 0, when it is (the setting's reason by default). */
+  offReason?(): string;
   /** Adds a count of discarded notifications to the cluster's drops; throws when not recorded. */
   reportDrops(report: DropReport): Promise<unknown>;
   log: { warn(message: string, fields?: { clusterId: string; node?: string }): void };
@@ -135,7 +141,7 @@ export class RingKeeper {
 
   private stateOf(node: string, size: number): RingOfNode {
     const kept = this.kept.get(node);
-    if (size === 0) return { noRing: OFF };
+    if (size === 0) return { noRing: this.deps.offReason?.() ?? RING_OFF.setting };
     if (kept) return { ring: this.ringState(kept, size) };
     const refused = this.refusals.get(node);
     return { noRing: refused ? `the broker refused to make it: ${refused}` : 'being made' };

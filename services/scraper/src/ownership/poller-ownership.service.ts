@@ -23,7 +23,7 @@ import { JolokiaClient } from '../jolokia/jolokia-client';
 import { readLiveList } from '../live-lists/read-live-list';
 import { ClusterPoller, type PollerDeps } from '../polling/cluster-poller';
 import { PollMetrics } from '../polling/poll-metrics';
-import { RingKeeper, type RingKeeperDeps } from '../notification-rings/ring-keeper';
+import { RING_OFF, RingKeeper, type RingKeeperDeps } from '../notification-rings/ring-keeper';
 import { BrokerLanes } from '../broker-actions/broker-lanes';
 import { QueueActions } from '../broker-actions/queue-actions';
 import { QueueBrowser } from '../broker-actions/queue-browse';
@@ -47,12 +47,18 @@ class OwnedCluster {
     readonly poller: ClusterPoller,
     readonly rings: RingKeeper,
     readonly courier: AlertCourier,
+    /** Whether the registration wants the ring (ADR-0015): read by the ring keeper at every tick. */
+    private readonly ring: { wanted: boolean },
     serve: (jobsStopped: AbortSignal) => () => void,
   ) {
     this.stopServing = serve(this.jobs.signal);
   }
   get target(): ClusterTarget {
     return this.poller.target;
+  }
+  /** The ring turned on or off for this cluster: the next tick makes or removes it, nothing restarts. */
+  refresh(target: ClusterTarget): void {
+    this.ring.wanted = target.notificationRing !== false;
   }
   stop(): void {
     this.poller.stop();
@@ -221,15 +227,20 @@ export class PollerOwnershipService extends ClusterOwnership<OwnedCluster> {
       secretKey: this.config.secretKey,
       leaseTtlMs: this.config.leaseTtlMs,
       start: (target) => {
+        const ring = { wanted: target.notificationRing !== false };
         const rings = new RingKeeper(
           target.id,
-          ringDeps,
+          {
+            ...ringDeps,
+            size: () => (ring.wanted ? ringDeps.size() : 0),
+            offReason: () => (ring.wanted ? RING_OFF.setting : RING_OFF.cluster),
+          },
           async () => (await liveNodes.get(target.id))?.value ?? null,
         );
         const poller = new ClusterPoller(target, { ...deps, rings });
         const courier = courierFor(target.id);
         couriers.set(target.id, courier);
-        const owned = new OwnedCluster(poller, rings, courier, (jobsStopped) =>
+        const owned = new OwnedCluster(poller, rings, courier, ring, (jobsStopped) =>
           // Jobs left running by the replica that held this cluster before end here, before this
           // one serves: a job started here meanwhile would otherwise be declared interrupted too.
           this.afterward(

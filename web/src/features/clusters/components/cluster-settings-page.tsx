@@ -70,6 +70,34 @@ export function ClusterSettingsPage() {
                 </Tooltip>
               </Group>
             </Card>
+            <Card withBorder>
+              <Group justify="space-between" wrap="nowrap">
+                <Stack gap={2}>
+                  <Text fw={600}>Durable notifications</Text>
+                  <Text size="sm" c="dimmed">
+                    Keep a bounded ring of notifications on each live broker (one queue of Studio&apos;s, at
+                    most artemis-studio.notifications.ring-size of them), so a notifier restart loses nothing.
+                    Off: nothing of Studio&apos;s stays on the brokers, and a restart leaves a stated gap.
+                  </Text>
+                </Stack>
+                <Tooltip label={can.refusal(data.name, 'admin')} disabled={!can.refusal(data.name, 'admin')}>
+                  <Switch
+                    aria-label="Durable notifications"
+                    checked={data.notificationRing}
+                    disabled={can.refusal(data.name, 'admin') !== null || update.isPending}
+                    onChange={(e) =>
+                      void update.mutateAsync({ notificationRing: e.currentTarget.checked }).then((c) =>
+                        notifications.show({
+                          message: c.notificationRing
+                            ? 'Studio makes its ring on each live broker within a poll or two.'
+                            : "Studio's rings are removed once the notifier has moved off them.",
+                        }),
+                      )
+                    }
+                  />
+                </Tooltip>
+              </Group>
+            </Card>
             <MessageAccessCard
               key={`access-${data.updatedAt}`}
               cluster={data}
