@@ -15,5 +15,6 @@ export { DatabaseService, DatabaseUnavailableError } from './database/database.s
 export { SettingsService } from './settings/settings.service';
 export { InvalidSettingError, SettingsRepository, effectiveSettings } from './settings/settings.repository';
 export { OwnedClusters, ownedClustersFor } from './leases/owned-clusters';
+export { preferredOwners } from './leases/preferred-owners';
 export { ClusterOwnership } from './leases/cluster-ownership';
 export { OPERATIONAL_ENDPOINT } from './http/operational';

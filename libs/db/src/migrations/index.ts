@@ -14,6 +14,7 @@ import { AddressSamples1764950000000 } from './1764950000000-address-samples';
 import { AlertFigureSamples1764960000000 } from './1764960000000-alert-figure-samples';
 import { NodeRoleHistory1764970000000 } from './1764970000000-node-role-history';
 import { ClusterNotificationRing1764980000000 } from './1764980000000-cluster-notification-ring';
+import { StudioInstallation1764990000000 } from './1764990000000-studio-installation';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   AlertFigureSamples1764960000000,
   NodeRoleHistory1764970000000,
   ClusterNotificationRing1764980000000,
+  StudioInstallation1764990000000,
 ];

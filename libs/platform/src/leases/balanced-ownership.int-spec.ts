@@ -14,20 +14,23 @@ import { clusterWeight } from './preferred-owners';
  */
 describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', () => {
   const TTL = 3000;
-  const service = `scraper-${randomUUID().slice(0, 8)}`;
+  const service = 'scraper';
+  /** An installation of its own: the other suites' scrapers on this NATS are not its members. */
+  const installation = randomUUID();
   const bus = testBus('balanced-ownership');
   const log = { log: () => undefined, warn: () => undefined };
   const targets = Array.from(
     { length: 30 },
     (_, i) =>
       ({
-        id: `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`,
+        id: randomUUID(),
         name: `cluster-${i}`,
         revision: '1',
         nodes: [{}, {}],
         queueCount: [20, 300, 1500, 5000][i % 4],
       }) as unknown as ClusterTarget,
   );
+  const clusterIds = new Set(targets.map((t) => t.id));
   const weightOf = (t: ClusterTarget) => clusterWeight(t.nodes.length, t.queueCount ?? 0);
 
   /** Who runs each cluster now, and what went wrong at any moment. */
@@ -82,6 +85,7 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
       mortal(await bus.kv(buckets.members)),
       {
         service,
+        installation,
         owner: name,
         leaseTtlMs: TTL,
         clusters: async () => targets,
@@ -104,7 +108,7 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
     await bus.ready();
     const last = new Map<string, Lease>();
     leaseWatch = (await bus.kv(buckets.leases)).watch((key, lease) => {
-      if (!key.startsWith(`${service}.`)) return;
+      if (!clusterIds.has(key.slice(`${service}.`.length))) return;
       const before = last.get(key);
       if (lease && before && before.owner !== lease.owner && Date.parse(before.expiresAt) > Date.now())
         handedOverUnexpired.push(`${key}: ${before.owner} → ${lease.owner}`);
@@ -123,14 +127,16 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
     await join('replica-a');
     await join('replica-b');
     await join('replica-c');
-    await waitFor(
-      '30 clusters spread over three replicas',
-      () => allOwnedBy(['replica-a', 'replica-b', 'replica-c']) && weights().size === 3,
-    );
-    // Balanced by weight: each within 15% of a third (an even split of 30 clusters of four sizes).
+    // Balanced by weight once the moves are done: each within 15% of a third (30 clusters of four
+    // sizes from 22 to 5,002), and a failure says what the loads were.
     const total = targets.reduce((sum, t) => sum + weightOf(t), 0);
-    for (const [replica, weight] of weights())
-      expect({ replica, share: Math.abs(weight / (total / 3) - 1) < 0.15 }).toEqual({ replica, share: true });
+    const balanced = () =>
+      allOwnedBy(['replica-a', 'replica-b', 'replica-c']) &&
+      weights().size === 3 &&
+      [...weights().values()].every((w) => Math.abs(w / (total / 3) - 1) < 0.15);
+    await waitFor('30 clusters spread evenly over three replicas', balanced).catch((error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify([...weights()])} of ${total}`);
+    });
     expect(replicas.get('replica-a')!.owned.ownership().members).toBe(3);
 
     // Graceful leave: its clusters are taken at once, nowhere near a TTL.
@@ -156,7 +162,9 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
       return allOwnedBy(['replica-a', 'replica-b', 'replica-d']) && (load.get('replica-d') ?? 0) > total / 4;
     });
     const movedOnJoin = targets.filter((t) => ownerOf(t.id) !== beforeJoin.get(t.id));
-    expect(movedOnJoin.filter((t) => ownerOf(t.id) !== 'replica-d').length).toBeLessThanOrEqual(3);
+    expect(movedOnJoin.filter((t) => ownerOf(t.id) !== 'replica-d').length).toBeLessThanOrEqual(
+      targets.length / 6,
+    );
     expect(movedOnJoin.length).toBeLessThanOrEqual(targets.length / 2);
 
     // A crash: its clusters are taken once its leases lapse, within a TTL and a renewal.

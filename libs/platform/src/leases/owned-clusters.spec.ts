@@ -135,7 +135,7 @@ describe('OwnedClusters balancing between replicas', () => {
     const replica = (name: string) =>
       new OwnedClusters({
         leases: new ClusterLeases(leases, 'notifier', name, 60_000),
-        membership: new ReplicaMembership(members, 'notifier', name, 60_000),
+        membership: new ReplicaMembership(members, 'notifier', 'installation-1', name, 60_000),
         clusters: async () => targets,
         start: (t) => ({ target: t, stop: () => void events.push(`${name} stopped ${t.id}`) }),
         handOver: {

@@ -1,5 +1,5 @@
 import type { Bus, TypedKv } from '@artemis-studio/bus';
-import { buckets, type Lease, type Member } from '@artemis-studio/contracts';
+import { buckets, memberKey, type Lease, type Member } from '@artemis-studio/contracts';
 import { ClusterTargetQueries, SecretVault, type ClusterTarget } from '@artemis-studio/db';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -311,8 +311,12 @@ export async function ownedClustersFor<W extends ClusterWork>(
   options: OwnedClustersForOptions<W>,
 ): Promise<OwnedClusters<W>> {
   const catalog = new ClusterTargetQueries(options.dataSource, SecretVault.fromBase64(options.secretKey));
+  const [{ id: installation }] = await options.dataSource.query<{ id: string }[]>(
+    'SELECT id FROM studio_installation',
+  );
   return ownedClustersOn(await options.bus.kv(buckets.leases), await options.bus.kv(buckets.members), {
     ...options,
+    installation,
     clusters: () => catalog.list(),
   });
 }
@@ -325,16 +329,24 @@ export async function ownedClustersFor<W extends ClusterWork>(
 export function ownedClustersOn<W extends ClusterWork>(
   leases: TypedKv<Lease>,
   members: TypedKv<Member>,
-  options: Pick<
+  options: { installation: string } & Pick<
     OwnedClustersForOptions<W>,
     'service' | 'owner' | 'leaseTtlMs' | 'start' | 'released' | 'log' | 'handOver'
   > &
     Pick<OwnedClustersOptions<W>, 'clusters'>,
 ): OwnedClusters<W> {
   const ofService = (key: string) => key.startsWith(`${options.service}.`);
+  const ofInstallation = (key: string) =>
+    key.startsWith(memberKey(options.service, options.installation, ''));
   const owned: OwnedClusters<W> = new OwnedClusters({
     leases: new ClusterLeases(leases, options.service, options.owner, options.leaseTtlMs),
-    membership: new ReplicaMembership(members, options.service, options.owner, options.leaseTtlMs),
+    membership: new ReplicaMembership(
+      members,
+      options.service,
+      options.installation,
+      options.owner,
+      options.leaseTtlMs,
+    ),
     clusters: options.clusters,
     start: options.start,
     released: options.released,
@@ -350,7 +362,7 @@ export function ownedClustersOn<W extends ClusterWork>(
   });
   const seen = new Set<string>();
   const joinedOrLeft = members.watch((key, member) => {
-    if (!ofService(key)) return;
+    if (!ofInstallation(key)) return;
     const changed = member === null ? seen.delete(key) : !seen.has(key) && Boolean(seen.add(key));
     if (changed) owned.nudge();
   });

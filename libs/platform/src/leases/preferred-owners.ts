@@ -25,10 +25,12 @@ export function clusterWeight(nodes: number, queues: number): number {
 /**
  * Each cluster's preferred owner among the live replicas of one service: rendezvous hashing
  * (every replica ranks the members by a hash of cluster and member, and the same inputs give the
- * same answer on every replica without talking), bounded by load so the replicas carry about the
- * same weight. The heaviest clusters are placed first; each goes to the highest-ranked member with
- * room for it, or, when none has, to the least loaded. A member joining or leaving moves mostly
- * the clusters that rank it first, about 1/N of them.
+ * same answer on every replica without talking), then bounded by load so the replicas carry about
+ * the same weight. Each cluster first goes to the member ranking it first; a member loaded past
+ * its even share (and the slack) then gives clusters, heaviest first, to the next member in their
+ * ranking with room for them (or, when none has room, to the least loaded if that evens the two
+ * out). A member joining takes the clusters that rank it first and little
+ * else moves; one leaving gives away its own.
  */
 export function preferredOwners(
   clusters: readonly WeightedCluster[],
@@ -37,20 +39,41 @@ export function preferredOwners(
   const owners = new Map<string, string>();
   const live = [...new Set(members)].sort();
   if (live.length === 0) return owners;
-  const total = clusters.reduce((sum, c) => sum + c.weight, 0);
-  const capacity = (total / live.length) * (1 + SLACK);
+  const capacity = (clusters.reduce((sum, c) => sum + c.weight, 0) / live.length) * (1 + SLACK);
   const load = new Map(live.map((m) => [m, 0]));
-  const heaviestFirst = [...clusters].sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id));
-  for (const cluster of heaviestFirst) {
+  const ranking = new Map<string, string[]>();
+  for (const cluster of clusters) {
     const ranked = live
       .map((member) => ({ member, score: rank(cluster.id, member) }))
       .sort((a, b) => b.score - a.score || a.member.localeCompare(b.member))
       .map((r) => r.member);
-    const roomy = ranked.find((m) => load.get(m)! + cluster.weight <= capacity);
-    const owner =
-      roomy ?? ranked.reduce((least, m) => (load.get(m)! < load.get(least)! ? m : least), ranked[0]);
-    owners.set(cluster.id, owner);
-    load.set(owner, load.get(owner)! + cluster.weight);
+    ranking.set(cluster.id, ranked);
+    owners.set(cluster.id, ranked[0]);
+    load.set(ranked[0], load.get(ranked[0])! + cluster.weight);
+  }
+  const heaviestFirst = [...clusters].sort((a, b) => b.weight - a.weight || a.id.localeCompare(b.id));
+  const byLoad = () => [...live].sort((a, b) => load.get(b)! - load.get(a)! || a.localeCompare(b));
+  // Each move lowers the sum of the squared loads, so this ends.
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const member of byLoad()) {
+      for (const cluster of heaviestFirst) {
+        if (load.get(member)! <= capacity) break;
+        if (owners.get(cluster.id) !== member) continue;
+        const ranked = ranking.get(cluster.id)!;
+        // The next in its ranking with room; else, when none has room (a few heavy clusters), the
+        // least loaded, if the move evens the two out.
+        const least = byLoad().at(-1)!;
+        const to =
+          ranked.slice(ranked.indexOf(member) + 1).find((m) => load.get(m)! + cluster.weight <= capacity) ??
+          (load.get(least)! + cluster.weight < load.get(member)! ? least : undefined);
+        if (!to) continue;
+        owners.set(cluster.id, to);
+        load.set(member, load.get(member)! - cluster.weight);
+        load.set(to, load.get(to)! + cluster.weight);
+        moved = true;
+      }
+    }
   }
   return owners;
 }

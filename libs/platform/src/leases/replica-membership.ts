@@ -15,6 +15,8 @@ export class ReplicaMembership {
   constructor(
     private readonly kv: TypedKv<Member>,
     private readonly service: string,
+    /** The Studio installation (its database): members of another one are not counted. */
+    private readonly installation: string,
     readonly replica: string,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
@@ -33,8 +35,9 @@ export class ReplicaMembership {
 
   /** The members alive now, this replica among them once it has beaten. */
   async live(): Promise<string[]> {
-    const prefix = `${this.service}.`;
-    const keys = (await this.kv.keys()).filter((k) => k.startsWith(prefix));
+    const prefix = memberKey(this.service, this.installation, '');
+    // A key written while the bucket is listed can be listed twice.
+    const keys = new Set((await this.kv.keys()).filter((k) => k.startsWith(prefix)));
     const now = this.now();
     const live: string[] = [];
     for (const key of keys) {
@@ -55,6 +58,6 @@ export class ReplicaMembership {
   }
 
   private key(replica: string): string {
-    return memberKey(this.service, replica);
+    return memberKey(this.service, this.installation, replica);
   }
 }
