@@ -46,6 +46,8 @@ export class ClusterNotifications {
   private readonly lastHeard = new Map<string, number>();
   /** Whether every wanted node is subscribed, as last told to the ledger. */
   private observing = false;
+  /** Since when the rings held everything, at the last look: a change while observing dates the mark. */
+  private ringsHeld?: number;
   private readonly idleTimeoutMs: number;
 
   constructor(
@@ -186,6 +188,10 @@ export class ClusterNotifications {
       (n) => this.states.get(n)?.state !== 'subscribed' && !this.heldByRing(n),
     );
     const observing = wanted.length > 0 && unobserved.length === 0;
+    const ringsHold = this.ringsHoldSince()?.getTime();
+    if (observing && this.observing && ringsHold !== this.ringsHeld && ringsHold !== undefined)
+      this.deps.ledger.refreshNow();
+    this.ringsHeld = ringsHold;
     if (observing === this.observing) return;
     this.observing = observing;
     if (observing) return this.deps.ledger.resumed(this.ringsHoldSince());

@@ -103,6 +103,21 @@ describe('ObservationLedger', () => {
     await settle(late);
   });
 
+  it('dates its mark at once when the rings start holding, so a successor states nothing it observed', async () => {
+    const first = ledger('notifier-a');
+    first.resumed();
+    await clockTo(1);
+    // The rings hold from second 1; the next refresh would be at 5, and it dies at 2.
+    first.refreshNow();
+    await clockTo(2);
+    expect(store.mark).toMatchObject({ observedUntil: iso(1), observing: true });
+    const successor = ledger('notifier-b');
+    successor.resumed(at(1));
+    await clockTo(6);
+    expect(periods).toEqual([]);
+    await settle(successor);
+  });
+
   it('dates a lost subscription exactly, once, however often it flaps while down', async () => {
     const sut = ledger();
     sut.resumed();

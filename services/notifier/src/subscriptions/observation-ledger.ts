@@ -153,6 +153,15 @@ export class ObservationLedger {
     };
   }
 
+  /**
+   * Dates the mark now rather than at the next refresh: the rings have just started holding, and
+   * a successor must not read the time before that (the mark's last refresh) as the end of what
+   * this replica observed, or it states a period that was observed in full.
+   */
+  refreshNow(): void {
+    if (this.observing) this.refreshMark();
+  }
+
   private refreshMark(): void {
     this.enqueue(async () => {
       if (this.observing)
