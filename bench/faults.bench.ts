@@ -18,7 +18,8 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { killOnExit } from '@artemis-studio/testing';
 import { artemis } from '@artemis-studio/testing';
-import { UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
+import { UNOBSERVED_EVENT_TYPE, buckets, leaseKey } from '@artemis-studio/contracts';
+import { preferredOwners } from '@artemis-studio/platform';
 import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
@@ -216,6 +217,33 @@ async function main(): Promise<void> {
     return Date.now();
   };
 
+  /**
+   * A replica joins under a name that ranks first for the cluster (ADR-0016), so the cluster moves
+   * to it; once it holds it and the churn has gone on a while, it leaves and hands it back.
+   */
+  const rebalance = async () => {
+    const at = Date.now();
+    const current = rig.replicaOf('notifier');
+    const joining = Array.from({ length: 50 }, (_, i) => `notifier-joining-${i}`).find(
+      (name) =>
+        preferredOwners([{ id: rig.clusterId, weight: 1 }], [current, name]).get(rig.clusterId) === name,
+    )!;
+    const leases = await rig.bus.kv(buckets.leases);
+    const ownerIs = async (replica: string) => {
+      while ((await leases.get(leaseKey('notifier', rig.clusterId)))?.value.owner !== replica)
+        await sleep(200);
+    };
+    const joined = await rig.joinReplica('notifier', joining);
+    await ownerIs(joining);
+    progress(`  ${joining} took the cluster ${Date.now() - at} ms after the fault began`);
+    await sleep(5000);
+    const leaving = Date.now();
+    await joined.stop();
+    await ownerIs(current);
+    progress(`  handed back to ${current} ${Date.now() - leaving} ms after ${joining} was told to stop`);
+    return at;
+  };
+
   await phase('p0', 'no fault (baseline)', async () => Date.now());
   await phase('p1', 'event store SIGKILLed', crash('event-store'));
   await phase('p2', 'notifier SIGKILLed', crash('notifier'));
@@ -224,6 +252,11 @@ async function main(): Promise<void> {
     await rig.rollingRestart('notifier');
     return at;
   });
+  await phase(
+    'p2b',
+    'notifier rebalance: a replica joins and takes the cluster, then leaves and hands it back',
+    rebalance,
+  );
   await phase('p3', 'scraper SIGKILLed', crash('scraper'));
   await phase('p4', 'one gateway replica SIGKILLed', crash('gateway-a'));
   await phase('p5', `NATS SIGKILLed and restarted${NATS_NODE}`, natsRestart);

@@ -207,6 +207,31 @@ export class FaultRig {
     if (old) this.keepOutput(service, old);
   }
 
+  /** The name the service's current process owns leases under (STUDIO_REPLICA_ID). */
+  replicaOf(key: string): string {
+    const generation = this.service(key).generation ?? 0;
+    return generation === 0 ? key : `${key}-${generation}`;
+  }
+
+  /**
+   * Another replica of a service joins under `replica` (a pod scaled up), on a port of its own;
+   * `stop()` it to make it leave (SIGTERM, as a scale-down does).
+   */
+  async joinReplica(key: string, replica: string): Promise<ServiceProcess> {
+    const service = this.service(key);
+    const env = { ...this.env, STUDIO_REPLICA_ID: replica, ...this.overrides[service.key] };
+    const process = await spawnService(service.binary, service.port + 25, env, [], {
+      readyTimeoutMs: 120_000,
+    });
+    return {
+      ...process,
+      stop: async () => {
+        await process.stop();
+        this.keepOutput({ ...service, key: replica }, process);
+      },
+    };
+  }
+
   /** Every service's /readyz: the ones not ready, with what they say is down. */
   async unready(): Promise<string[]> {
     const reports = await Promise.all(
