@@ -1,6 +1,7 @@
 import type { Stoppable } from '@artemis-studio/bus';
 import { buckets, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
+import { preferredOwners } from '@artemis-studio/platform';
 import {
   brokerCluster,
   type BrokerProfile,
@@ -59,7 +60,13 @@ describe('handover: a notifier stopped while another runs', () => {
     const { events, durable, consumer } = followRawEvents(bus, cluster.id, 'handover');
     durables.push(durable);
     consumers.push(consumer);
-    const old = await startService(NotifierModule, NOTIFIER_ENV);
+    // Named so that the cluster stays with the first until it stops: its shutdown is the handover
+    // here (a successor ranking first would take it as it joins: rebalance.int-spec).
+    const first = `handover-${randomUUID().slice(0, 8)}`;
+    const next = Array.from({ length: 50 }, (_, i) => `${first}-next-${i}`).find(
+      (name) => preferredOwners([{ id: cluster.id, weight: 1 }], [first, name]).get(cluster.id) === first,
+    )!;
+    const old = await startService(NotifierModule, { ...NOTIFIER_ENV, STUDIO_REPLICA_ID: first });
     notifiers.push(old);
     await declareLive(bus, cluster.id, broker);
     const observations = await bus.kv(buckets.observations);
@@ -68,7 +75,7 @@ describe('handover: a notifier stopped while another runs', () => {
       return mark?.observing && !mark.handingOver ? mark.owner : undefined;
     };
     const oldOwner = await waitFor('the first notifier observing', observer);
-    const successor = await startService(NotifierModule, NOTIFIER_ENV);
+    const successor = await startService(NotifierModule, { ...NOTIFIER_ENV, STUDIO_REPLICA_ID: next });
     notifiers.push(successor);
 
     // The broker notifies all along: a receiver attached and closed every few milliseconds.

@@ -60,6 +60,12 @@ export class OwnedClusters<W extends ClusterWork> {
   /** Each cluster's preferred owner as last computed: kept while the members cannot be read. */
   private preferred = new Map<string, string>();
   private members = 1;
+  /**
+   * The reconcile under way, awaited before stopping: one started by a nudge just before a stop
+   * renewed (or took back) a lease after the stop had handed it back, and the successor waited
+   * for it to lapse while the cluster went unobserved.
+   */
+  private inFlight?: Promise<void>;
   /** The registrations last read: leases are renewed from them while PostgreSQL cannot be read. */
   private known?: ClusterTarget[];
   private timer?: NodeJS.Timeout;
@@ -91,8 +97,13 @@ export class OwnedClusters<W extends ClusterWork> {
   async run(): Promise<void> {
     if (this.stopped) return;
     this.reconciling = true;
+    const pass = this.reconcile();
+    this.inFlight = pass.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
-      await this.reconcile();
+      await pass;
     } catch (err) {
       this.options.log.warn(`lease renewal failed: ${(err as Error).message}`);
     } finally {
@@ -125,6 +136,7 @@ export class OwnedClusters<W extends ClusterWork> {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.inFlight;
     await this.options.stopping?.();
     await this.leave();
     await Promise.all([...this.staying().map((w) => w.stop()), ...this.leaving.values()]);
@@ -144,6 +156,7 @@ export class OwnedClusters<W extends ClusterWork> {
   ): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.inFlight;
     await this.options.stopping?.();
     await this.leave();
     const staying = this.staying();
@@ -201,6 +214,7 @@ export class OwnedClusters<W extends ClusterWork> {
       targets.keys(),
       await this.preferredOwners(registered),
     );
+
     for (const clusterId of surplus) {
       const work = this.work.get(clusterId);
       if (!work) await this.options.leases.release(clusterId);
