@@ -24,6 +24,10 @@ export interface ClusterNotificationsDeps {
   now?: () => Date;
 }
 
+/** Why a period is stated when a live node leaves while the cluster stays observed. */
+const GONE_WITH_ITS_NODE =
+  'a live node left (a failover): the notifications it held and had not delivered went with it';
+
 /**
  * The notification subscriptions of one owned cluster: exactly one per live node with an AMQP
  * URL, reconciled from the live-node set the scraper observes (ADR-0026), so a failover is
@@ -192,12 +196,20 @@ export class ClusterNotifications {
     if (observing && this.observing && ringsHold !== this.ringsHeld && ringsHold !== undefined)
       this.deps.ledger.refreshNow();
     this.ringsHeld = ringsHold;
-    if (observing === this.observing) return;
-    this.observing = observing;
-    if (observing) return this.deps.ledger.resumed(this.ringsHoldSince());
     const now = this.now().getTime();
     // What a broker held for us while the gate was shut went with the subscription's queue.
     const earliest = Math.min(now - silenceLimitMs(this.idleTimeoutMs), this.deps.gate.heldSince() ?? now);
+    // A node gone while the others (its successor among them, already live) are observed: the
+    // cluster never stops being observed, and what the gone node held is missed all the same.
+    if (observing && this.observing && goneHeard.length > 0)
+      this.deps.ledger.missed(
+        new Date(Math.max(Math.min(...goneHeard), earliest)),
+        new Date(now),
+        GONE_WITH_ITS_NODE,
+      );
+    if (observing === this.observing) return;
+    this.observing = observing;
+    if (observing) return this.deps.ledger.resumed(this.ringsHoldSince());
     const since = Math.min(
       ...[...unobserved.map((n) => this.lastHeard.get(n) ?? now), ...goneHeard].map((t) =>
         Math.max(t, earliest),

@@ -154,6 +154,17 @@ export class ObservationLedger {
   }
 
   /**
+   * A period missed while the cluster stays observed: a live node left (a failover) after another
+   * had taken over, and what the node that left held undelivered went with it.
+   */
+  missed(from: Date, until: Date, reason: string): void {
+    if (from >= until) return;
+    this.enqueue(async () =>
+      this.deps.onUnobserved({ from: from.toISOString(), until: until.toISOString(), reason }),
+    );
+  }
+
+  /**
    * Dates the mark now rather than at the next refresh: the rings have just started holding, and
    * a successor must not read the time before that (the mark's last refresh) as the end of what
    * this replica observed, or it states a period that was observed in full.

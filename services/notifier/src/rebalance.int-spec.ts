@@ -1,0 +1,132 @@
+import type { Stoppable } from '@artemis-studio/bus';
+import { buckets, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
+import { createDataSource } from '@artemis-studio/db';
+import { preferredOwners } from '@artemis-studio/platform';
+import {
+  brokerCluster,
+  type BrokerProfile,
+  brokerProfile,
+  cleanStream,
+  createTestDatabase,
+  declareLive,
+  followRawEvents,
+  insertCluster,
+  openAmqpClient,
+  type RunningService,
+  startService,
+  testBus,
+  testConfig,
+  waitFor,
+} from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { NotifierModule } from './app.module';
+
+/**
+ * A rebalance (issue 30's row, issue 32 item 1, ADR-0016): a notifier replica joins and is the
+ * cluster's preferred owner, so the running one hands the cluster over; then it leaves, and hands
+ * it back. Without a ring (the live-node set names none), so the handovers overlap and the
+ * duplicates are kept once. The suite has a database of its own: another suite's clusters would
+ * move between the two replicas too.
+ */
+describe('rebalance: a notifier joining takes the cluster, leaving hands it back', () => {
+  let broker: BrokerProfile;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let db: DataSource;
+  const notifiers: RunningService[] = [];
+  const bus = testBus('rebalance-test');
+  const consumers: Stoppable[] = [];
+  const durables: string[] = [];
+  const clusterIds: string[] = [];
+
+  beforeAll(async () => {
+    broker = await brokerProfile(testConfig.brokerProfile);
+    database = await createTestDatabase({ migrated: true });
+    db = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
+    await bus.ready();
+  });
+
+  afterAll(async () => {
+    for (const n of notifiers) await n.close().catch(() => undefined);
+    for (const c of consumers) await c.stop();
+    await cleanStream({ clusterIds, durables });
+    await bus.close();
+    await db.destroy();
+    await database.drop();
+  });
+
+  it('loses nothing, stores nothing twice and states no period, either way', async () => {
+    const cluster = await insertCluster(db, brokerCluster(broker));
+    clusterIds.push(cluster.id);
+    const { events, durable, consumer } = followRawEvents(bus, cluster.id, 'rebalance');
+    durables.push(durable);
+    consumers.push(consumer);
+    const env = (replica: string) => ({
+      DATABASE_URL: database.url,
+      LEASE_TTL_MS: '3000',
+      NOTIFIER_HANDOVER_SECONDS: '10',
+      STUDIO_REPLICA_ID: replica,
+    });
+    const first = `rebalance-${randomUUID().slice(0, 8)}`;
+    // A name that ranks first for the cluster: it is the preferred owner once it runs.
+    const joining = Array.from({ length: 50 }, (_, i) => `${first}-joining-${i}`).find(
+      (name) => preferredOwners([{ id: cluster.id, weight: 1 }], [first, name]).get(cluster.id) === name,
+    )!;
+    notifiers.push(await startService(NotifierModule, env(first)));
+    await declareLive(bus, cluster.id, broker);
+    const observations = await bus.kv(buckets.observations);
+    const observer = async () => {
+      const mark = (await observations.get(cluster.id))?.value;
+      return mark?.observing && !mark.handingOver ? mark.owner : undefined;
+    };
+    expect(await waitFor('the first notifier observing', observer)).toBe(first);
+
+    const queue = `rebalance.${randomUUID()}`;
+    let churning = true;
+    let caused = 0;
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    const churn = (async () => {
+      while (churning) {
+        const receiver = await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+        await receiver.close();
+        caused += 2;
+      }
+    })();
+    const churnOn = (more: number) => {
+      const until = caused + more;
+      return waitFor('the churn to go on', () => caused >= until, { timeoutMs: 30_000 });
+    };
+    let movedMs = 0;
+    let backMs = 0;
+    try {
+      await waitFor('notifications through the first notifier', () => events.some((e) => e.queue === queue));
+      const joinedAt = Date.now();
+      const second = await startService(NotifierModule, env(joining));
+      notifiers.push(second);
+      await waitFor('the joining replica observing', async () => (await observer()) === joining);
+      movedMs = Date.now() - joinedAt;
+      await churnOn(200);
+
+      const leftAt = Date.now();
+      const leaving = second.close();
+      await waitFor('the first notifier observing again', async () => (await observer()) === first);
+      backMs = Date.now() - leftAt;
+      await leaving;
+      await churnOn(200);
+    } finally {
+      churning = false;
+      await churn;
+      await client.close();
+    }
+    // Both moves within a lease renewal or two, not a handover deadline (10 s) or a TTL wait.
+    expect({ movedMs: movedMs < 5000, backMs: backMs < 5000 }).toEqual({ movedMs: true, backMs: true });
+
+    const ofQueue = () => events.filter((e) => e.queue === queue && e.type.startsWith('CONSUMER_'));
+    await waitFor('every notification on the stream', () => ofQueue().length >= caused, {
+      timeoutMs: 20_000,
+    }).catch(() => undefined);
+    expect(ofQueue()).toHaveLength(caused);
+    expect(new Set(ofQueue().map((e) => e.eventId)).size).toBe(caused);
+    expect(events.filter((e) => e.type === UNOBSERVED_EVENT_TYPE)).toEqual([]);
+  }, 90_000);
+});
