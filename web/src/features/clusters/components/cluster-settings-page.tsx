@@ -44,60 +44,38 @@ export function ClusterSettingsPage() {
                 }}
               />
             </Card>
-            <Card withBorder>
-              <Group justify="space-between">
-                <Stack gap={2}>
-                  <Text fw={600}>Read-only mode</Text>
-                  <Text size="sm" c="dimmed">
-                    Refuse every action on this cluster&apos;s brokers (pause, purge, delete…); reading stays.
-                  </Text>
-                </Stack>
-                <Tooltip label={can.refusal(data.name, 'admin')} disabled={!can.refusal(data.name, 'admin')}>
-                  <Switch
-                    aria-label="Read-only mode"
-                    checked={data.readOnly}
-                    disabled={can.refusal(data.name, 'admin') !== null || update.isPending}
-                    onChange={(e) =>
-                      void update.mutateAsync({ readOnly: e.currentTarget.checked }).then((c) =>
-                        notifications.show({
-                          message: c.readOnly
-                            ? 'Actions on this cluster are now refused.'
-                            : 'Actions are allowed again.',
-                        }),
-                      )
-                    }
-                  />
-                </Tooltip>
-              </Group>
-            </Card>
-            <Card withBorder>
-              <Group justify="space-between" wrap="nowrap">
-                <Stack gap={2}>
-                  <Text fw={600}>Durable notifications</Text>
-                  <Text size="sm" c="dimmed">
-                    Keep a bounded ring of notifications on each live broker (one queue of Studio&apos;s, at
-                    most artemis-studio.notifications.ring-size of them), so a notifier restart loses nothing.
-                    Off: nothing of Studio&apos;s stays on the brokers, and a restart leaves a stated gap.
-                  </Text>
-                </Stack>
-                <Tooltip label={can.refusal(data.name, 'admin')} disabled={!can.refusal(data.name, 'admin')}>
-                  <Switch
-                    aria-label="Durable notifications"
-                    checked={data.notificationRing}
-                    disabled={can.refusal(data.name, 'admin') !== null || update.isPending}
-                    onChange={(e) =>
-                      void update.mutateAsync({ notificationRing: e.currentTarget.checked }).then((c) =>
-                        notifications.show({
-                          message: c.notificationRing
-                            ? 'Studio makes its ring on each live broker within a poll or two.'
-                            : "Studio's rings are removed once the notifier has moved off them.",
-                        }),
-                      )
-                    }
-                  />
-                </Tooltip>
-              </Group>
-            </Card>
+            <SwitchCard
+              title="Read-only mode"
+              description="Refuse every action on this cluster's brokers (pause, purge, delete…); reading stays."
+              checked={data.readOnly}
+              refusal={can.refusal(data.name, 'admin')}
+              pending={update.isPending}
+              onChange={(readOnly) =>
+                update.mutateAsync({ readOnly }).then((c) =>
+                  notifications.show({
+                    message: c.readOnly
+                      ? 'Actions on this cluster are now refused.'
+                      : 'Actions are allowed again.',
+                  }),
+                )
+              }
+            />
+            <SwitchCard
+              title="Durable notifications"
+              description="Keep a bounded ring of notifications on each live broker (one queue of Studio's, at most artemis-studio.notifications.ring-size of them), so a notifier restart loses nothing. Off: nothing of Studio's stays on the brokers, and a restart leaves a stated gap."
+              checked={data.notificationRing}
+              refusal={can.refusal(data.name, 'admin')}
+              pending={update.isPending}
+              onChange={(notificationRing) =>
+                update.mutateAsync({ notificationRing }).then((c) =>
+                  notifications.show({
+                    message: c.notificationRing
+                      ? 'Studio makes its ring on each live broker within a poll or two.'
+                      : "Studio's rings are removed once the notifier has moved off them.",
+                  }),
+                )
+              }
+            />
             <MessageAccessCard
               key={`access-${data.updatedAt}`}
               cluster={data}
@@ -129,5 +107,36 @@ export function ClusterSettingsPage() {
         )}
       </QueryState>
     </Stack>
+  );
+}
+
+/** One on/off choice of the registration, refused with the reason to whoever may not make it. */
+function SwitchCard(props: {
+  title: string;
+  description: string;
+  checked: boolean;
+  refusal: string | null;
+  pending: boolean;
+  onChange(checked: boolean): Promise<unknown>;
+}) {
+  return (
+    <Card withBorder>
+      <Group justify="space-between" wrap="nowrap">
+        <Stack gap={2}>
+          <Text fw={600}>{props.title}</Text>
+          <Text size="sm" c="dimmed">
+            {props.description}
+          </Text>
+        </Stack>
+        <Tooltip label={props.refusal} disabled={!props.refusal}>
+          <Switch
+            aria-label={props.title}
+            checked={props.checked}
+            disabled={props.refusal !== null || props.pending}
+            onChange={(e) => void props.onChange(e.currentTarget.checked)}
+          />
+        </Tooltip>
+      </Group>
+    </Card>
   );
 }
