@@ -3,6 +3,7 @@ import type { Lease, Member } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { ClusterLeases } from './cluster-leases';
 import { OwnedClusters, replicaId, type ClusterWork } from './owned-clusters';
+import { preferredOwners } from './preferred-owners';
 import { ReplicaMembership } from './replica-membership';
 
 const target = { id: 'c1', name: 'prod', revision: '1' } as ClusterTarget;
@@ -177,6 +178,54 @@ describe('OwnedClusters balancing between replicas', () => {
       await b.stop();
       await a.run();
       expect(ids(a).sort()).toEqual(targets.map((t) => t.id).sort());
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+});
+
+describe('OwnedClusters handing a cluster over when the handover fails', () => {
+  it('stops the work all the same, and gives the lease back at the next renewal', async () => {
+    const leases = new InMemoryKv<Lease>();
+    const members = new InMemoryKv<Member>();
+    const stopped: string[] = [];
+    const target = {
+      id: 'c1',
+      name: 'prod',
+      revision: '1',
+      nodes: [{}],
+      queueCount: 10,
+    } as unknown as ClusterTarget;
+    const replica = (name: string, failing: boolean) =>
+      new OwnedClusters({
+        leases: new ClusterLeases(leases, 'notifier', name, 60_000),
+        membership: new ReplicaMembership(members, 'notifier', 'installation-1', name, 60_000),
+        clusters: async () => [target],
+        start: (t) => ({ target: t, stop: () => void stopped.push(name) }),
+        handOver: {
+          before: async () => {
+            if (failing) throw new Error('NATS is not connected');
+          },
+          after: async () => undefined,
+        },
+        log: { log: () => undefined, warn: () => undefined },
+      });
+    // The replica ranking first for c1 joins; the other holds it first, and its handover fails.
+    const joiner = preferredOwners([{ id: 'c1', weight: 1 }], ['replica-a', 'replica-b']).get('c1')!;
+    const holder = joiner === 'replica-a' ? 'replica-b' : 'replica-a';
+    const a = replica(holder, true);
+    const b = replica(joiner, false);
+    try {
+      await a.run();
+      await b.run();
+      await a.run(); // c1 is surplus: its handover fails
+      for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(stopped).toEqual([holder]);
+      expect(a.all()).toEqual([]);
+      await a.run(); // the lease goes back now
+      await b.run();
+      expect(b.all().map((w) => w.target.id)).toEqual(['c1']);
     } finally {
       await a.stop();
       await b.stop();

@@ -264,31 +264,40 @@ export class OwnedClusters<W extends ClusterWork> {
     return this.preferred;
   }
 
-  /** Hands one cluster to its preferred owner in the background; the renewals go on meanwhile. */
+  /**
+   * Hands one cluster to its preferred owner in the background; the renewals go on meanwhile. The
+   * work stops however the handover ends: a failed one must not leave it running unowned.
+   */
   private rebalance(work: W): void {
     const clusterId = work.target.id;
     const handOver = this.options.handOver;
     const leases = this.options.leases;
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      await work.stop();
+    };
     const done = (async () => {
-      if (handOver) {
-        await handOver.before?.(work);
-        await leases.release(clusterId);
-        await handOver.after(work);
-        await work.stop();
-      } else {
-        await work.stop();
-        await leases.release(clusterId);
-      }
-      this.options.log.log(`handed cluster ${work.target.name} to its preferred owner`);
-    })()
-      .catch((err) =>
-        this.options.log.warn(`handing cluster ${work.target.name} over: ${(err as Error).message}`),
-      )
-      .finally(async () => {
+      try {
+        if (handOver) {
+          await handOver.before?.(work);
+          await leases.release(clusterId);
+          await handOver.after(work);
+        } else {
+          await stop();
+          await leases.release(clusterId);
+        }
+        this.options.log.log(`handed cluster ${work.target.name} to its preferred owner`);
+      } catch (err) {
+        this.options.log.warn(`handing cluster ${work.target.name} over: ${(err as Error).message}`);
+      } finally {
+        await stop().catch(() => undefined);
         if (this.work.get(clusterId) === work) this.work.delete(clusterId);
         this.leaving.delete(clusterId);
         await this.options.released?.(clusterId, false, work)?.catch(() => undefined);
-      });
+      }
+    })();
     this.leaving.set(clusterId, done);
   }
 }
