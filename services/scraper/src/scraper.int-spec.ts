@@ -396,6 +396,18 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         return o.every(Boolean) && o;
       });
       for (const owner of owners) expect(replicas.some((r) => owner!.includes(`-${r.pid}-`))).toBe(true);
+      // Each says on /metrics what it owns: both count each other, and the fleet is split between them.
+      const gauge = async (replica: ServiceProcess, name: string) =>
+        Number(
+          new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(
+            await (await fetch(`${replica.url}/metrics`)).text(),
+          )?.[1],
+        );
+      await waitFor('both replicas owning a share, and counting each other', async () => {
+        const owned = await Promise.all(replicas.map((r) => gauge(r, 'studio_owned_clusters')));
+        const live = await Promise.all(replicas.map((r) => gauge(r, 'studio_live_replicas')));
+        return owned.every((n) => n > 0) && live.every((n) => n >= 2);
+      });
 
       const victim = replicas.find((r) => owners[0]!.includes(`-${r.pid}-`))!;
       const survivor = replicas.find((r) => r !== victim)!;
