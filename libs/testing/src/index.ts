@@ -38,6 +38,7 @@ export {
 } from './broker-messages';
 export { rawBrokerEvent } from './events';
 export { notificationQueues } from './notification-rings';
+export { churnConsumers, consumerEventsOf } from './churn';
 export { TEST_ADMIN_PASSWORD, registerLiveBroker, signIn, signInAs, sessionFrom } from './access';
 export type { ApiSession } from './access';
 export { startIdentityProvider } from './oidc';

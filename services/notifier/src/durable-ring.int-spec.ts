@@ -11,7 +11,9 @@ import {
   brokerCluster,
   brokerProfile,
   type BrokerProfile,
+  churnConsumers,
   cleanStream,
+  consumerEventsOf,
   createTestDatabase,
   followRawEvents,
   insertCluster,
@@ -24,7 +26,6 @@ import {
   waitFor,
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'rhea-promise';
 import type { DataSource } from 'typeorm';
 
 const SERVICE_ENV = { LEASE_TTL_MS: '3000' };
@@ -93,25 +94,6 @@ describe('the durable ring: a scraper makes it, notifiers read it, a crash loses
     await database.drop();
   });
 
-  /** Opens and closes a receiver on `queue` until stopped: two consumer notifications each time. */
-  function churn(client: Connection, queue: string) {
-    const state = { running: true, caused: 0 };
-    const done = (async () => {
-      while (state.running) {
-        const receiver = await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
-        await receiver.close();
-        state.caused += 2;
-      }
-    })();
-    return {
-      caused: () => state.caused,
-      stop: async () => {
-        state.running = false;
-        await done;
-      },
-    };
-  }
-
   it('is made with its bound, read durably, and a notifier SIGKILLed loses nothing and states no gap', async () => {
     await spawn('scraper');
     await spawn('notifier');
@@ -130,7 +112,7 @@ describe('the durable ring: a scraper makes it, notifiers read it, a crash loses
     consumers.push(consumer);
     const queue = `ring.${randomUUID()}`;
     const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
-    const load = churn(client, queue);
+    const load = churnConsumers(client, queue);
     try {
       await waitFor('notifications through the first notifier', () => events.some((e) => e.queue === queue));
       // A crash: no handover, no flush; what it had received and not yet published was never accepted.
@@ -146,12 +128,9 @@ describe('the durable ring: a scraper makes it, notifiers read it, a crash loses
       await client.close();
     }
     const caused = load.caused();
-    const ofQueue = () => events.filter((e) => e.queue === queue && e.type.startsWith('CONSUMER_'));
-    await waitFor('every notification on the stream', () => ofQueue().length >= caused, {
-      timeoutMs: 20_000,
-    }).catch(() => undefined);
-    expect(ofQueue()).toHaveLength(caused);
-    expect(new Set(ofQueue().map((e) => e.eventId)).size).toBe(caused);
+    const ofQueue = await consumerEventsOf(events, queue, caused);
+    expect(ofQueue).toHaveLength(caused);
+    expect(new Set(ofQueue.map((e) => e.eventId)).size).toBe(caused);
     expect(events.filter((e) => e.type === UNOBSERVED_EVENT_TYPE)).toEqual([]);
     expect(reports).toEqual([]);
   });

@@ -6,7 +6,9 @@ import {
   brokerCluster,
   type BrokerProfile,
   brokerProfile,
+  churnConsumers,
   cleanStream,
+  consumerEventsOf,
   followRawEvents,
   declareLive,
   insertCluster,
@@ -80,40 +82,25 @@ describe('handover: a notifier stopped while another runs', () => {
 
     // The broker notifies all along: a receiver attached and closed every few milliseconds.
     const queue = `handover.${randomUUID()}`;
-    let churning = true;
-    let caused = 0;
     const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
-    const churn = (async () => {
-      while (churning) {
-        const receiver = await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
-        await receiver.close();
-        caused += 2;
-      }
-    })();
+    const churn = churnConsumers(client, queue);
     try {
       await waitFor('some notifications through the first notifier', () =>
-        events.some((e) => e.queue === queue) ? true : undefined,
+        events.some((e) => e.queue === queue),
       );
       await old.close();
       const newOwner = await waitFor('the successor observing', observer);
       expect(newOwner).not.toBe(oldOwner);
       // Long enough after the old one closed for its last notifications to have been published.
-      const after = caused + 200;
-      await waitFor('the churn to go on after the handover', () => (caused >= after ? true : undefined), {
-        timeoutMs: 30_000,
-      });
+      await churn.goOn(200);
     } finally {
-      churning = false;
-      await churn;
+      await churn.stop();
       await client.close();
     }
 
-    const ofQueue = () => events.filter((e) => e.queue === queue && e.type.startsWith('CONSUMER_'));
-    await waitFor('every notification on the stream', () => (ofQueue().length >= caused ? true : undefined), {
-      timeoutMs: 20_000,
-    }).catch(() => undefined);
-    expect(ofQueue()).toHaveLength(caused);
-    expect(new Set(ofQueue().map((e) => e.eventId)).size).toBe(caused);
+    const ofQueue = await consumerEventsOf(events, queue, churn.caused());
+    expect(ofQueue).toHaveLength(churn.caused());
+    expect(new Set(ofQueue.map((e) => e.eventId)).size).toBe(churn.caused());
     expect(events.filter((e) => e.type === UNOBSERVED_EVENT_TYPE)).toEqual([]);
   });
 });

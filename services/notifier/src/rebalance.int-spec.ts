@@ -6,7 +6,9 @@ import {
   brokerCluster,
   type BrokerProfile,
   brokerProfile,
+  churnConsumers,
   cleanStream,
+  consumerEventsOf,
   createTestDatabase,
   declareLive,
   followRawEvents,
@@ -82,20 +84,8 @@ describe('rebalance: a notifier joining takes the cluster, leaving hands it back
     expect(await waitFor('the first notifier observing', observer)).toBe(first);
 
     const queue = `rebalance.${randomUUID()}`;
-    let churning = true;
-    let caused = 0;
     const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
-    const churn = (async () => {
-      while (churning) {
-        const receiver = await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
-        await receiver.close();
-        caused += 2;
-      }
-    })();
-    const churnOn = (more: number) => {
-      const until = caused + more;
-      return waitFor('the churn to go on', () => caused >= until, { timeoutMs: 30_000 });
-    };
+    const churn = churnConsumers(client, queue);
     let movedMs = 0;
     let backMs = 0;
     try {
@@ -105,28 +95,24 @@ describe('rebalance: a notifier joining takes the cluster, leaving hands it back
       notifiers.push(second);
       await waitFor('the joining replica observing', async () => (await observer()) === joining);
       movedMs = Date.now() - joinedAt;
-      await churnOn(200);
+      await churn.goOn(200);
 
       const leftAt = Date.now();
       const leaving = second.close();
       await waitFor('the first notifier observing again', async () => (await observer()) === first);
       backMs = Date.now() - leftAt;
       await leaving;
-      await churnOn(200);
+      await churn.goOn(200);
     } finally {
-      churning = false;
-      await churn;
+      await churn.stop();
       await client.close();
     }
     // Both moves within a lease renewal or two, not a handover deadline (10 s) or a TTL wait.
     expect({ movedMs: movedMs < 5000, backMs: backMs < 5000 }).toEqual({ movedMs: true, backMs: true });
 
-    const ofQueue = () => events.filter((e) => e.queue === queue && e.type.startsWith('CONSUMER_'));
-    await waitFor('every notification on the stream', () => ofQueue().length >= caused, {
-      timeoutMs: 20_000,
-    }).catch(() => undefined);
-    expect(ofQueue()).toHaveLength(caused);
-    expect(new Set(ofQueue().map((e) => e.eventId)).size).toBe(caused);
+    const ofQueue = await consumerEventsOf(events, queue, churn.caused());
+    expect(ofQueue).toHaveLength(churn.caused());
+    expect(new Set(ofQueue.map((e) => e.eventId)).size).toBe(churn.caused());
     expect(events.filter((e) => e.type === UNOBSERVED_EVENT_TYPE)).toEqual([]);
   }, 90_000);
 });
