@@ -196,7 +196,12 @@ describe('event store against real PostgreSQL and NATS', () => {
 
     it("says when the drops happened, per source, from the reports' own times", async () => {
       const clusterId = randomUUID();
-      const report = (source: 'notifier' | 'stream', count: number, ts: string) =>
+      const report = (
+        source: 'notifier' | 'stream' | 'broker-ring',
+        count: number,
+        ts: string,
+        from?: string,
+      ) =>
         bus.request(rpcs.recordDrops, {
           reportId: randomUUID(),
           clusterId,
@@ -204,13 +209,16 @@ describe('event store against real PostgreSQL and NATS', () => {
           count,
           reason: 'test',
           ts,
+          ...(from && { from }),
         });
       await report('notifier', 2, '2026-11-30T10:44:00.000Z');
       await report('notifier', 5, '2026-11-30T10:42:00.000Z');
       await report('stream', 1, '2026-11-30T11:00:00.000Z');
+      // A ring found to have discarded while unread: the period starts where the reading stopped.
+      await report('broker-ring', 40, '2026-11-30T10:30:00.000Z', '2026-11-30T10:20:00.000Z');
       const page = await bus.request(rpcs.eventsHistory, { clusterId, query: { limit: 1 } });
       expect(page).toMatchObject({
-        dropped: 8,
+        dropped: 48,
         drops: [
           {
             source: 'stream',
@@ -223,6 +231,12 @@ describe('event store against real PostgreSQL and NATS', () => {
             dropped: 7,
             firstAt: '2026-11-30T10:42:00.000Z',
             lastAt: '2026-11-30T10:44:00.000Z',
+          },
+          {
+            source: 'broker-ring',
+            dropped: 40,
+            firstAt: '2026-11-30T10:20:00.000Z',
+            lastAt: '2026-11-30T10:30:00.000Z',
           },
         ],
       });

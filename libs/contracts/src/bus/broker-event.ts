@@ -70,5 +70,7 @@ export const DropReportSchema = z.object({
   count: z.number().int().positive(),
   reason: z.string().max(500),
   ts: Instant,
+  /** The earliest the lost events may have been sent, when before `ts` (a ring unread for a while). */
+  from: Instant.optional(),
 });
 export type DropReport = z.infer<typeof DropReportSchema>;

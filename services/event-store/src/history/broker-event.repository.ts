@@ -133,11 +133,11 @@ export class BrokerEventRepository {
       await rowsOf(
         tx,
         `INSERT INTO event_drop_counter AS c (cluster_id, source, dropped, first_at, last_at)
-         VALUES ($1, $2, $3, $4, $4)
+         VALUES ($1, $2, $3, $5, $4)
          ON CONFLICT (cluster_id, source) DO UPDATE
            SET dropped = c.dropped + EXCLUDED.dropped, updated_at = now(),
                first_at = least(c.first_at, EXCLUDED.first_at), last_at = greatest(c.last_at, EXCLUDED.last_at)`,
-        [report.clusterId, report.source, report.count, report.ts],
+        [report.clusterId, report.source, report.count, report.ts, report.from ?? report.ts],
       );
     });
     return (await this.drops(report.clusterId)).dropped;

@@ -1,7 +1,7 @@
 import { discardedBy, parseRingQueues, planRing, ringReportId, UNWANTED_GRACE_MS } from './notification-ring';
 import { RingKeeper, type RingKeeperDeps } from './ring-keeper';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import type { DropReport } from '@artemis-studio/contracts';
+import type { DropReport, LiveNodeSet } from '@artemis-studio/contracts';
 
 const reading = (over: Partial<ReturnType<typeof figures>> = {}) => ({ ...figures(), ...over });
 function figures() {
@@ -80,7 +80,7 @@ describe('RingKeeper', () => {
     startedAt: new Date('2026-12-01T00:00:00Z'),
     ...over,
   });
-  function keeper(size: number, refuse = false) {
+  function keeper(size: number, refuse = false, previous?: () => Promise<LiveNodeSet | null>) {
     const calls: JolokiaRequest[] = [];
     const reports: DropReport[] = [];
     const deps: RingKeeperDeps = {
@@ -95,7 +95,7 @@ describe('RingKeeper', () => {
       reportDrops: async (report) => void reports.push(report),
       log: { warn: () => undefined },
     };
-    return { sut: new RingKeeper('c1', deps), calls, reports };
+    return { sut: new RingKeeper('c1', deps, previous), calls, reports };
   }
   const t0 = new Date('2026-12-02T10:00:00Z');
   const later = (s: number) => new Date(t0.getTime() + s * 1000);
@@ -149,6 +149,57 @@ describe('RingKeeper', () => {
       ringAttributes({ MessagesAdded: 1005, MessagesAcknowledged: 990, MessageCount: 10 }),
     );
     expect((await sut.keep(node({ answer: skewed }), later(1))).ring?.discarded).toBe(5);
+    expect(reports).toEqual([]);
+  });
+
+  /** Drained by a notifier, not full: what the counters say was discarded all the same. */
+  const drained = (added: number, acknowledged: number) =>
+    answer(ringAttributes({ MessagesAdded: added, MessagesAcknowledged: acknowledged, MessageCount: 10 }));
+
+  /** What the previous owner last said of the ring, `asOf` when it said it. */
+  const handedOn = (asOf: Date): LiveNodeSet => ({
+    clusterId: 'c1',
+    asOf: asOf.toISOString(),
+    nodes: [
+      {
+        name: 'n1',
+        ring: { queue: 'artemis-studio.c1', size: 100, since: later(-3600).toISOString(), discarded: 40 },
+      } as LiveNodeSet['nodes'][number],
+    ],
+  });
+
+  it('counts what a ring discarded while unread, though a notifier drained it before the first reading', async () => {
+    const { sut, reports } = keeper(100, false, async () => handedOn(t0));
+    // Ten minutes later (a whole Studio away): added 5,050, read 4,900, 10 held, so 140 discarded.
+    const back = await sut.keep(node({ answer: drained(5050, 4900) }), later(600));
+    await settle();
+    expect(back.ring).toMatchObject({ since: later(-3600).toISOString(), discarded: 140 });
+    expect(reports.map((r) => r.count)).toEqual([100]);
+    expect(reports[0].reason).toContain(`between ${t0.toISOString()} and ${later(600).toISOString()}`);
+  });
+
+  it('takes a handover seconds old as read: a rise of a ring not full is skew then', async () => {
+    const { sut, reports } = keeper(100, false, async () => handedOn(t0));
+    await sut.keep(node({ answer: drained(5050, 4900) }), later(2));
+    await settle();
+    expect(reports).toEqual([]);
+  });
+
+  it('counts discards made while the address could not be read for longer than a few polls', async () => {
+    const { sut, reports } = keeper(100);
+    await sut.keep(node(), t0);
+    for (let s = 1; s <= 30; s++) await sut.keep(node({ answer: { status: 500, error: 'busy' } }), later(s));
+    await sut.keep(node({ answer: drained(1000, 900) }), later(31));
+    await settle();
+    expect(reports.map((r) => r.count)).toEqual([90]);
+  });
+
+  it('vouches for nothing the ring discarded before it was first seen', async () => {
+    const { sut, reports } = keeper(100);
+    expect((await sut.keep(node({ answer: drained(1000, 900) }), t0)).ring?.discarded).toBe(90);
+    await sut.keep(node({ answer: drained(1100, 1000) }), later(1));
+    await sut.keep(node({ answer: drained(1100, 1000) }), later(60));
+    await settle();
     expect(reports).toEqual([]);
   });
 

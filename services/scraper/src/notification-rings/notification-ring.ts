@@ -15,8 +15,9 @@ export const ringQueueName = (clusterId: string): string => `artemis-studio.${cl
 const RING_ATTRIBUTES = [
   'Name',
   'RingSize',
-  'MessageCount',
+  // Added before the rest: Jolokia reads them in this order, and discardedBy relies on it.
   'MessagesAdded',
+  'MessageCount',
   'MessagesAcknowledged',
   'MessagesExpired',
   'MessagesKilled',

@@ -4,6 +4,7 @@ import { MANAGEMENT_CALL, type BrokerLanes } from '../broker-actions/broker-lane
 import {
   discardedBy,
   parseRingQueues,
+  type RingReading,
   planRing,
   ringCall,
   ringQueueName,
@@ -13,6 +14,14 @@ import {
 
 /** A start time (now less the uptime) moves by the read's latency from one poll to the next. */
 const RESTART_TOLERANCE_MS = 5000;
+
+/**
+ * Past this without a reading (three tier-A polls as deployed), a ring may have filled and been
+ * drained again unseen, so what its counters say it discarded meanwhile is counted even though it
+ * is no longer full: without this, a whole Studio away for ten minutes found its ring already
+ * drained by the notifier, and the overflow went unreported.
+ */
+const UNSEEN_AFTER_MS = 15_000;
 
 export type RingState = NonNullable<LiveNode['ring']>;
 export type RingOfNode = Pick<LiveNode, 'ring' | 'noRing'>;
@@ -56,6 +65,8 @@ interface Kept {
   sending?: boolean;
   /** Whether the ring was full at the last reading: what it discarded since then is counted. */
   wasFull?: boolean;
+  /** When it was last read (by the previous owner, when handed on); unset after a broker restart. */
+  readAt?: number;
 }
 
 /**
@@ -83,9 +94,15 @@ export class RingKeeper {
     this.queue = ringQueueName(clusterId);
     this.handedOn = previous().then(
       (set) => {
+        // Read by the previous owner when it last said so: unseen since then.
+        const readAt = set ? Date.parse(set.asOf) : undefined;
         for (const node of set?.nodes ?? [])
           if (node.ring?.queue === this.queue)
-            this.kept.set(node.name, { since: new Date(node.ring.since), reported: node.ring.discarded });
+            this.kept.set(node.name, {
+              since: new Date(node.ring.since),
+              reported: node.ring.discarded,
+              readAt,
+            });
       },
       // Unknown: the rings vouch for nothing before this replica saw them, and that is stated.
       () => undefined,
@@ -113,13 +130,18 @@ export class RingKeeper {
       this.kept.delete(node.name);
       return this.stateOf(node.name, size);
     }
-    const kept = this.continuity(node, now);
+    const kept = this.continuity(node, found, now);
     // A ring discards only when full. Otherwise a rise of the figure is the read's own skew (the
-    // attributes are read one after another while notifications flow), and is no loss.
+    // attributes are read one after another while notifications flow), and is no loss, unless the
+    // ring went unread long enough to fill and drain unseen.
     const full = found.messageCount >= found.ringSize;
-    if (full || kept.wasFull) this.reportDiscards(node.name, kept, discardedBy(found), now);
+    const unseenSince = kept.readAt === undefined ? kept.since : new Date(kept.readAt);
+    const unseen = now.getTime() - unseenSince.getTime() > UNSEEN_AFTER_MS;
+    if (full || kept.wasFull || unseen)
+      this.reportDiscards(node.name, kept, discardedBy(found), unseen ? unseenSince : now, now);
     else kept.reported = Math.max(kept.reported, discardedBy(found));
     kept.wasFull = full;
+    kept.readAt = now.getTime();
     return { ring: this.ringState(kept, found.ringSize) };
   }
 
@@ -170,18 +192,25 @@ export class RingKeeper {
    * durable and comes back) and resets its counters. First seen by this replica with nothing
    * handed on, it vouches for nothing before now.
    */
-  private continuity(node: RingNode, now: Date): Kept {
+  private continuity(node: RingNode, found: RingReading, now: Date): Kept {
     const kept = this.kept.get(node.name);
     const restarted =
       kept && node.startedAt && node.startedAt.getTime() > kept.since.getTime() + RESTART_TOLERANCE_MS;
     if (kept && !restarted) return kept;
-    const fresh: Kept = { since: restarted ? node.startedAt! : now, reported: 0 };
+    // After a restart the counters start again with the ring, unseen since; first seen, what the
+    // ring discarded before is not this replica's to vouch for.
+    const fresh: Kept = restarted
+      ? { since: node.startedAt!, reported: 0 }
+      : { since: now, reported: discardedBy(found), readAt: now.getTime() };
     this.kept.set(node.name, fresh);
     return fresh;
   }
 
-  /** Counts new discards at once (the set says so); the report goes in the background, retried each tick. */
-  private reportDiscards(node: string, kept: Kept, discarded: number, now: Date): void {
+  /**
+   * Counts new discards at once (the set says so); the report, which says since when they may have
+   * been made, goes in the background, retried each tick.
+   */
+  private reportDiscards(node: string, kept: Kept, discarded: number, from: Date, now: Date): void {
     // Counters below what was reported: the queue was made again, or the broker restarted.
     if (discarded < kept.reported && !kept.pending) kept.reported = 0;
     if (!kept.pending && discarded > kept.reported) {
@@ -190,8 +219,12 @@ export class RingKeeper {
         clusterId: this.clusterId,
         source: 'broker-ring',
         count: discarded - kept.reported,
-        reason: `Studio's ring on ${node} was full: the broker discarded its oldest notifications before a notifier read them`,
+        reason:
+          from.getTime() < now.getTime()
+            ? `Studio's ring on ${node} was full at some time between ${from.toISOString()} and ${now.toISOString()}, unread meanwhile: the broker discarded its oldest notifications before a notifier read them`
+            : `Studio's ring on ${node} was full: the broker discarded its oldest notifications before a notifier read them`,
         ts: now.toISOString(),
+        ...(from.getTime() < now.getTime() && { from: from.toISOString() }),
       };
       kept.reported = discarded;
     }
