@@ -232,6 +232,28 @@ export class FaultRig {
     };
   }
 
+  /**
+   * The whole of Studio taken down (SIGTERM to every service, the readers first, the event store
+   * last so that what was published is stored), as for maintenance or an outage of its cluster.
+   */
+  async stopAll(): Promise<void> {
+    for (const service of [...this.services].reverse()) {
+      await service.restarting?.catch(() => undefined);
+      await service.process?.stop();
+      this.keepOutput(service);
+      service.process = undefined;
+    }
+  }
+
+  /** Every service started again at once, as Kubernetes scales a deployment back up. */
+  async startAll(): Promise<void> {
+    await Promise.all(
+      this.services.map(async (service) => {
+        service.process ??= await this.spawn(service);
+      }),
+    );
+  }
+
   /** Every service's /readyz: the ones not ready, with what they say is down. */
   async unready(): Promise<string[]> {
     const reports = await Promise.all(

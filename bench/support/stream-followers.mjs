@@ -1,8 +1,9 @@
 // Followers for the fault suite: N clients each following one cluster's `events` stream as the
 // console does. On every end or error a client reconnects after the stream's `retry` (1 s) with
 // Last-Event-ID, so what a replica's death, a restart or an outage costs shows here: duplicates
-// (a seq received twice), gaps (a stored seq never received), announced gaps (`replay-gap`), and
-// silence (the longest time without any frame, pings included).
+// (a seq received twice), gaps (a stored seq never received), announced gaps (`replay-gap`),
+// silence (the longest time without any frame, pings included), and events received after a
+// later one (out of order).
 //
 // argv: url, count, JSON headers. Parent messages:
 //   {type:'phase', name}  a new phase: silences and duplicates are counted afresh for it
@@ -30,10 +31,13 @@ class Follower {
   phases = new Map();
   firstAfterMark = null;
   refusals = 0;
+  /** The seqs the stream said it would not send ([from, to]; `to` null until the next event). */
+  told = [];
 
   stats() {
     let s = this.phases.get(phase);
-    if (!s) this.phases.set(phase, (s = { silenceMs: 0, duplicates: 0, gaps: [], reconnects: 0 }));
+    if (!s)
+      this.phases.set(phase, (s = { silenceMs: 0, duplicates: 0, gaps: [], reconnects: 0, outOfOrder: 0 }));
     return s;
   }
 
@@ -69,8 +73,13 @@ class Follower {
   }
 
   onEvent(seq, block) {
+    const open = this.told.at(-1);
+    if (open && open[1] === null) open[1] = seq - 1;
     if (this.has(seq)) this.stats().duplicates++;
-    else this.add(seq);
+    else {
+      if (this.lastId !== null && seq < this.lastId) this.stats().outOfOrder++;
+      this.add(seq);
+    }
     this.lastId = Math.max(this.lastId ?? 0, seq);
     if (mark !== null && this.firstAfterMark === null) {
       const at = block.indexOf('"brokerTs":"');
@@ -103,6 +112,8 @@ class Follower {
           } else if (block.includes('event: replay-gap\n')) {
             const data = JSON.parse(block.slice(block.indexOf('data: ') + 6));
             this.stats().gaps.push({ reason: data.reason, missed: data.missed });
+            // What it covers: from after the cursor to before the first event sent after it.
+            this.told.push([data.lastEventId + 1, data.replayFrom === null ? null : data.replayFrom - 1]);
           }
         }
       });
@@ -123,15 +134,20 @@ class Follower {
     }, RETRY_MS);
   }
 
-  /** How many of `seqs` (sorted) this follower never received. */
+  /** Which of `seqs` (sorted) this follower never received. */
   missing(seqs) {
-    let missed = 0;
+    const missed = [];
     let r = 0;
     for (const seq of seqs) {
       while (r < this.runs.length && this.runs[r][1] < seq) r++;
-      if (r >= this.runs.length || this.runs[r][0] > seq) missed++;
+      if (r >= this.runs.length || this.runs[r][0] > seq) missed.push(seq);
     }
     return missed;
+  }
+
+  /** Whether a gap frame covered `seq`. */
+  wasTold(seq) {
+    return this.told.some(([from, to]) => seq >= from && (to === null || seq <= to));
   }
 }
 
@@ -158,9 +174,9 @@ function status() {
 }
 
 /**
- * For each phase and its stored seqs: clients with every seq, clients missing some after a
- * replay-gap notice in that phase (told), clients missing some untold, the seqs missed in all,
- * duplicates delivered, the longest silence, and reconnects.
+ * For each phase and its stored seqs: clients with every seq, clients missing only seqs a
+ * replay-gap frame covered (told, in whichever phase the frame came), clients missing some untold, the seqs missed in all,
+ * duplicates delivered, the longest silence, reconnects, events out of order and gap frames.
  */
 function check(phases) {
   return phases.map(({ name, seqs }) => {
@@ -171,18 +187,34 @@ function check(phases) {
     let duplicates = 0;
     let silenceMs = 0;
     let reconnects = 0;
+    let outOfOrder = 0;
+    let gapFrames = 0;
     for (const f of followers) {
-      const s = f.phases.get(name) ?? { silenceMs: 0, duplicates: 0, gaps: [], reconnects: 0 };
-      const m = f.missing(seqs);
+      const s = f.phases.get(name) ?? { silenceMs: 0, duplicates: 0, gaps: [], reconnects: 0, outOfOrder: 0 };
+      const lacking = f.missing(seqs);
+      const m = lacking.length;
       missed += m;
       duplicates += s.duplicates;
       silenceMs = Math.max(silenceMs, s.silenceMs);
       reconnects += s.reconnects;
+      outOfOrder += s.outOfOrder;
+      gapFrames += s.gaps.length;
       if (m === 0) complete++;
-      else if (s.gaps.length > 0) toldOfGap++;
+      else if (lacking.every((seq) => f.wasTold(seq))) toldOfGap++;
       else untold++;
     }
-    return { name, complete, toldOfGap, untold, missed, duplicates, silenceMs, reconnects };
+    return {
+      name,
+      complete,
+      toldOfGap,
+      untold,
+      missed,
+      duplicates,
+      silenceMs,
+      reconnects,
+      outOfOrder,
+      gapFrames,
+    };
   });
 }
 

@@ -53,9 +53,24 @@ describe('SseHub replay', () => {
     expect(c.named('replay-gap')).toEqual([]);
   });
 
+  it('asks for a replay once more before it says the history is unavailable', async () => {
+    const m = metrics();
+    const replay = jest
+      .fn<Promise<Replay>, []>()
+      .mockRejectedValueOnce(new Error('timeout exceeded when trying to connect'))
+      .mockResolvedValueOnce({ events: [event(8)], skipped: 0 });
+    const sut = new SseHub(quietBus(), replay, m, 1);
+    const c = client(7);
+    await sut.open(c.sut);
+    expect(replay).toHaveBeenCalledTimes(2);
+    expect(c.named('replay-gap')).toEqual([]);
+    expect(c.named('events').map((e) => e.seq)).toEqual([8]);
+    expect(m.replayFailed).not.toHaveBeenCalled();
+  });
+
   it('says the history is unavailable when the replay cannot be read, and goes live', async () => {
     const m = metrics();
-    const sut = new SseHub(quietBus(), () => Promise.reject(new Error('no responders')), m);
+    const sut = new SseHub(quietBus(), () => Promise.reject(new Error('no responders')), m, 1);
     const c = client(7);
     await sut.open(c.sut);
     expect(c.named('replay-gap')).toEqual([
@@ -131,13 +146,14 @@ describe('SseHub: a stored event the bus lost', () => {
   it('tells the clients of a gap when the hole cannot be read, and goes on', async () => {
     const { bus, publish } = storedBus();
     const m = metrics();
-    const sut = new SseHub(bus, () => Promise.reject(new Error('no responders')), m);
+    const sut = new SseHub(bus, () => Promise.reject(new Error('no responders')), m, 1);
     const c = client();
     await sut.open(c.sut);
 
     publish(10, 5);
     publish(14, 13);
-    await settle();
+    // The read is asked once more, a millisecond later.
+    await new Promise((r) => setTimeout(r, 20));
 
     expect(c.named('events').map((e) => e.seq)).toEqual([10, 14]);
     expect(c.named('replay-gap')).toEqual([

@@ -7,7 +7,10 @@ import {
   type ReplayGapFrame,
   type StoredBrokerEvent,
 } from '@artemis-studio/contracts';
+import { sleep } from '@artemis-studio/timing';
 import { clusterRemovedFrame, eventFrame, signalFrame, type SseClient } from './sse-client';
+
+const REPLAY_RETRY_MS = 1000;
 
 /** A Last-Event-ID replay: the newest events after the cursor, and how many older ones the cap left out. */
 export interface Replay {
@@ -54,9 +57,26 @@ export class SseHub {
 
   constructor(
     private readonly bus: Bus,
-    private readonly replay: ReplayRead,
+    private readonly read: ReplayRead,
     private readonly metrics: HubMetrics,
+    /** How long a failed replay waits before it is asked once more. */
+    private readonly retryMs = REPLAY_RETRY_MS,
   ) {}
+
+  /**
+   * A replay, asked once more after a failure before a client is told the history is unavailable:
+   * an event store starting beside a backlog to drain (Studio back after an outage) failed the
+   * first ask of each returning client while its pool was connecting, and every one of them lost
+   * what it had missed from its stream.
+   */
+  private async replay(clusterId: string, afterSeq: number, from: 'newest' | 'oldest'): Promise<Replay> {
+    try {
+      return await this.read(clusterId, afterSeq, from);
+    } catch {
+      await sleep(this.retryMs);
+      return this.read(clusterId, afterSeq, from);
+    }
+  }
 
   /**
    * Adds a client once the live subscription is in place, so nothing published after it returns

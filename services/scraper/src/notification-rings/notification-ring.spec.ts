@@ -142,14 +142,32 @@ describe('RingKeeper', () => {
     expect(reports[0].reportId).toBe(ringReportId('c1', 'n1', t0.toISOString(), 30));
   });
 
-  it('counts no discard while the ring is not full: a rise then is the skew of reading moving counters', async () => {
+  it('counts the rest of what a read during a fast drain undercounted, and never counts a dip twice', async () => {
     const { sut, reports } = keeper(100);
     await sut.keep(node(), t0);
-    const skewed = answer(
-      ringAttributes({ MessagesAdded: 1005, MessagesAcknowledged: 990, MessageCount: 10 }),
-    );
-    expect((await sut.keep(node({ answer: skewed }), later(1))).ring?.discarded).toBe(5);
-    expect(reports).toEqual([]);
+    const read = (added: number, acknowledged: number, held: number) =>
+      answer(
+        ringAttributes({ MessagesAdded: added, MessagesAcknowledged: acknowledged, MessageCount: held }),
+      );
+    // Truly 150 discarded; read while draining, 40 moved to acknowledged between two attributes.
+    await sut.keep(node({ answer: read(1000, 790, 100) }), later(1));
+    await settle();
+    // A read undercounting more (a dip) is no reset; the quiet read after it counts the rest.
+    await sut.keep(node({ answer: read(1010, 850, 100) }), later(2));
+    await settle();
+    await sut.keep(node({ answer: read(1020, 860, 10) }), later(3));
+    await settle();
+    expect(reports.map((r) => r.count)).toEqual([110, 40]);
+  });
+
+  it('counts afresh when the counters start again (the queue was made again)', async () => {
+    const { sut, reports } = keeper(100);
+    await sut.keep(node(), t0);
+    await sut.keep(node({ answer: drained(1000, 900) }), later(1));
+    await settle();
+    await sut.keep(node({ answer: drained(200, 150) }), later(2));
+    await settle();
+    expect(reports.map((r) => r.count)).toEqual([90, 40]);
   });
 
   /** Drained by a notifier, not full: what the counters say was discarded all the same. */
@@ -174,15 +192,16 @@ describe('RingKeeper', () => {
     const back = await sut.keep(node({ answer: drained(5050, 4900) }), later(600));
     await settle();
     expect(back.ring).toMatchObject({ since: later(-3600).toISOString(), discarded: 140 });
-    expect(reports.map((r) => r.count)).toEqual([100]);
+    expect(reports).toMatchObject([{ count: 100, from: t0.toISOString() }]);
     expect(reports[0].reason).toContain(`between ${t0.toISOString()} and ${later(600).toISOString()}`);
   });
 
-  it('takes a handover seconds old as read: a rise of a ring not full is skew then', async () => {
+  it('takes a handover seconds old as read: its discards were made since that reading', async () => {
     const { sut, reports } = keeper(100, false, async () => handedOn(t0));
     await sut.keep(node({ answer: drained(5050, 4900) }), later(2));
     await settle();
-    expect(reports).toEqual([]);
+    expect(reports).toMatchObject([{ count: 100, from: t0.toISOString(), ts: later(2).toISOString() }]);
+    expect(reports[0].reason).not.toContain('unread meanwhile');
   });
 
   it('counts discards made while the address could not be read for longer than a few polls', async () => {

@@ -17,9 +17,7 @@ const RESTART_TOLERANCE_MS = 5000;
 
 /**
  * Past this without a reading (three tier-A polls as deployed), a ring may have filled and been
- * drained again unseen, so what its counters say it discarded meanwhile is counted even though it
- * is no longer full: without this, a whole Studio away for ten minutes found its ring already
- * drained by the notifier, and the overflow went unreported.
+ * drained again unseen: its drop report says so, with the period since the last reading.
  */
 const UNSEEN_AFTER_MS = 15_000;
 
@@ -63,8 +61,8 @@ interface Kept {
   /** A report sent and not acknowledged: sent again as it is, so it is never counted twice. */
   pending?: DropReport;
   sending?: boolean;
-  /** Whether the ring was full at the last reading: what it discarded since then is counted. */
-  wasFull?: boolean;
+  /** MessagesAdded at the last reading: it never falls but when the queue was made again. */
+  added?: number;
   /** When it was last read (by the previous owner, when handed on); unset after a broker restart. */
   readAt?: number;
 }
@@ -131,16 +129,13 @@ export class RingKeeper {
       return this.stateOf(node.name, size);
     }
     const kept = this.continuity(node, found, now);
-    // A ring discards only when full. Otherwise a rise of the figure is the read's own skew (the
-    // attributes are read one after another while notifications flow), and is no loss, unless the
-    // ring went unread long enough to fill and drain unseen.
-    const full = found.messageCount >= found.ringSize;
-    const unseenSince = kept.readAt === undefined ? kept.since : new Date(kept.readAt);
-    const unseen = now.getTime() - unseenSince.getTime() > UNSEEN_AFTER_MS;
-    if (full || kept.wasFull || unseen)
-      this.reportDiscards(node.name, kept, discardedBy(found), unseen ? unseenSince : now, now);
-    else kept.reported = Math.max(kept.reported, discardedBy(found));
-    kept.wasFull = full;
+    // Added is read first, so a read while notifications flow can only undercount the discards
+    // (a fast drain moves notifications from held to acknowledged between two attributes): a rise
+    // is a loss, or the rest of one an earlier read undercounted, and a dip is such a read.
+    if (found.added < (kept.added ?? 0) && !kept.pending) kept.reported = 0; // counters reset: the queue made again
+    kept.added = found.added;
+    const lastRead = kept.readAt === undefined ? kept.since : new Date(kept.readAt);
+    this.reportDiscards(node.name, kept, discardedBy(found), lastRead, now);
     kept.readAt = now.getTime();
     return { ring: this.ringState(kept, found.ringSize) };
   }
@@ -210,21 +205,20 @@ export class RingKeeper {
    * Counts new discards at once (the set says so); the report, which says since when they may have
    * been made, goes in the background, retried each tick.
    */
-  private reportDiscards(node: string, kept: Kept, discarded: number, from: Date, now: Date): void {
-    // Counters below what was reported: the queue was made again, or the broker restarted.
-    if (discarded < kept.reported && !kept.pending) kept.reported = 0;
+  private reportDiscards(node: string, kept: Kept, discarded: number, lastRead: Date, now: Date): void {
     if (!kept.pending && discarded > kept.reported) {
+      // Unread for a while (Studio away, polls failing), the ring may have filled and drained unseen.
+      const unseen = now.getTime() - lastRead.getTime() > UNSEEN_AFTER_MS;
       kept.pending = {
         reportId: ringReportId(this.clusterId, node, kept.since.toISOString(), discarded),
         clusterId: this.clusterId,
         source: 'broker-ring',
         count: discarded - kept.reported,
-        reason:
-          from.getTime() < now.getTime()
-            ? `Studio's ring on ${node} was full at some time between ${from.toISOString()} and ${now.toISOString()}, unread meanwhile: the broker discarded its oldest notifications before a notifier read them`
-            : `Studio's ring on ${node} was full: the broker discarded its oldest notifications before a notifier read them`,
+        reason: unseen
+          ? `Studio's ring on ${node} was full at some time between ${lastRead.toISOString()} and ${now.toISOString()}, unread meanwhile: the broker discarded its oldest notifications before a notifier read them`
+          : `Studio's ring on ${node} was full: the broker discarded its oldest notifications before a notifier read them`,
+        from: lastRead.toISOString(),
         ts: now.toISOString(),
-        ...(from.getTime() < now.getTime() && { from: from.toISOString() }),
       };
       kept.reported = discarded;
     }

@@ -1,0 +1,377 @@
+/**
+ * Studio away (issue 30): npm run bench -- studio-away
+ *   AWAY_MINUTES=10  AWAY_RATE=500 (notifications/s)  AWAY_CLIENTS=50
+ *
+ * The fault suite's rig (bench/support/fault-rig.ts), with its churn at 500 notifications/s. Every
+ * Studio service is stopped for ten minutes, as for maintenance or an outage of the cluster it
+ * runs on, while the broker keeps sending; then all of them start again at once. What the
+ * broker's side costs, and what Studio's side gets back:
+ * - the ring's depth, sampled every 2 s while away, against its bound (the setting, read off the
+ *   queue), and the broker's heap: its floor before, once the ring is full and at the end, and
+ *   its peak in use;
+ * - the drain after the return: how fast the notifier consumes the backlog against how fast
+ *   notifications arrive meanwhile (the goal: at least 5x);
+ * - what was stored of the consumer notifications the churn caused, what the ring discarded by the
+ *   broker's own counters and what Studio reported as dropped (every discard, with its period),
+ *   whether the lost ones were the oldest, the stored ones in the broker's order, and what the
+ *   stream's followers received (in order, no gap they were not told of).
+ * A report, not a timed test: the figures go to docs/benchmarks.md.
+ */
+import { fork } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { brokerJolokia, killOnExit } from '@artemis-studio/testing';
+import { FAULTS_LOG_DIR } from './support/fault-rig';
+import { startLoadedRig } from './support/loaded-rig';
+import { once } from './support/sse-load-process';
+import { runBench } from './support/run-bench';
+import { cpuMsOf } from './support/process-stats';
+
+const AWAY_MS = Number(process.env.AWAY_MINUTES ?? 10) * 60_000;
+const RATE = Number(process.env.AWAY_RATE ?? 500);
+const CLIENTS = Number(process.env.AWAY_CLIENTS ?? 50);
+/** The drain's goal: consumed at least this many times as fast as notifications arrive. */
+const DRAIN_GOAL = 5;
+/** A bench of its own, a log folder of its own: the fault suite's logs stay as they were. */
+const LOG_DIR = `${FAULTS_LOG_DIR}-away`;
+const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const MB = 1024 * 1024;
+
+interface RingCounters {
+  at: number;
+  ringSize: number;
+  depth: number;
+  added: number;
+  acknowledged: number;
+  consumers: number;
+  /** Added and neither acknowledged nor held: what the ring discarded (nothing expires or is killed here). */
+  discarded: number;
+}
+
+interface PhaseCheck {
+  name: string;
+  complete: number;
+  toldOfGap: number;
+  untold: number;
+  missed: number;
+  duplicates: number;
+  outOfOrder: number;
+  gapFrames: number;
+}
+
+async function main(): Promise<void> {
+  const { rig, churn, watcher, perCycle } = await startLoadedRig(progress, LOG_DIR);
+  const { broker } = rig;
+  const ringMbean = `org.apache.activemq.artemis:broker="${broker.nodes[0].name}",component=addresses,address="activemq.notifications",subcomponent=queues,routing-type="multicast",queue="artemis-studio.${rig.clusterId}"`;
+
+  const ring = async (): Promise<RingCounters> => {
+    const answer = await brokerJolokia(broker, {
+      type: 'read',
+      mbean: ringMbean,
+      // Added first: read while moving, the discards can then only come out smaller.
+      attribute: ['MessagesAdded', 'RingSize', 'MessageCount', 'MessagesAcknowledged', 'ConsumerCount'],
+    });
+    if (answer.status !== 200) throw new Error(`Studio's ring not read: ${answer.error}`);
+    const v = answer.value as Record<string, number>;
+    return {
+      at: Date.now(),
+      ringSize: v.RingSize,
+      depth: v.MessageCount,
+      added: v.MessagesAdded,
+      acknowledged: v.MessagesAcknowledged,
+      consumers: v.ConsumerCount,
+      discarded: v.MessagesAdded - v.MessagesAcknowledged - v.MessageCount,
+    };
+  };
+  /**
+   * The broker's heap in use, sampled by `sampleHeap`. Its management denies a forced collection
+   * (`gc`), so what the heap holds is read as its floor: the least in use over a minute of samples,
+   * the troughs after the young collections that run every few seconds at this rate.
+   */
+  const heapSamples: { at: number; used: number }[] = [];
+  let heapMax = 0;
+  const sampleHeap = async () => {
+    const answer = await brokerJolokia(broker, {
+      type: 'read',
+      mbean: 'java.lang:type=Memory',
+      attribute: 'HeapMemoryUsage',
+    });
+    if (answer.status !== 200) throw new Error(`the broker's heap not read: ${answer.error}`);
+    const usage = answer.value as { used: number; max: number };
+    heapMax = usage.max;
+    heapSamples.push({ at: Date.now(), used: usage.used });
+    return usage.used;
+  };
+  const heapFloor = (from: number, to: number) =>
+    Math.min(...heapSamples.filter((h) => h.at >= from && h.at < to).map((h) => h.used));
+  /** CPU used so far by each part of the pipeline, in ms: where the drain spends the machine. */
+  const brokerPid = Number(readFileSync(join(broker.nodes[0].home, 'data', 'artemis.pid'), 'utf8').trim());
+  const cpuNow = () => {
+    const cpu = new Map<string, number>();
+    for (const service of rig.services)
+      if (service.process) cpu.set(service.key, cpuMsOf(service.process.pid));
+    cpu.set('broker (live node)', cpuMsOf(brokerPid));
+    if (rig.nats.pid) cpu.set('NATS', cpuMsOf(rig.nats.pid));
+    // Every backend and helper of the machine's PostgreSQL: the suite's own reads are few.
+    let postgres = 0;
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('postgres'))
+          postgres += cpuMsOf(Number(pid));
+      } catch {
+        // Gone meanwhile.
+      }
+    cpu.set('PostgreSQL', postgres);
+    return cpu;
+  };
+
+  const ringDrops = async () =>
+    (
+      await rig.db.query<{ dropped: string; first_at: Date; last_at: Date }[]>(
+        `SELECT dropped, first_at, last_at FROM event_drop_counter WHERE cluster_id = $1 AND source = 'broker-ring'`,
+        [rig.clusterId],
+      )
+    )[0];
+
+  const cyclesPerSecond = RATE / perCycle;
+  progress(`${perCycle} notifications per cycle: ${cyclesPerSecond.toFixed(0)} cycles/s for ${RATE}/s`);
+  progress(`opening ${CLIENTS} followers through the balancer`);
+  const followers = killOnExit(
+    fork(
+      join(__dirname, 'support', 'stream-followers.mjs'),
+      [rig.streamUrl, String(CLIENTS), JSON.stringify(rig.streamHeaders)],
+      { stdio: 'inherit' },
+    ),
+  );
+  await once(followers, 'ready');
+  const status = async () => {
+    followers.send({ type: 'status' });
+    return once<{ open: number; lastIds: { min: number; max: number } }>(followers, 'status');
+  };
+  while ((await status()).open < CLIENTS) await sleep(500);
+
+  const setPhase = (name: string) => {
+    churn.setPhase(name);
+    followers.send({ type: 'phase', name });
+  };
+  setPhase('before');
+  churn.start(cyclesPerSecond);
+  let beforeDepth = 0;
+  const beforeFrom = Date.now();
+  for (const end = beforeFrom + 60_000; Date.now() < end; await sleep(2000)) {
+    beforeDepth = Math.max(beforeDepth, (await ring()).depth);
+    await sampleHeap();
+  }
+  const heapBefore = heapFloor(beforeFrom, Date.now());
+  const ringBefore = await ring();
+  progress(
+    `before: ring of ${ringBefore.ringSize}, deepest ${beforeDepth}; broker heap floor ${(heapBefore / MB).toFixed(0)} MB of ${(heapMax / MB).toFixed(0)} MB`,
+  );
+
+  progress(`Studio away for ${AWAY_MS / 60_000} min: every service stopped`);
+  await rig.stopAll();
+  // From here nobody reads: what the churn causes now waits in the ring, the oldest lost first.
+  setPhase('away');
+  const awayFrom = Date.now();
+  let deepest = 0;
+  let fullAt: number | null = null;
+  for (const end = awayFrom + AWAY_MS; Date.now() < end; await sleep(2000)) {
+    const r = await ring();
+    deepest = Math.max(deepest, r.depth);
+    await sampleHeap();
+    if (fullAt === null && r.depth >= r.ringSize) {
+      fullAt = Date.now();
+      progress(`  the ring is full, ${((fullAt - awayFrom) / 1000).toFixed(0)} s after Studio left`);
+    }
+  }
+  const awayUntil = Date.now();
+  const peakUsed = Math.max(...heapSamples.filter((h) => h.at >= awayFrom).map((h) => h.used));
+  // What a full ring costs the broker: the minute after it filled, and the last minute away.
+  const heapFull =
+    fullAt !== null && fullAt + 60_000 < awayUntil - 60_000 ? heapFloor(fullAt, fullAt + 60_000) : null;
+  const heapAway = heapFloor(awayUntil - 60_000, awayUntil);
+  const ringAway = await ring();
+  progress(
+    `  at the end: depth ${ringAway.depth} (deepest ${deepest}), ${ringAway.discarded - ringBefore.discarded} discarded; heap floor ${(heapAway / MB).toFixed(0)} MB`,
+  );
+
+  progress('Studio back: every service started at once');
+  setPhase('return');
+  const returnAt = Date.now();
+  await rig.startAll();
+  progress(`  every service ready ${Date.now() - returnAt} ms after the start`);
+  // The drain: from the first notification the notifier took from the ring to the ring being as
+  // shallow as it was with Studio present.
+  const drainedDepth = 2 * beforeDepth + 100;
+  let first: RingCounters | null = null;
+  let cpuFirst = new Map<string, number>();
+  let last = await ring();
+  while (Date.now() < returnAt + 10 * 60_000) {
+    await sleep(1000);
+    last = await ring();
+    if (first === null && last.acknowledged > ringAway.acknowledged) {
+      first = last;
+      cpuFirst = cpuNow();
+    }
+    if (first !== null && last.depth <= drainedDepth) break;
+  }
+  const cpuLast = cpuNow();
+  if (!first) throw new Error('the notifier never read the ring after Studio came back');
+  const drainSeconds = (last.at - first.at) / 1000;
+  const consumed = (last.acknowledged - first.acknowledged) / drainSeconds;
+  const arrived = (last.added - first.added) / drainSeconds;
+  progress(
+    `  drained in ${drainSeconds.toFixed(1)} s after the first read (${((first.at - returnAt) / 1000).toFixed(1)} s after the start): ${consumed.toFixed(0)}/s consumed, ${arrived.toFixed(0)}/s arriving`,
+  );
+  await sleep(30_000);
+
+  progress('stopping the churn; waiting for storage, the drop report and the followers to settle');
+  await churn.stop();
+  await watcher.stop();
+  const ringEnd = await ring();
+  const discarded = ringEnd.discarded - ringBefore.discarded;
+  let stored = -1;
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(3000)) {
+    const max = Number(
+      (
+        await rig.db.query(`SELECT coalesce(max(seq), 0) AS m FROM broker_event WHERE cluster_id = $1`, [
+          rig.clusterId,
+        ])
+      )[0].m,
+    );
+    const reported = Number((await ringDrops())?.dropped ?? 0);
+    if (max === stored && (await status()).lastIds.min >= max && reported >= discarded) break;
+    stored = max;
+  }
+
+  const rows = await rig.db.query<
+    { phase: string; rows: string; distinct_rows: string; first_ts: Date | null; seqs: string[] }[]
+  >(
+    `SELECT split_part(queue, '.', 2) AS phase, count(*) AS rows,
+            count(DISTINCT (node, type, session, consumer, props->>'_AMQ_NotifTimestamp')) AS distinct_rows,
+            min(broker_ts) AS first_ts, array_agg(seq ORDER BY seq) AS seqs
+       FROM broker_event
+      WHERE cluster_id = $1 AND queue LIKE 'faults.%' AND type IN ('CONSUMER_CREATED', 'CONSUMER_CLOSED')
+      GROUP BY 1`,
+    [rig.clusterId],
+  );
+  const storedBy = new Map(rows.map((r) => [r.phase, r]));
+  // Stored in the broker's order: a notification stored after one the broker dated later. The
+  // broker dates a notification on the thread that makes it, so neighbours made at once on two
+  // threads can be a few milliseconds apart the other way: only a step back of a second counts.
+  const [{ inversions, small, widest }] = await rig.db.query<
+    { inversions: string; small: string; widest: number | null }[]
+  >(
+    `SELECT count(*) FILTER (WHERE broker_ts < before - interval '1 second') AS inversions,
+            count(*) FILTER (WHERE broker_ts < before) AS small,
+            max(extract(epoch FROM before - broker_ts) * 1000)::float8 AS widest
+       FROM (SELECT broker_ts, lag(broker_ts) OVER (ORDER BY seq) AS before
+               FROM broker_event WHERE cluster_id = $1 AND broker_ts IS NOT NULL) ordered`,
+    [rig.clusterId],
+  );
+  followers.send({
+    type: 'check',
+    phases: ['before', 'away', 'return'].map((name) => ({
+      name,
+      seqs: (storedBy.get(name)?.seqs ?? []).map(Number),
+    })),
+  });
+  const checks = (await once<{ phases: PhaseCheck[] }>(followers, 'check')).phases;
+  const drops = await ringDrops();
+  const reported = Number(drops?.dropped ?? 0);
+
+  const away = storedBy.get('away');
+  const awayFirstStored = away?.first_ts ? away.first_ts.getTime() : Infinity;
+  // The ring keeps the newest: every lost one should have been caused before the first one kept.
+  const causedBeforeFirstKept = (churn.causedBetween.get('away') ?? []).filter(
+    ([, answered]) => answered < awayFirstStored,
+  ).length;
+
+  console.log(
+    `\nStudio away ${AWAY_MS / 60_000} min, Artemis 2.40.0 live/backup pair, ${RATE} notifications/s, ${CLIENTS} followers, ${new Date().toISOString()}\n`,
+  );
+  console.log(
+    '| phase | consumer notifications caused | seen by a subscriber | stored | lost | stored twice | followers complete / told of a gap / missing untold | gap frames | out of order | duplicates |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  const failures: string[] = [];
+  const lostIn = new Map<string, number>();
+  for (const c of checks) {
+    const caused = churn.caused.get(c.name) ?? { created: 0, closed: 0, interrupted: 0 };
+    const r = storedBy.get(c.name);
+    const distinct = Number(r?.distinct_rows ?? 0);
+    const lost = caused.created + caused.closed - distinct;
+    lostIn.set(c.name, lost);
+    const twice = Number(r?.rows ?? 0) - distinct;
+    console.log(
+      `| ${c.name} | ${caused.created + caused.closed} | ${watcher.seen.get(c.name) ?? 0} | ${distinct} | ${lost} | ${twice} | ` +
+        `${c.complete} / ${c.toldOfGap} / ${c.untold} | ${c.gapFrames} | ${c.outOfOrder} | ${c.duplicates} |`,
+    );
+    if (c.name !== 'away' && lost > 0)
+      failures.push(`${lost} notifications lost in ${c.name}, with Studio present`);
+    for (const [count, what] of [
+      [twice, 'events stored twice'],
+      [c.untold, 'followers with a gap they were not told of'],
+      [c.outOfOrder, 'events delivered after a later one'],
+      [c.duplicates, 'duplicates delivered'],
+    ] as const)
+      if (count > 0) failures.push(`${c.name}: ${count} ${what}`);
+  }
+  const awayNotifications = ringAway.added - ringBefore.added;
+  const lostAway = lostIn.get('away') ?? 0;
+  const awayCaused = (churn.caused.get('away')?.created ?? 0) + (churn.caused.get('away')?.closed ?? 0);
+  const heapCostPerHeld = (heapAway - heapBefore) / Math.max(1, ringAway.depth - ringBefore.depth);
+  const ratio = consumed / arrived;
+  console.log(`
+| figure | value |
+| --- | --- |
+| ring bound (RingSize) | ${ringAway.ringSize} |
+| deepest while away, sampled every 2 s | ${deepest} (${((deepest / ringAway.ringSize) * 100).toFixed(1)}% of the bound) |
+| full after | ${fullAt === null ? 'never' : `${((fullAt - awayFrom) / 1000).toFixed(0)} s`} |
+| notifications sent while away (the ring's MessagesAdded) | ${awayNotifications} |
+| discarded by the ring (its counters) / reported dropped by Studio | ${discarded} / ${reported} |
+| drop period recorded | ${drops ? `${drops.first_at.toISOString()} to ${drops.last_at.toISOString()}` : 'none'} (Studio away ${new Date(awayFrom).toISOString()} to ${new Date(returnAt).toISOString()}) |
+| consumer notifications lost while away / caused | ${lostAway} / ${awayCaused} (${((lostAway / Math.max(1, awayCaused)) * 100).toFixed(1)}%; the ring discarded ${((discarded / Math.max(1, awayNotifications)) * 100).toFixed(1)}% of all) |
+| of them caused before the first one kept (the oldest lost) | ${causedBeforeFirstKept} |
+| broker heap floor (least in use over a minute): before / the minute after full / the last minute away | ${(heapBefore / MB).toFixed(0)} / ${heapFull === null ? 'n/a' : (heapFull / MB).toFixed(0)} / ${(heapAway / MB).toFixed(0)} MB (max ${(heapMax / MB).toFixed(0)} MB) |
+| broker heap in use, peak while away | ${(peakUsed / MB).toFixed(0)} MB |
+| heap per notification held | ${(heapCostPerHeld / 1024).toFixed(2)} KB |
+| drain: consumed / arriving, per second | ${consumed.toFixed(0)} / ${arrived.toFixed(0)}: **${ratio.toFixed(1)}x** (goal ${DRAIN_GOAL}x) |
+| drain time (from the first read) / first read after the start | ${drainSeconds.toFixed(1)} s / ${((first.at - returnAt) / 1000).toFixed(1)} s |
+| stored out of the broker's order by more than 1 s / at all (widest step back) | ${inversions} / ${small} (${Math.max(0, widest ?? 0).toFixed(0)} ms) |
+`);
+  const drainedCount = last.acknowledged - first.acknowledged;
+  console.log('| while draining | CPU, share of one core | ms per 1,000 notifications drained |');
+  console.log('| --- | --- | --- |');
+  for (const [name, after] of cpuLast) {
+    const used = after - (cpuFirst.get(name) ?? after);
+    console.log(
+      `| ${name} | ${((used / 1000 / drainSeconds) * 100).toFixed(0)}% | ${((used / drainedCount) * 1000).toFixed(0)} |`,
+    );
+  }
+
+  if (deepest > ringAway.ringSize)
+    failures.push(`the ring held ${deepest}, past its bound of ${ringAway.ringSize}`);
+  if (heapFull !== null && heapAway > heapFull * 1.15)
+    failures.push(
+      `the broker's heap floor grew from ${(heapFull / MB).toFixed(0)} to ${(heapAway / MB).toFixed(0)} MB after the ring was full`,
+    );
+  if (ratio < DRAIN_GOAL)
+    failures.push(`the backlog drained at ${ratio.toFixed(1)}x its arrival, under ${DRAIN_GOAL}x`);
+  if (reported !== discarded) failures.push(`the ring discarded ${discarded}, Studio reported ${reported}`);
+  if (drops && drops.first_at.getTime() > returnAt)
+    failures.push(`the drop's period starts at ${drops.first_at.toISOString()}, after Studio came back`);
+  if (lostAway > causedBeforeFirstKept + 20)
+    failures.push(
+      `${lostAway} lost while away, more than the ${causedBeforeFirstKept} caused before the first one kept`,
+    );
+  if (Number(inversions) > 0) failures.push(`${inversions} events stored out of the broker's order`);
+
+  followers.kill();
+  await rig.stop();
+  for (const failure of failures) console.log(`FAILED ${failure}`);
+  if (failures.length > 0) process.exitCode = 1;
+}
+
+runBench(__filename, main);
