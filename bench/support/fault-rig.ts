@@ -237,12 +237,16 @@ export class FaultRig {
    * last so that what was published is stored), as for maintenance or an outage of its cluster.
    */
   async stopAll(): Promise<void> {
-    for (const service of [...this.services].reverse()) {
-      await service.restarting?.catch(() => undefined);
-      await service.process?.stop();
-      this.keepOutput(service);
-      service.process = undefined;
-    }
+    for (const service of [...this.services].reverse()) await this.stopService(service.key);
+  }
+
+  /** One service stopped (SIGTERM) and left down. */
+  async stopService(key: string): Promise<void> {
+    const service = this.service(key);
+    await service.restarting?.catch(() => undefined);
+    await service.process?.stop();
+    this.keepOutput(service);
+    service.process = undefined;
   }
 
   /** Every service started again at once, as Kubernetes scales a deployment back up. */

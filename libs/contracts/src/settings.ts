@@ -61,7 +61,7 @@ export const SETTINGS = {
     default: 100_000,
     unit: 'notifications',
     description:
-      "The bound of Studio's durable ring of notifications on each live node: what it keeps while no notifier reads it (a crash, a restart), the oldest discarded first and counted as dropped. About 10 minutes of a broker sending 170 a second; each costs the broker roughly a kilobyte of memory. 0: no ring, and a notifier crash loses what the broker sent meanwhile.",
+      "The bound of Studio's durable ring of notifications on each live node: what it keeps while no notifier reads it (a crash, a restart), the oldest discarded first and counted as dropped. About 10 minutes of a broker sending 170 a second. A full ring costs the broker's heap about 3 KB a notification (100,000 held about 300 MB on Artemis 2.40): keep it well inside the broker's global-max-size. 0: no ring, and a notifier crash loses what the broker sent meanwhile.",
   },
   'artemis-studio.scrape.tier-a-millis': {
     schema: millis(1000, 3_600_000),
