@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Client, type ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
@@ -8,6 +9,21 @@ export interface DataSourceOptions {
   /** Pool size; the migration runner holds one connection for its lock and needs another. */
   poolSize?: number;
   applicationName?: string;
+}
+
+/**
+ * A pool client whose connection dying never takes the process down. pg emits `error` on a client
+ * whose connection dies while no query runs on it, and TypeORM listens only while it holds the
+ * client: a gateway restarted while PostgreSQL was cut off died of such an event with no listener
+ * ("Connection terminated unexpectedly", the fault suite's random round, 2026-12-02; the path was
+ * not reproduced in a test). A query that was running still fails to its caller, and the pool
+ * drops the broken client.
+ */
+class GuardedClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
 }
 
 export function createDataSource({
@@ -27,6 +43,6 @@ export function createDataSource({
     // parameters and break the JSON log.
     logging: false,
     applicationName,
-    extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+    extra: { max: poolSize, connectionTimeoutMillis: 5000, Client: GuardedClient },
   });
 }

@@ -127,7 +127,9 @@ export class EventPublisher {
         }
         const settled = onTheWay.shift();
         if (!settled) break;
-        let { failed, reason } = await settled;
+        const first = await settled;
+        const { reason } = first;
+        let { failed } = first;
         if (failed > 0) for (const later of onTheWay.splice(0)) failed += (await later).failed;
         const before = this.buffer.length;
         // Acknowledged events leave; failed ones keep their place at the head, in order.
