@@ -24,6 +24,7 @@ import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
 import { runBench } from './support/run-bench';
+import type { PhaseCheck } from './support/follower-check';
 
 const CLIENTS = Number(process.env.FAULTS_CLIENTS ?? 200);
 const RATE = Number(process.env.FAULTS_RATE ?? 500);
@@ -45,17 +46,6 @@ interface FollowerStatus {
   recovered: number;
   recoveryMs: number | null;
   refusals: number;
-}
-
-interface PhaseCheck {
-  name: string;
-  complete: number;
-  toldOfGap: number;
-  untold: number;
-  missed: number;
-  duplicates: number;
-  silenceMs: number;
-  reconnects: number;
 }
 
 interface PhaseRecord {

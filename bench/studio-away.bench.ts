@@ -27,6 +27,7 @@ import { FAULTS_LOG_DIR } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { once } from './support/sse-load-process';
 import { runBench } from './support/run-bench';
+import type { PhaseCheck } from './support/follower-check';
 import { cpuMsOf } from './support/process-stats';
 
 const AWAY_MS = Number(process.env.AWAY_MINUTES ?? 10) * 60_000;
@@ -57,17 +58,6 @@ interface RingCounters {
   consumers: number;
   /** Added and neither acknowledged nor held: what the ring discarded (nothing expires or is killed here). */
   discarded: number;
-}
-
-interface PhaseCheck {
-  name: string;
-  complete: number;
-  toldOfGap: number;
-  untold: number;
-  missed: number;
-  duplicates: number;
-  outOfOrder: number;
-  gapFrames: number;
 }
 
 /**

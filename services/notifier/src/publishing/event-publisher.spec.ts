@@ -100,45 +100,6 @@ describe('EventPublisher', () => {
     await sut.stop();
   });
 
-  it('publishes the next batch while the stream acknowledges one, and sends again in order what failed', async () => {
-    /** Acknowledges only when told to; the first attempt of the 100th event fails. */
-    class SlowStream extends FakeStream {
-      readonly waiting: (() => void)[] = [];
-      failOnce = new Set<number>([100]);
-      calls = 0;
-      override async publishDurable(...args: Parameters<FakeStream['publishDurable']>) {
-        const call = this.calls++;
-        await new Promise<void>((resolve) => this.waiting.push(resolve));
-        if (this.failOnce.delete(call)) throw new Error('timeout');
-        return super.publishDurable(...args);
-      }
-    }
-    const stream = new SlowStream();
-    const sut = new EventPublisher(stream, () => 5000, noMetrics, quiet);
-    const sent = Array.from({ length: 3000 }, () => event('c1'));
-    sent.forEach((e) => sut.enqueue(e));
-    // The first enqueue started a batch of one; once it is acknowledged, two full batches are
-    // published before any acknowledgement: the pipeline's depth.
-    await until(() => stream.waiting.length === 1);
-    stream.waiting.splice(0).forEach((resolve) => resolve());
-    await until(() => stream.waiting.length === 2048);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(stream.waiting.length).toBe(2048);
-    const release = async () => {
-      while (stream.events.length < 3000) {
-        stream.waiting.splice(0).forEach((resolve) => resolve());
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    await release();
-    expect(stream.events).toHaveLength(3000);
-    // What failed went again ahead of everything after its batch: the rest is in order.
-    const ids = stream.events.map((e) => e.eventId);
-    expect(ids.slice(0, 100)).toEqual(sent.slice(0, 100).map((e) => e.eventId));
-    expect(new Set(ids)).toEqual(new Set(sent.map((e) => e.eventId)));
-    await sut.stop();
-  });
-
   it('holds events while the stream is away and delivers them once it is back', async () => {
     const stream = new FakeStream();
     stream.up = false;

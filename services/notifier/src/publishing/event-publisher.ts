@@ -23,17 +23,15 @@ export interface Receipt {
 interface Buffered {
   event: RawBrokerEvent;
   receipt?: Receipt;
-  /** On the stream: leaves the buffer when the batches before it have settled. */
-  done?: boolean;
 }
 
 /**
- * Publishes awaited together. A batch waits for its slowest acknowledgement, so on a busy machine
- * the round trip, not the work, set the pace: one batch of 256 at a time drained a ring's backlog
- * at 1,446/s, 3.3 times its arrival; of 1,024, at 1,872/s (docs/benchmarks.md, studio-away).
+ * Publishes awaited together. A batch waits for its slowest acknowledgement, so a larger one
+ * spends fewer round trips: one of 256 at a time drained a ring's backlog at 1,446/s (3.3 times
+ * its arrival), one of 1,024 at 1,872/s (4.3 times); two of 1,024 on their way at once did no
+ * better, 1,718 to 1,820/s (docs/benchmarks.md, studio-away).
  */
 const IN_FLIGHT = 1024;
-const BATCHES_AHEAD = 2;
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 10_000;
 
@@ -106,45 +104,32 @@ export class EventPublisher {
     this.metrics.dropped(clusterId, count);
   }
 
-  /**
-   * Two batches on the way at once: the next is published while the stream acknowledges the one
-   * before, so neither side waits on the other's round trip. Batches settle in order; a failure
-   * waits for the batch after it, then everything not acknowledged is sent again from the head,
-   * in order.
-   */
   private async pump(): Promise<void> {
     if (this.pumping || this.stopped) return;
     this.pumping = true;
     try {
-      const onTheWay: Promise<{ failed: number; reason?: Error }>[] = [];
-      /** How many of the buffer's first events are on the way. */
-      let sent = 0;
-      while (!this.stopped) {
-        while (onTheWay.length < BATCHES_AHEAD && sent < this.buffer.length) {
-          const batch = this.buffer.slice(sent, sent + IN_FLIGHT);
-          sent += batch.length;
-          onTheWay.push(this.publish(batch));
-        }
-        const settled = onTheWay.shift();
-        if (!settled) break;
-        const first = await settled;
-        const { reason } = first;
-        let { failed } = first;
-        if (failed > 0) for (const later of onTheWay.splice(0)) failed += (await later).failed;
-        const before = this.buffer.length;
-        // Acknowledged events leave; failed ones keep their place at the head, in order.
-        const done = this.buffer.findIndex((b) => !b.done);
-        this.buffer.splice(0, done === -1 ? this.buffer.length : done);
-        if (failed > 0) {
-          for (let i = this.buffer.length - 1; i >= 0; i--) if (this.buffer[i].done) this.buffer.splice(i, 1);
-          sent = 0;
-        } else sent -= before - this.buffer.length;
+      while (this.buffer.length > 0 && !this.stopped) {
+        const batch = this.buffer.slice(0, IN_FLIGHT);
+        const results = await Promise.allSettled(
+          batch.map(({ event: e }) =>
+            this.bus.publishDurable(channels.eventRaw, subjects.eventRaw(e.clusterId), e, {
+              msgId: e.eventId,
+            }),
+          ),
+        );
+        batch.forEach((b, i) => results[i].status === 'fulfilled' && b.receipt?.accept());
+        const failed = batch.filter((_, i) => results[i].status === 'rejected');
+        // Failed events keep their place at the head, in order, ahead of anything that arrived since.
+        this.buffer.splice(0, batch.length, ...failed);
+        this.metrics.published(batch.length - failed.length);
         this.metrics.buffered(this.buffer.length);
         this.gate?.bufferedNow(this.buffer.length);
-        if (failed > 0) {
+        if (failed.length > 0) {
+          const reason = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult)
+            .reason as Error;
           const wait = this.retry.next();
           this.log.warn(
-            `${failed} events not acknowledged by the stream (${reason?.message}); retrying in ${wait} ms`,
+            `${failed.length} events not acknowledged by the stream (${reason?.message}); retrying in ${wait} ms`,
           );
           await sleep(wait);
         } else {
@@ -154,29 +139,6 @@ export class EventPublisher {
     } finally {
       this.pumping = false;
     }
-  }
-
-  /** Publishes a batch; each event acknowledged is marked done and its notification accepted. */
-  private async publish(batch: Buffered[]): Promise<{ failed: number; reason?: Error }> {
-    const results = await Promise.allSettled(
-      batch.map(({ event: e }) =>
-        this.bus.publishDurable(channels.eventRaw, subjects.eventRaw(e.clusterId), e, { msgId: e.eventId }),
-      ),
-    );
-    let failed = 0;
-    let reason: Error | undefined;
-    batch.forEach((b, i) => {
-      const result = results[i];
-      if (result.status === 'fulfilled') {
-        b.done = true;
-        b.receipt?.accept();
-      } else {
-        failed++;
-        reason ??= result.reason as Error;
-      }
-    });
-    this.metrics.published(batch.length - failed);
-    return { failed, reason };
   }
 
   private async reportDrops(): Promise<void> {
