@@ -165,7 +165,10 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
     expect(movedOnJoin.filter((t) => ownerOf(t.id) !== 'replica-d').length).toBeLessThanOrEqual(
       targets.length / 6,
     );
-    expect(movedOnJoin.length).toBeLessThanOrEqual(targets.length / 2);
+    // Measured by weight, as the shares are: the joining replica's third of the weight may be many
+    // light clusters (17 of 30 once, in CI, with the cluster ids of that run), and that is no waste.
+    const movedWeight = movedOnJoin.reduce((sum, t) => sum + weightOf(t), 0);
+    expect(movedWeight).toBeLessThanOrEqual(total / 2);
 
     // A crash: its clusters are taken once its leases lapse, within a TTL and a renewal.
     unownedFor.length = 0;
