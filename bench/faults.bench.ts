@@ -14,17 +14,13 @@
  * until every service was ready again and every follower had an event caused after the fault.
  * A report, not a timed test: the figures go to docs/benchmarks.md.
  */
-import { fork } from 'node:child_process';
-import { join } from 'node:path';
-import { killOnExit } from '@artemis-studio/testing';
 import { artemis } from '@artemis-studio/testing';
 import { UNOBSERVED_EVENT_TYPE, buckets, leaseKey } from '@artemis-studio/contracts';
 import { preferredOwners } from '@artemis-studio/platform';
 import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
-import { once } from './support/sse-load-process';
 import { runBench } from './support/run-bench';
-import type { PhaseCheck } from './support/follower-check';
+import { openFollowers } from './support/followers';
 
 const CLIENTS = Number(process.env.FAULTS_CLIENTS ?? 200);
 const RATE = Number(process.env.FAULTS_RATE ?? 500);
@@ -39,14 +35,6 @@ const NATS_OUTAGE_MS = 30_000;
 const NATS_NODE = process.env.FAULTS_NATS === 'cluster' ? ' (the stream leader of three nodes)' : '';
 const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface FollowerStatus {
-  open: number;
-  lastIds: { min: number; max: number };
-  recovered: number;
-  recoveryMs: number | null;
-  refusals: number;
-}
 
 interface PhaseRecord {
   key: string;
@@ -79,21 +67,11 @@ async function main(): Promise<void> {
   progress(`${perCycle} notifications per cycle: ${cyclesPerSecond.toFixed(0)} cycles/s for ${RATE}/s`);
 
   progress(`opening ${CLIENTS} followers through the balancer`);
-  const followers = killOnExit(
-    fork(
-      join(__dirname, 'support', 'stream-followers.mjs'),
-      [rig.streamUrl, String(CLIENTS), JSON.stringify(rig.streamHeaders)],
-      {
-        stdio: 'inherit',
-      },
-    ),
-  );
-  await once(followers, 'ready');
-  const status = async () => {
-    followers.send({ type: 'status' });
-    return once<FollowerStatus>(followers, 'status');
-  };
-  while ((await status()).open < CLIENTS) await sleep(500);
+  const {
+    process: followers,
+    status,
+    check,
+  } = await openFollowers(rig.streamUrl, CLIENTS, rig.streamHeaders);
   churn.start(cyclesPerSecond);
 
   const phases: PhaseRecord[] = [];
@@ -352,11 +330,9 @@ async function main(): Promise<void> {
     [rig.clusterId, UNOBSERVED_EVENT_TYPE],
   );
   const storedBy = new Map(rows.map((r) => [r.phase, r]));
-  followers.send({
-    type: 'check',
-    phases: phases.map((p) => ({ name: p.key, seqs: (storedBy.get(p.key)?.seqs ?? []).map(Number) })),
-  });
-  const checks = (await once<{ phases: PhaseCheck[] }>(followers, 'check')).phases;
+  const checks = await check(
+    phases.map((p) => ({ name: p.key, seqs: (storedBy.get(p.key)?.seqs ?? []).map(Number) })),
+  );
 
   console.log(
     `\nFault suite, Artemis 2.40.0 live/backup pair, NATS ${process.env.FAULTS_NATS === 'cluster' ? 'cluster of three' : 'single server'}, ${CLIENTS} followers, ${RATE} notifications/s, ${new Date().toISOString()}\n`,

@@ -18,16 +18,14 @@
  *   stream's followers received (in order, no gap they were not told of).
  * A report, not a timed test: the figures go to docs/benchmarks.md.
  */
-import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { brokerJolokia, killOnExit, openAmqpClient } from '@artemis-studio/testing';
+import { brokerJolokia, openAmqpClient } from '@artemis-studio/testing';
 import { ReceiverEvents } from 'rhea-promise';
 import { FAULTS_LOG_DIR } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
-import { once } from './support/sse-load-process';
 import { runBench } from './support/run-bench';
-import type { PhaseCheck } from './support/follower-check';
+import { openFollowers } from './support/followers';
 import { cpuMsOf } from './support/process-stats';
 
 const AWAY_MS = Number(process.env.AWAY_MINUTES ?? 10) * 60_000;
@@ -183,19 +181,11 @@ async function main(): Promise<void> {
   const cyclesPerSecond = RATE / perCycle;
   progress(`${perCycle} notifications per cycle: ${cyclesPerSecond.toFixed(0)} cycles/s for ${RATE}/s`);
   progress(`opening ${CLIENTS} followers through the balancer`);
-  const followers = killOnExit(
-    fork(
-      join(__dirname, 'support', 'stream-followers.mjs'),
-      [rig.streamUrl, String(CLIENTS), JSON.stringify(rig.streamHeaders)],
-      { stdio: 'inherit' },
-    ),
-  );
-  await once(followers, 'ready');
-  const status = async () => {
-    followers.send({ type: 'status' });
-    return once<{ open: number; lastIds: { min: number; max: number } }>(followers, 'status');
-  };
-  while ((await status()).open < CLIENTS) await sleep(500);
+  const {
+    process: followers,
+    status,
+    check,
+  } = await openFollowers(rig.streamUrl, CLIENTS, rig.streamHeaders);
 
   const setPhase = (name: string) => {
     churn.setPhase(name);
@@ -335,14 +325,12 @@ async function main(): Promise<void> {
                FROM broker_event WHERE cluster_id = $1 AND broker_ts IS NOT NULL) ordered`,
     [rig.clusterId],
   );
-  followers.send({
-    type: 'check',
-    phases: CHECKED.map((name) => ({
+  const checks = await check(
+    CHECKED.map((name) => ({
       name,
       seqs: (storedBy.get(name)?.seqs ?? []).map(Number),
     })),
-  });
-  const checks = (await once<{ phases: PhaseCheck[] }>(followers, 'check')).phases;
+  );
   const drops = await ringDrops();
   const reported = Number(drops?.dropped ?? 0);
 
