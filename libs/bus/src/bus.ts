@@ -78,6 +78,11 @@ export interface Bus {
   kv<B extends BucketDef>(bucket: B): Promise<TypedKv<ValueOf<B>>>;
   /** Resolves once the server has processed everything sent so far (subscriptions included). */
   flush(): Promise<void>;
+  /**
+   * Called each time the connection to NATS comes back after it was lost: core messages published
+   * meanwhile never reached this process's subscriptions (JetStream consumers resume by themselves).
+   */
+  onReconnect(listener: () => void): Unsubscribe;
   close(): Promise<void>;
 }
 

@@ -1,8 +1,9 @@
 import { RawBrokerEvent, buckets, channels, rpcs, subjects } from '@artemis-studio/contracts';
-import { cleanStream, testConfig, waitFor } from '@artemis-studio/testing';
+import { cleanStream, startPrivateNats, testConfig, waitFor } from '@artemis-studio/testing';
 import { RequestStrategy, connect } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { BusMetrics, RpcError, Stoppable } from './bus';
+import type { BusConnection } from './connection';
 import { NatsBus } from './nats-bus';
 
 class CountingMetrics implements BusMetrics {
@@ -133,6 +134,29 @@ describe('NatsBus against real NATS', () => {
     await cleanStream({ clusterIds: [clusterId], durables: [durable] });
   });
 
+  it('publishes durably many at once, each acknowledged with its own seq, and refuses a subject no stream captures', async () => {
+    const clusterId = randomUUID();
+    const events = Array.from({ length: 500 }, (_, n) => rawEvent(clusterId, n));
+    const acks = await Promise.all(
+      events.map((e) =>
+        sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), e, { msgId: e.eventId }),
+      ),
+    );
+    const seqs = acks.map((a) => a.seq);
+    expect(new Set(seqs).size).toBe(500);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(acks.every((a) => !a.duplicate)).toBe(true);
+    const again = await sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), events[7], {
+      msgId: events[7].eventId,
+    });
+    expect(again).toEqual({ seq: seqs[7], duplicate: true });
+
+    await expect(
+      sut.publishDurable(channels.eventRaw, `not.captured.${clusterId}`, events[0], { msgId: randomUUID() }),
+    ).rejects.toThrow(/no responders/);
+    await cleanStream({ clusterIds: [clusterId] });
+  });
+
   it('answers requests in a queue group and carries errors in headers', async () => {
     const clusterId = randomUUID();
     const stop = sut.serve(rpcs.eventsSince, async (req) => {
@@ -220,4 +244,66 @@ describe('NatsBus against real NATS', () => {
     await waitFor('the watcher to see put, update and delete', () => seen.length === 3);
     expect(seen[2]).toBeNull();
   });
+});
+
+describe('NatsBus when its NATS server restarts', () => {
+  it('says so when it is back, after which its subscriptions receive again', async () => {
+    const nats = await startPrivateNats();
+    const warnings: string[] = [];
+    const bus = new NatsBus({
+      servers: nats.url,
+      name: 'bus-reconnect-test',
+      metrics: new CountingMetrics(),
+      log: { warn: (m) => void warnings.push(m), error: () => undefined },
+    });
+    try {
+      await bus.ready();
+      let reconnects = 0;
+      bus.onReconnect(() => reconnects++);
+      const received: string[] = [];
+      const clusterId = randomUUID();
+      bus.subscribe(channels.signal, subjects.signal(clusterId, 'queues'), (s) => void received.push(s.ts));
+      await bus.flush();
+
+      await nats.restart(300);
+      await waitFor('the bus back', async () => reconnects === 1, { timeoutMs: 15_000 });
+      expect(warnings.some((w) => w.startsWith('bus: connection to NATS lost'))).toBe(true);
+      expect(warnings.some((w) => /^bus: reconnected to NATS after \d+\.\d s/.test(w))).toBe(true);
+      const ts = new Date().toISOString();
+      bus.publish(channels.signal, subjects.signal(clusterId, 'queues'), { topic: 'queues', clusterId, ts });
+      await waitFor('the signal after the reconnect', async () => received.includes(ts), { timeoutMs: 5000 });
+    } finally {
+      await bus.close();
+      await nats.stop();
+    }
+  }, 30_000);
+});
+
+describe('NatsBus closed while NATS is away', () => {
+  it('ends its connection, and dials no more', async () => {
+    const nats = await startPrivateNats();
+    const bus = new NatsBus({
+      servers: nats.url,
+      name: 'bus-close-away-test',
+      metrics: new CountingMetrics(),
+      log: quiet,
+    });
+    try {
+      await bus.ready();
+      // Drain waits on every subscription: a service's bus always has some.
+      bus.subscribe(channels.signal, subjects.signal(randomUUID(), 'queues'), () => undefined);
+      await bus.flush();
+      await nats.stop();
+      await waitFor('the bus reconnecting', async () => bus.state === 'reconnecting', { timeoutMs: 15_000 });
+
+      await bus.close();
+      // Before, a drain that could not flush "succeeded" without closing, and the client went on
+      // dialling for ever: a notifier stopped during an outage never exited.
+      const client = (bus as unknown as { connection: BusConnection }).connection.current;
+      expect(client?.isClosed()).toBe(true);
+    } finally {
+      await bus.close();
+      await nats.stop();
+    }
+  }, 30_000);
 });

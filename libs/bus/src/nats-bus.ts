@@ -24,6 +24,7 @@ import { noopBusMetrics } from './bus';
 import { decode, encode } from './codec';
 import { BusConnection } from './connection';
 import { JetStreamStreams, consume } from './jetstream';
+import { JetStreamPublisher } from './jetstream-publisher';
 import { NatsTypedKv } from './kv';
 import type { ReplicaSetting } from './replicas';
 import { BusReporter, type BusLog } from './reporter';
@@ -54,6 +55,7 @@ export class NatsBus implements Bus {
   private readonly streams: JetStreamStreams;
   private readonly reporter: BusReporter;
   private readonly bucketsEnsured = new Set<string>();
+  private readonly jetStreamPublisher = new JetStreamPublisher();
 
   constructor(private readonly options: NatsBusOptions) {
     this.reporter = new BusReporter(options.metrics ?? noopBusMetrics, options.log ?? consoleLog);
@@ -149,12 +151,10 @@ export class NatsBus implements Bus {
     options: { msgId: string; timeoutMs?: number },
   ): Promise<{ seq: number; duplicate: boolean }> {
     const data = encode(channel.schema, payload, channel.name);
-    const nc = await this.connection.within(options.timeoutMs ?? 5000);
+    const timeoutMs = options.timeoutMs ?? 5000;
+    const nc = await this.connection.within(timeoutMs);
     await this.streams.ensure(JetStreamStreams.streamOf(channel));
-    const ack = await nc
-      .jetstream()
-      .publish(subject, data, { msgID: options.msgId, timeout: options.timeoutMs ?? 5000 });
-    return { seq: ack.seq, duplicate: ack.duplicate };
+    return this.jetStreamPublisher.publish(nc, subject, data, { msgId: options.msgId, timeoutMs });
   }
 
   consume<C extends Channel>(
@@ -187,8 +187,13 @@ export class NatsBus implements Bus {
     await (await this.connection.connected).flush();
   }
 
-  close(): Promise<void> {
-    return this.connection.close();
+  onReconnect(listener: () => void): Unsubscribe {
+    return this.connection.onReconnect(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+    this.jetStreamPublisher.close();
   }
 
   private publishData(channel: Channel, subject: string, data: Uint8Array | string): boolean {

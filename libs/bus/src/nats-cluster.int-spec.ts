@@ -141,6 +141,12 @@ describe('the bus on a three-node NATS cluster', () => {
     expect((await jsm.streams.info(`KV_${buckets.observations.name}`)).config.num_replicas).toBe(3);
     const mark = { observedUntil: new Date().toISOString(), observing: true, owner: 'replica-a' };
     await retried(() => observations.put('c', mark));
-    expect((await observations.get('c'))?.value).toEqual(mark);
+    // A bucket's reads are direct gets, which any of its copies may answer: one that has not applied
+    // the put yet answers nothing (NATS promises no read-your-write there; a fresh-clone run read
+    // undefined at once). Our writers never rely on it: leases are compare-and-set at the leader.
+    const read = await waitFor('the mark read back', async () => (await observations.get('c'))?.value, {
+      timeoutMs: 10_000,
+    });
+    expect(read).toEqual(mark);
   }, 60_000);
 });
