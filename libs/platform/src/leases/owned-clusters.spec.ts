@@ -63,6 +63,28 @@ describe('OwnedClusters handing over', () => {
     expect(events).toEqual(['lease free', 'stopped']);
   });
 
+  it('with NATS away, hands nothing over and stops the work at once', async () => {
+    const kv = new InMemoryKv<Lease>();
+    const events: string[] = [];
+    let natsAway = false;
+    const owner = new OwnedClusters({
+      leases: new ClusterLeases(kv, 'notifier', 'replica-a', 60_000),
+      clusters: async () => [target],
+      start: (t) => ({ target: t, stop: () => void events.push('stopped') }),
+      reachable: () => !natsAway,
+      log: { log: () => undefined, warn: (m) => void events.push(m) },
+    });
+    await owner.run();
+    natsAway = true;
+    await owner.handOver(
+      async () => void events.push('handed over'),
+      async () => void events.push('readied'),
+    );
+    expect(events).toEqual(['NATS is away: the leases are left to lapse within their TTL', 'stopped']);
+    // Left to lapse: the lease is still written as this replica's.
+    expect((await kv.get('notifier.c1'))?.value.owner).toBe('replica-a');
+  });
+
   it('takes a lease handed back at once when nudged, not at its next renewal', async () => {
     const kv = new InMemoryKv<Lease>();
     const leaving = new ClusterLeases(kv, 'notifier', 'replica-a', 60_000);
