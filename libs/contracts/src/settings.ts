@@ -67,7 +67,8 @@ export const SETTINGS = {
     schema: millis(1000, 3_600_000),
     default: 5000,
     unit: 'ms',
-    description: "How often the scraper reads each node's topology, HA role and health.",
+    description:
+      "How often the scraper reads each node's topology, HA role and health; every half second for 10 s after a live node stops answering, to see a backup take over.",
   },
   'artemis-studio.scrape.tier-b-millis': {
     schema: millis(1000, 3_600_000),

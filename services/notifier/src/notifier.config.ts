@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const NotifierEnvSchema = ClusterOwnerEnvSchema.extend({
   /** Events waiting for NATS; past this they are dropped and counted per cluster. */
   NOTIFIER_BUFFER_SIZE: z.coerce.number().int().min(1).default(10_000),
-  /** AMQP credit per subscription: how much a broker may push before we grant more. */
+  /** AMQP credit per subscription: how much a broker may push before we grant more (less when many share the buffer: CreditGate.window). */
   NOTIFIER_CREDIT_WINDOW: z.coerce.number().int().min(1).max(10_000).default(500),
   /**
    * The longest the brokers are made to hold notifications while the buffer is too full (NATS away

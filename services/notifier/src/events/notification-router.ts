@@ -55,6 +55,6 @@ export class NotificationRouter {
         `notifications not observed ${period.from ? `for ${seconds!.toFixed(1)} s from ${period.from}` : 'before'} ` +
         `until ${period.until}: ${period.reason}`,
     });
-    this.publisher.enqueue(unobservedEvent(clusterId, nodes, period));
+    this.publisher.enqueueUnobserved(unobservedEvent(clusterId, nodes, period));
   }
 }

@@ -35,6 +35,8 @@ const OBSERVATION_REFRESH_MS = 5000;
 export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifications> {
   protected readonly logger = new Logger('Notifier');
   private liveNodesWatch?: Stoppable;
+  /** Opened at start: opening it again at a stop asks NATS, and waits out a timeout while it is away. */
+  private leases?: TypedKv<Lease>;
   private readonly liveNodeSets = new Map<string, LiveNodeSet>();
 
   constructor(
@@ -68,6 +70,7 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
     const liveNodes = await this.bus.kv(buckets.liveNodes);
     const observations = await this.bus.kv(buckets.observations);
     const leases = await this.bus.kv(buckets.leases);
+    this.leases = leases;
     const owned = await ownedClustersFor({
       bus: this.bus,
       dataSource,
@@ -137,7 +140,7 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
    * new notifications, then the pending signals, then what the buffer still holds.
    */
   override async onApplicationShutdown(): Promise<void> {
-    const leases = await this.bus.kv(buckets.leases).catch(() => undefined);
+    const leases = this.leases;
     const handingOver = this.config.handoverMs > 0 && leases !== undefined;
     await this.owned
       ?.handOver(

@@ -28,6 +28,26 @@ describe('CreditGate', () => {
     expect(gate.heldSince()).toBeUndefined();
   });
 
+  it('shares half the pool among the subscriptions when their windows would not fit in it', () => {
+    const gate = new CreditGate({ capacity: 100, holdLimitMs: 60_000 });
+    const leaves = Array.from({ length: 11 }, () => gate.join());
+    expect(gate.window(10)).toBe(4);
+    leaves.slice(1).forEach((leave) => leave());
+    leaves[1](); // A second leave changes nothing.
+    expect(gate.window(10)).toBe(10);
+    expect(gate.window(500)).toBe(50);
+  });
+
+  it('ends a hold when an ended subscription gives back enough credit', () => {
+    const gate = new CreditGate({ capacity: 100, holdLimitMs: 60_000 });
+    expect(gate.take(90)).toBe(90);
+    expect(gate.take(10)).toBe(10);
+    const grant = jest.fn();
+    gate.whenOpen(grant);
+    gate.returned(90, () => undefined);
+    expect(grant).toHaveBeenCalledTimes(1);
+  });
+
   it('takes back what an ended subscription did not use, and forgets its grant', () => {
     const gate = new CreditGate({ capacity: 10, holdLimitMs: 60_000 });
     expect(gate.take(10)).toBe(10);

@@ -1,5 +1,5 @@
 import type { Bus } from '@artemis-studio/bus';
-import type { DropReport, RawBrokerEvent } from '@artemis-studio/contracts';
+import { UNOBSERVED_EVENT_TYPE, type DropReport, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { randomUUID } from 'node:crypto';
 import { CreditGate } from './credit-gate';
 import { EventPublisher } from './event-publisher';
@@ -27,12 +27,20 @@ class FakeStream implements Pick<Bus, 'publishDurable' | 'request'> {
   readonly ids = new Set<string>();
   readonly events: RawBrokerEvent[] = [];
   readonly reports: DropReport[] = [];
+  /** Groups of publishes made in one go (one synchronous run): each is one write to NATS. */
+  batches = 0;
+  private batchOpen = false;
   async publishDurable(
     channel: { name: string },
     _subject: string,
     payload: unknown,
     { msgId }: { msgId: string },
   ) {
+    if (!this.batchOpen) {
+      this.batchOpen = true;
+      this.batches++;
+      queueMicrotask(() => (this.batchOpen = false));
+    }
     await Promise.resolve();
     if (!this.up) throw new Error('no connection');
     const duplicate = this.ids.has(msgId);
@@ -139,6 +147,24 @@ describe('EventPublisher', () => {
     await sut.stop();
   });
 
+  it('takes the record of an unobserved period when full, and never drops it', async () => {
+    const stream = new FakeStream();
+    stream.up = false;
+    const dropped: string[] = [];
+    const metrics = { ...noMetrics, dropped: (c: string) => void dropped.push(c) };
+    const sut = new EventPublisher(stream, () => 10, metrics, quiet);
+    for (let i = 0; i < 10; i++) sut.enqueue(event('c1'));
+    const unobserved = { ...event('c2'), type: UNOBSERVED_EVENT_TYPE };
+    sut.enqueueUnobserved(unobserved);
+    expect(sut.enqueue(event('c1'))).toBe(false);
+    expect(dropped).toEqual(['c1']);
+
+    stream.up = true;
+    await until(() => stream.events.length === 11);
+    expect(stream.events.map((e) => e.eventId)).toContain(unobserved.eventId);
+    await sut.stop();
+  });
+
   it('counts what it cannot flush on stop as dropped, never losing it silently', async () => {
     const stream = new FakeStream();
     stream.up = false;
@@ -165,6 +191,18 @@ describe('EventPublisher', () => {
     await granted;
     await until(() => stream.events.length === 100);
     expect(gate.take(10)).toBe(10);
+    await sut.stop();
+  });
+
+  it('publishes events that arrive together as one batch, after a short linger', async () => {
+    const stream = new FakeStream();
+    const sut = new EventPublisher(stream, () => 1000, noMetrics, quiet);
+    sut.enqueue(event('c1'));
+    sut.enqueue(event('c1'));
+    sut.enqueue(event('c2'));
+    expect(stream.batches).toBe(0);
+    await until(() => stream.events.length === 3);
+    expect(stream.batches).toBe(1);
     await sut.stop();
   });
 });

@@ -1,7 +1,12 @@
 import type { CapabilityVerdict, LiveNode, LiveNodeSet } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { assessNotifications, sameVerdict, type SubscriptionState } from '../capabilities/verdict';
-import { IDLE_TIMEOUT_MS, NotificationSubscription, silenceLimitMs } from './notification-subscription';
+import {
+  IDLE_TIMEOUT_MS,
+  NotificationSubscription,
+  silenceLimitMs,
+  type SubscriptionOptions,
+} from './notification-subscription';
 import type { CreditGate } from '../publishing/credit-gate';
 import type { Receipt } from '../publishing/event-publisher';
 import type { ObservationLedger } from './observation-ledger';
@@ -22,11 +27,16 @@ export interface ClusterNotificationsDeps {
   /** Where the periods in which some live node went unobserved are kept and reported. */
   ledger: ObservationLedger;
   now?: () => Date;
+  /** Makes one node's subscription (a real AMQP receiver unless a test stands in for it). */
+  subscribe?: (options: SubscriptionOptions) => NodeSubscription;
 }
 
-/** Why a period is stated when a live node leaves while the cluster stays observed. */
-const GONE_WITH_ITS_NODE =
-  'a live node left (a failover): the notifications it held and had not delivered went with it';
+/** What this class uses of a node's subscription. */
+export type NodeSubscription = Pick<NotificationSubscription, 'amqpUrl' | 'ring' | 'start' | 'stop'>;
+
+/** Why a period is stated when live nodes leave (a failover). */
+const goneWithItsNodes = (nodes: string[]) =>
+  `${nodes.join(', ')} left the live nodes (a failover): the notifications it held and had not delivered went with it`;
 
 /**
  * The notification subscriptions of one owned cluster: exactly one per live node with an AMQP
@@ -34,12 +44,12 @@ const GONE_WITH_ITS_NODE =
  * followed by observation. Keeps the cluster's capability verdict and writes it when it changes.
  */
 export class ClusterNotifications {
-  private readonly subscriptions = new Map<string, NotificationSubscription>();
+  private readonly subscriptions = new Map<string, NodeSubscription>();
   /**
    * A node's previous subscription while its next one comes up (its ring made, or given up): it
    * keeps the node observed until then, make before break. Duplicates get one event id.
    */
-  private readonly retiring = new Map<string, NotificationSubscription>();
+  private readonly retiring = new Map<string, NodeSubscription>();
   private readonly states = new Map<string, SubscriptionState>();
   /** Nodes whose current subscription has had a first outcome. */
   private readonly settled = new Set<string>();
@@ -52,6 +62,12 @@ export class ClusterNotifications {
   private observing = false;
   /** Since when the rings held everything, at the last look: a change while observing dates the mark. */
   private ringsHeld?: number;
+  /**
+   * When the nodes that left the live set were last heard, for the next observe(), whoever calls
+   * it first: a new node's subscription reports its state as it starts, inside apply(), and that
+   * call would otherwise open the period at "now" without them.
+   */
+  private gone: { node: string; heard: number }[] = [];
   private readonly idleTimeoutMs: number;
 
   constructor(
@@ -75,7 +91,6 @@ export class ClusterNotifications {
     this.liveNodes = set ? set.nodes : this.liveNodes;
     const wanted = new Map((this.liveNodes ?? []).filter((n) => n.amqpUrl).map((n) => [n.name, n]));
     // When the nodes no longer wanted were last heard: a node that took over from one started about then.
-    const gone: number[] = [];
     for (const [node, subscription] of this.subscriptions) {
       const want = wanted.get(node);
       if (want?.amqpUrl === subscription.amqpUrl && want.ring?.queue === subscription.ring) continue;
@@ -89,7 +104,8 @@ export class ClusterNotifications {
         continue;
       }
       void subscription.stop();
-      if (observed.has(node)) gone.push(this.lastHeard.get(node) ?? this.now().getTime());
+      if (observed.has(node))
+        this.gone.push({ node, heard: this.lastHeard.get(node) ?? this.now().getTime() });
       this.states.delete(node);
       this.lastHeard.delete(node);
     }
@@ -100,7 +116,8 @@ export class ClusterNotifications {
       }
     for (const [node, { amqpUrl, ring }] of wanted) {
       if (this.subscriptions.has(node)) continue;
-      const subscription = new NotificationSubscription({
+      const subscribe = this.deps.subscribe ?? ((options) => new NotificationSubscription(options));
+      const subscription: NodeSubscription = subscribe({
         node: { name: node, amqpUrl: amqpUrl!, ring: ring?.queue },
         credential: this.credential(),
         containerId: this.deps.containerId,
@@ -117,7 +134,7 @@ export class ClusterNotifications {
       if (!this.retiring.has(node)) this.states.set(node, { node, state: 'connecting' });
       subscription.start();
     }
-    this.observe(undefined, gone);
+    this.observe();
     this.assess();
   }
 
@@ -159,7 +176,7 @@ export class ClusterNotifications {
     return this.target.credentials.AMQP ?? this.target.credentials.JOLOKIA;
   }
 
-  private onState(node: string, subscription: NotificationSubscription, state: SubscriptionState): void {
+  private onState(node: string, subscription: NodeSubscription, state: SubscriptionState): void {
     if (this.stopped || this.subscriptions.get(node) !== subscription) return;
     const retired = this.retiring.get(node);
     if (retired) {
@@ -186,7 +203,9 @@ export class ClusterNotifications {
    * holds what it sends: a subscription lost then is dated from when it was last heard from, or
    * from when the holding began if that is later.
    */
-  private observe(lostBecause?: string, goneHeard: number[] = []): void {
+  private observe(lostBecause?: string): void {
+    const gone = this.gone;
+    this.gone = [];
     const wanted = [...this.subscriptions.keys()];
     const unobserved = wanted.filter(
       (n) => this.states.get(n)?.state !== 'subscribed' && !this.heldByRing(n),
@@ -199,23 +218,19 @@ export class ClusterNotifications {
     const now = this.now().getTime();
     // What a broker held for us while the gate was shut went with the subscription's queue.
     const earliest = Math.min(now - silenceLimitMs(this.idleTimeoutMs), this.deps.gate.heldSince() ?? now);
-    // A node gone while the others (its successor among them, already live) are observed: the
-    // cluster never stops being observed, and what the gone node held is missed all the same.
-    if (observing && this.observing && goneHeard.length > 0)
-      this.deps.ledger.missed(
-        new Date(Math.max(Math.min(...goneHeard), earliest)),
-        new Date(now),
-        GONE_WITH_ITS_NODE,
-      );
+    // What a gone node held undelivered went with it, whatever the rings of the nodes still live
+    // say: it is stated on its own, from when the node was last heard. Observed until now, to now;
+    // with a period already open (its successor came up first), back from that period's start.
+    if (gone.length > 0) {
+      const from = new Date(Math.max(Math.min(...gone.map((g) => g.heard)), earliest));
+      const reason = goneWithItsNodes(gone.map((g) => g.node));
+      if (this.observing) this.deps.ledger.missed(from, new Date(now), reason);
+      else this.deps.ledger.reachBack(from, reason);
+    }
     if (observing === this.observing) return;
     this.observing = observing;
     if (observing) return this.deps.ledger.resumed(this.ringsHoldSince());
-    const since = Math.min(
-      ...[...unobserved.map((n) => this.lastHeard.get(n) ?? now), ...goneHeard].map((t) =>
-        Math.max(t, earliest),
-      ),
-      now,
-    );
+    const since = Math.min(...unobserved.map((n) => Math.max(this.lastHeard.get(n) ?? now, earliest)), now);
     const reason = lostBecause
       ? `the subscription to ${unobserved.join(', ')} was lost: ${lostBecause}`
       : wanted.length === 0

@@ -153,13 +153,13 @@ export class NotificationSubscription {
       throw await withTimeout(detached, 2000, () => refusal(receiver));
     }
 
-    const window = this.options.creditWindow;
     const { gate } = this.options;
     let asked = false;
     const grant = () => {
       asked = false;
       if (!receiver.isOpen()) return;
-      const granted = gate.take(window - receiver.credit, ring !== undefined);
+      const wanted = gate.window(this.options.creditWindow) - receiver.credit;
+      const granted = wanted > 0 ? gate.take(wanted, ring !== undefined) : 0;
       if (granted > 0) receiver.addCredit(granted);
       // Less than wanted, and none in hand: wait for the pool, or the broker would never send again.
       if (receiver.credit === 0) ask();
@@ -169,6 +169,7 @@ export class NotificationSubscription {
       asked = true;
       gate.whenOpen(grant, ring !== undefined);
     };
+    const leave = gate.join();
     receiver.on(ReceiverEvents.message, (ctx: EventContext) => {
       gate.used();
       const { delivery } = ctx;
@@ -183,13 +184,14 @@ export class NotificationSubscription {
         },
       });
       // Topped up at half the window, so a busy broker is never waiting for a round trip.
-      if (receiver.credit <= window / 2) ask();
+      if (receiver.credit <= gate.window(this.options.creditWindow) / 2) ask();
     });
     // A subscription opened while the brokers hold starts holding too.
     ask();
     this.backoff.reset();
     this.options.onState({ node: this.node, state: 'subscribed' });
     const reason = await Promise.race([lost, detached]);
+    leave();
     gate.returned(receiver.credit, grant);
     return reason;
   }

@@ -1,35 +1,6 @@
-import type { ObservationMark, UnobservedPeriod } from '@artemis-studio/contracts';
-import {
-  HANDOVER_INTERRUPTED,
-  ObservationLedger,
-  STOPPED_UNANNOUNCED,
-  type ObservationStore,
-} from './observation-ledger';
-
-/** One cluster's mark, as `studio_observations` holds it for every replica. */
-class MarkStore implements ObservationStore {
-  mark: ObservationMark | null = null;
-  revision = 0;
-  failing: Error | null = null;
-  /** Every mark written, in order. */
-  readonly written: ObservationMark[] = [];
-  async read() {
-    if (this.failing) throw this.failing;
-    return this.mark ? { mark: this.mark, revision: this.revision } : null;
-  }
-  async write(mark: ObservationMark) {
-    if (this.failing) throw this.failing;
-    this.mark = mark;
-    this.revision++;
-    this.written.push(mark);
-  }
-  async replace(mark: ObservationMark, revision: number) {
-    if (this.failing) throw this.failing;
-    if (revision !== this.revision) return false;
-    await this.write(mark);
-    return true;
-  }
-}
+import type { UnobservedPeriod } from '@artemis-studio/contracts';
+import { HANDOVER_INTERRUPTED, ObservationLedger, STOPPED_UNANNOUNCED } from './observation-ledger';
+import { MarkStore } from './observation-store.fixture';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 12, 0, s));
 const iso = (s: number) => at(s).toISOString();
@@ -63,6 +34,24 @@ describe('ObservationLedger', () => {
     await jest.advanceTimersByTimeAsync(0);
     expect(periods).toEqual([]);
     expect(store.mark).toEqual({ observedUntil: iso(0), observing: true, owner: 'notifier-a' });
+    await settle(sut);
+  });
+
+  it('reaches a period open now back to an earlier start, once, and never while observing', async () => {
+    const sut = ledger();
+    sut.resumed();
+    await clockTo(20);
+    sut.interrupted(at(20), 'not yet subscribed to backup');
+    sut.reachBack(at(15), 'primary left the live nodes');
+    sut.reachBack(at(18), 'primary left the live nodes'); // inside what is already stated
+    await clockTo(22);
+    sut.resumed(at(21));
+    sut.reachBack(at(10), 'too late: observing again');
+    await clockTo(23);
+    expect(periods).toEqual([
+      { from: iso(15), until: iso(20), reason: 'primary left the live nodes' },
+      { from: iso(20), until: iso(21), reason: 'not yet subscribed to backup' },
+    ]);
     await settle(sut);
   });
 

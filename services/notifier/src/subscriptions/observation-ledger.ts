@@ -48,6 +48,8 @@ const HANDOVER_REFRESH_MS = 250;
  */
 export class ObservationLedger {
   private observing = false;
+  /** Since when the period open now began (interrupted()), while one is. */
+  private openSince?: Date;
   private refresh?: NodeJS.Timeout;
   /** The last mark this replica wrote (or tried to): it knows better than a store it may not reach. */
   private lastMark?: ObservationMark;
@@ -67,6 +69,7 @@ export class ObservationLedger {
   resumed(heldSince?: Date): void {
     if (this.observing || this.stopped) return;
     this.observing = true;
+    this.openSince = undefined;
     const until = this.now();
     const end = heldSince && heldSince < until ? heldSince : until;
     this.enqueue(async () => {
@@ -82,6 +85,7 @@ export class ObservationLedger {
   interrupted(since: Date, reason: string): void {
     if (!this.observing) return;
     this.observing = false;
+    this.openSince = since;
     clearInterval(this.refresh);
     this.enqueue(async () => {
       await this.write({
@@ -162,6 +166,17 @@ export class ObservationLedger {
     this.enqueue(async () =>
       this.deps.onUnobserved({ from: from.toISOString(), until: until.toISOString(), reason }),
     );
+  }
+
+  /**
+   * A period is open, and what it missed began earlier than it says: a live node left whose
+   * successor's subscription had opened the period first. The earlier part is stated on its own.
+   */
+  reachBack(from: Date, reason: string): void {
+    const open = this.openSince;
+    if (this.observing || !open || from >= open) return;
+    this.missed(from, open, reason);
+    this.openSince = from;
   }
 
   /**
