@@ -2,7 +2,8 @@ import type { SignalTopic } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { JolokiaError, type JolokiaResponse } from '../jolokia/jolokia-client';
 import type { NodeObservation } from '../topology/node-observation';
-import { ClusterPoller } from './cluster-poller';
+import { ClusterPoller, STALLED_TICK_MS } from './cluster-poller';
+import { TIER_B_REQUESTS } from './tier-b';
 
 const TICK_MS = 1000;
 
@@ -169,5 +170,109 @@ describe('ClusterPoller: a cluster deleted while its tick polled', () => {
     await sut.tick();
     expect(sut.liveNodePuts()).toBe(1);
     expect(sut.signals.length).toBe(signals);
+  });
+});
+
+const noMBean = { status: 200, value: {} } as unknown as JolokiaResponse;
+
+describe('ClusterPoller: a tick that does not end', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('is said in the log with the step it waits on, and again when it ends', async () => {
+    jest.useFakeTimers();
+    const warnings: string[] = [];
+    let storeQueues = () => undefined as unknown;
+    const poller = new ClusterPoller(target, {
+      // Tier A finds the node live; tier B finds no queue and no address on it.
+      jolokia: {
+        bulk: async (_target, requests) =>
+          requests === TIER_B_REQUESTS ? TIER_B_REQUESTS.map(() => noMBean) : liveBroker,
+      },
+      nodeStates: { load: async () => [], save: async () => true },
+      // The write of the queues waits, as on a row lock, until the test lets it go.
+      queues: {
+        sync: () => new Promise((resolve) => (storeQueues = () => resolve({ changed: 0, removed: 0 }))),
+        clearNode: async () => 0,
+      },
+      addresses: { record: async () => undefined },
+      liveNodes: { put: async () => 1 },
+      observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
+      signal: () => undefined,
+      pollFailed: () => undefined,
+      intervals: () => ({ tierAMs: TICK_MS, tierBMs: TICK_MS }),
+      log: { warn: (message) => void warnings.push(message) },
+    });
+    poller.start();
+    await jest.advanceTimersByTimeAsync(STALLED_TICK_MS - 1);
+    expect(warnings.filter((w) => w.includes('tier B'))).toEqual([]);
+    await jest.advanceTimersByTimeAsync(2);
+    expect(warnings.filter((w) => w.includes('tier B'))).toEqual([
+      'cluster prod: tier B tick still running after 10 s, storing the queues of node primary',
+    ]);
+    await jest.advanceTimersByTimeAsync(5000);
+    storeQueues();
+    await jest.advanceTimersByTimeAsync(0);
+    poller.stop();
+    expect(warnings.filter((w) => w.includes('tier B'))).toEqual([
+      'cluster prod: tier B tick still running after 10 s, storing the queues of node primary',
+      'cluster prod: tier B tick ended after 15 s',
+    ]);
+    // Tier A went on meanwhile, every tick in time: nothing said of it.
+    expect(warnings.filter((w) => w.includes('tier A'))).toEqual([]);
+  });
+});
+
+describe('ClusterPoller: a live node that stops answering', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('is watched for a failover: tier A polls every half second for a while, then at its interval again', async () => {
+    jest.useFakeTimers();
+    let saved: NodeObservation[] = [];
+    let dead = false;
+    const ticks: number[] = [];
+    const start = Date.now();
+    const poller = new ClusterPoller(target, {
+      jolokia: {
+        bulk: async (_target, requests) => {
+          if (requests === TIER_B_REQUESTS) return TIER_B_REQUESTS.map(() => noMBean);
+          if (dead) refused();
+          return liveBroker;
+        },
+      },
+      nodeStates: {
+        load: async () => {
+          ticks.push(Date.now() - start);
+          return saved;
+        },
+        save: async (_cluster, observations) => {
+          saved = [...saved.filter((o) => !observations.some((n) => n.nodeId === o.nodeId)), ...observations];
+          return true;
+        },
+      },
+      queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
+      addresses: { record: async () => undefined },
+      liveNodes: { put: async () => 1 },
+      observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
+      signal: () => undefined,
+      pollFailed: () => undefined,
+      intervals: () => ({ tierAMs: 5000, tierBMs: 60_000 }),
+      log: { warn: () => undefined },
+    });
+    poller.start();
+    await jest.advanceTimersByTimeAsync(9000);
+    expect(ticks).toEqual([0, 5000]);
+
+    dead = true; // the tick at 10 s finds it gone
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(ticks.filter((t) => t >= 10_000 && t <= 12_000)).toEqual([10_000, 10_500, 11_000, 11_500, 12_000]);
+
+    // Called unreachable at its next poll, it no longer counts as live: the watch runs out, and
+    // tier A is back at its interval.
+    await jest.advanceTimersByTimeAsync(60_000);
+    poller.stop();
+    expect(saved[0]).toMatchObject({ reachable: false });
+    const late = ticks.filter((t) => t >= 50_000);
+    expect(late.length).toBeGreaterThan(0);
+    for (let i = 1; i < late.length; i++) expect(late[i] - late[i - 1]).toBe(5000);
   });
 });

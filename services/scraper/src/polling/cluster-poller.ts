@@ -25,6 +25,25 @@ import { LOGIN_REFUSED_RETRY_MS, retryDelayMs } from './retry-policy';
 import { TIER_B_REQUESTS, readTierB, type NodeTierB } from './tier-b';
 import type { RingKeeper } from '../notification-rings/ring-keeper';
 
+/**
+ * A tick still running after this long (or three intervals, if longer) is said in the log, with
+ * the step it is on, and again when it ends: a poll that waits without an error (a lock in
+ * PostgreSQL, a socket never freed) otherwise leaves every figure of the cluster frozen unsaid.
+ */
+export const STALLED_TICK_MS = 10_000;
+
+type Tier = 'tier A' | 'tier B';
+
+/**
+ * After a live node stops answering, tier A polls every FAILOVER_POLL_MS for FAILOVER_WATCH_MS (or
+ * at its own interval, if shorter): a backup that takes over is then reported live within half a
+ * second of its activation instead of up to a whole interval (5 s by default) later, and the
+ * notifier's unobserved period ends that much sooner. Two calls a second stay within the node's
+ * call budget (SCRAPER_NODE_CALLS_PER_SECOND, 5).
+ */
+const FAILOVER_POLL_MS = 500;
+const FAILOVER_WATCH_MS = 10_000;
+
 export interface PollerDeps {
   jolokia: Pick<JolokiaClient, 'bulk'>;
   nodeStates: Pick<NodeStateRepository, 'load' | 'save'>;
@@ -58,6 +77,10 @@ export class ClusterPoller {
   private ringAnswers = new Map<string, JolokiaResponse>();
   private stopped = false;
   private readonly now: () => Date;
+  /** Until when tier A polls at FAILOVER_POLL_MS: a live node stopped answering (epoch ms). */
+  private failoverWatchUntil = 0;
+  /** What each tier's tick is doing now, for the stall warning. */
+  private readonly steps: Record<Tier, string> = { 'tier A': 'starting', 'tier B': 'starting' };
 
   constructor(
     readonly target: ClusterTarget,
@@ -89,12 +112,17 @@ export class ClusterPoller {
   start(): void {
     const tierB = () =>
       this.loop(
+        'tier B',
         () => this.tierB(),
         () => this.deps.intervals().tierBMs,
       );
     this.loop(
+      'tier A',
       () => this.tierA(),
-      () => this.deps.intervals().tierAMs,
+      () => {
+        const { tierAMs } = this.deps.intervals();
+        return Date.now() < this.failoverWatchUntil ? Math.min(FAILOVER_POLL_MS, tierAMs) : tierAMs;
+      },
       tierB,
     );
   }
@@ -110,7 +138,9 @@ export class ClusterPoller {
     const clusterId = this.target.id;
     const now = this.now();
     this.ringAnswers = new Map();
+    this.steps['tier A'] = 'loading the node states';
     const previous = new Map((await this.deps.nodeStates.load(clusterId)).map((o) => [o.nodeId, o]));
+    this.steps['tier A'] = 'reading the nodes';
     const observed = await Promise.all(
       this.target.nodes.map((node) => this.observe(node, previous.get(node.id), now)),
     );
@@ -119,9 +149,14 @@ export class ClusterPoller {
       .map((o) => withRoleHistory(o, previous.get(o.nodeId)));
     // Deleted while this tick polled: its rows and live-node set must not come back; the registry
     // stops this poller when the deletion reaches it.
+    this.steps['tier A'] = 'saving the node states';
     if (!(await this.deps.nodeStates.save(clusterId, fresh))) return;
 
     const before = this.target.nodes.map((n) => previous.get(n.id)).filter((o): o is NodeObservation => !!o);
+    // A node last seen live whose poll fails: a failover may be under way (the watch ends by itself
+    // once the node is called unreachable, its role no longer live).
+    if (before.some((o) => o.role === 'live' && this.failures.has(o.nodeId)))
+      this.failoverWatchUntil = Date.now() + FAILOVER_WATCH_MS;
     // node_state keeps no broker name: a skipped node's row is completed from memory, or one skipped
     // poll (a blip, the call budget spent by an action) would forget it, and every live read and
     // action on the node would fail until the next poll ("broker name not observed yet").
@@ -137,6 +172,7 @@ export class ClusterPoller {
     if (topologyKey(before) !== topologyKey(this.observations)) this.deps.signal(clusterId, 'topology');
     if (healthOf(before) !== healthOf(this.observations)) this.deps.signal(clusterId, 'health');
 
+    this.steps['tier A'] = 'keeping the rings and publishing the live nodes';
     await this.deps.liveNodes.put(clusterId, {
       clusterId,
       asOf: now.toISOString(),
@@ -147,6 +183,7 @@ export class ClusterPoller {
         }),
       ),
     });
+    this.steps['tier A'] = 'evaluating the node alert rules';
     await this.deps.observers.afterNodes(this.target, this.nodeFacts(), now);
   }
 
@@ -197,6 +234,7 @@ export class ClusterPoller {
     let read: NodeTierB[] | null = [];
     for (const node of this.liveNodes()) {
       try {
+        this.steps['tier B'] = `reading node ${node.name}`;
         const {
           queues: { queues, unreadable },
           addresses,
@@ -213,8 +251,10 @@ export class ClusterPoller {
             { clusterId: this.target.id, node: node.name },
           );
         const unread = unreadable.map((q) => q.name);
+        this.steps['tier B'] = `storing the queues of node ${node.name}`;
         const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
         if (result === null) return;
+        this.steps['tier B'] = `storing the addresses of node ${node.name}`;
         if (addresses)
           await this.deps.addresses.record(this.target.id, node.id, addresses.addresses, observedAt);
         changes += result.changed + result.removed;
@@ -227,10 +267,12 @@ export class ClusterPoller {
         );
       }
     }
+    this.steps['tier B'] = "clearing the backups' queues";
     for (const o of this.observations.filter((o) => o.reachable && o.role !== 'live')) {
       changes += await this.deps.queues.clearNode(o.nodeId);
     }
     if (changes > 0) this.deps.signal(this.target.id, 'queues');
+    this.steps['tier B'] = 'evaluating the queue alert rules';
     await this.deps.observers.afterQueues(this.target, observedAt, read);
   }
 
@@ -313,17 +355,37 @@ export class ClusterPoller {
     return count;
   }
 
-  private loop(run: () => Promise<void>, interval: () => number, afterFirst?: () => void): void {
+  private loop(tier: Tier, run: () => Promise<void>, interval: () => number, afterFirst?: () => void): void {
+    const fields = { clusterId: this.target.id };
     const tick = async (first: boolean) => {
       if (this.stopped) return;
       const started = Date.now();
+      this.steps[tier] = 'starting';
+      let stalled = false;
+      const watch = setTimeout(
+        () => {
+          stalled = true;
+          this.deps.log.warn(
+            `cluster ${this.target.name}: ${tier} tick still running after ${Math.round((Date.now() - started) / 1000)} s, ${this.steps[tier]}`,
+            fields,
+          );
+        },
+        Math.max(STALLED_TICK_MS, 3 * interval()),
+      );
+      // Only a warning: it must not hold a stopping process open.
+      watch.unref?.();
       try {
         await run();
       } catch (err) {
-        this.deps.log.warn(`cluster ${this.target.name}: poll failed: ${(err as Error).message}`, {
-          clusterId: this.target.id,
-        });
+        this.deps.log.warn(`cluster ${this.target.name}: poll failed: ${(err as Error).message}`, fields);
+      } finally {
+        clearTimeout(watch);
       }
+      if (stalled)
+        this.deps.log.warn(
+          `cluster ${this.target.name}: ${tier} tick ended after ${Math.round((Date.now() - started) / 1000)} s`,
+          fields,
+        );
       if (first) afterFirst?.();
       if (this.stopped) return;
       const timer = setTimeout(
