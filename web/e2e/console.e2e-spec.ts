@@ -80,7 +80,9 @@ describe('the console in Chromium, against the real stack and broker', () => {
 
   /**
    * Waits for a queue's depth on its page as the scraper reads it. A timeout says what the page
-   * showed and what the scraper logged last, so a run that failed explains itself.
+   * showed, what the scraper logged last, and, last (what a truncated CI log keeps), what the API
+   * answers for the queue now and what the indicator said: a stale page and a stalled scraper
+   * read differently.
    */
   const waitForDepth = async (node: string, wanted: string, timeoutMs = 30_000) => {
     const depth = page.getByTestId(`depth-${node}`);
@@ -96,8 +98,23 @@ describe('the console in Chromium, against the real stack and broker', () => {
         .innerText({ timeout: 1000 })
         .catch(() => '(unreadable)');
       const logged = services.scraper?.output().trim().split('\n').slice(-20).join('\n');
+      const queue = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) ?? '');
+      const answered = await admin
+        .fetch(`${base}/api/v1/clusters/${clusterId}/queues?search=${encodeURIComponent(queue)}`)
+        .then(async (r) => {
+          const { items } = (await r.json()) as {
+            items: { name: string; node: string; messageCount: number; observedAt: string }[];
+          };
+          return items.map((q) => `${q.name} on ${q.node}: ${q.messageCount}, observed ${q.observedAt}`);
+        })
+        .catch((e: Error) => [`(no answer: ${e.message})`]);
       throw new Error(
-        `${(error as Error).message}\n--- the page showed:\n${shown.slice(0, 1500)}\n--- the scraper logged last:\n${logged}`,
+        `${(error as Error).message}\n--- the page showed:\n${shown.slice(0, 1500)}\n--- the scraper logged last:\n${logged}` +
+          `\n--- at ${new Date().toISOString()} the API answers for ${queue}:\n${answered.join('\n') || '(no row)'}` +
+          `\n--- the indicator said: ${await page
+            .getByTestId('freshness')
+            .getAttribute('aria-label', { timeout: 1000 })
+            .catch(() => '(unreadable)')}`,
       );
     }
   };

@@ -1,5 +1,5 @@
 import type { Bus } from '@artemis-studio/bus';
-import type { BrokerEvent } from '@artemis-studio/contracts';
+import type { BrokerEvent, Topic } from '@artemis-studio/contracts';
 import { SseClient, type StreamSink } from './sse-client';
 import { SseHub, type Replay } from './sse-hub';
 
@@ -16,14 +16,14 @@ const metrics = () => ({
 const bounds = { maxBufferedBytes: 1 << 20, maxLagMs: 10_000 };
 const event = (seq: number) => ({ seq, clusterId: 'c', type: 'T' }) as BrokerEvent;
 
-function client(lastEventId?: number) {
+function client(lastEventId?: number, topics: readonly Topic[] = ['events']) {
   const frames: string[] = [];
   const sink: StreamSink = {
     write: (chunk) => frames.push(Buffer.from(chunk).toString()) > 0,
     writableLength: 0,
     end: () => undefined,
   };
-  const sut = new SseClient('c', new Set(['events'] as const), sink, lastEventId, bounds, {
+  const sut = new SseClient('c', new Set(topics), sink, lastEventId, bounds, {
     slow: jest.fn(),
     frame: jest.fn(),
   });
@@ -102,6 +102,21 @@ describe('SseHub replay', () => {
     sut.clusterRemoved('c');
     expect(c.named('cluster-removed')).toEqual([{ clusterId: 'c', ts: expect.any(String) }]);
     expect(sut.subscribedClusters()).toEqual([]);
+  });
+});
+
+describe('SseHub: the bus back after an outage', () => {
+  it('tells every client that each topic it holds changed, once, since the signals sent meanwhile were lost', async () => {
+    const sut = new SseHub(quietBus(), async () => ({ events: [] }), metrics());
+    const queues = client(undefined, ['queues', 'health', 'events']);
+    const events = client(undefined, ['events']);
+    await sut.open(queues.sut);
+    await sut.open(events.sut);
+    sut.resync();
+    expect(queues.named('queues')).toEqual([{ topic: 'queues', clusterId: 'c', ts: expect.any(String) }]);
+    expect(queues.named('health')).toHaveLength(1);
+    expect(queues.named('topology')).toEqual([]);
+    expect(events.frames).toEqual([]);
   });
 });
 

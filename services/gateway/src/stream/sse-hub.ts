@@ -1,10 +1,12 @@
 import type { Bus, Unsubscribe } from '@artemis-studio/bus';
 import {
+  SIGNAL_TOPICS,
   channels,
   subjectPatterns,
   subjects,
   type BrokerEvent,
   type ReplayGapFrame,
+  type Signal,
   type StoredBrokerEvent,
 } from '@artemis-studio/contracts';
 import { sleep } from '@artemis-studio/timing';
@@ -122,6 +124,18 @@ export class SseHub {
     for (const client of this.clients()) client.ping();
   }
 
+  /**
+   * The bus came back after an outage: every signal published meanwhile was lost to this replica,
+   * and a live client would show what it read before until the next change, unaware (ADR-0018's
+   * floor polls only while a stream is down). Each client is told every topic it holds changed,
+   * so its screen reads everything once. A missed event is read back by the next one (`stored`).
+   */
+  resync(): void {
+    const ts = new Date().toISOString();
+    for (const feed of this.feeds.values())
+      for (const topic of SIGNAL_TOPICS) signalAll(feed.clients, { topic, clusterId: feed.clusterId, ts });
+  }
+
   /** Cuts off every client whose backlog outlasted its bound. */
   checkLag(): void {
     for (const client of this.clients()) client.checkLag();
@@ -158,10 +172,9 @@ export class SseHub {
     const clients = new Set<SseClient>();
     const unsubscribe = [
       // Each frame is serialised once for all the cluster's clients, not once per client.
-      this.bus.subscribe(channels.signal, subjectPatterns.signal(clusterId), (signal) => {
-        const frame = signalFrame(signal);
-        for (const client of clients) client.signal(signal, frame);
-      }),
+      this.bus.subscribe(channels.signal, subjectPatterns.signal(clusterId), (signal) =>
+        signalAll(clients, signal),
+      ),
       this.bus.subscribe(channels.eventStored, subjects.eventStored(clusterId), (event) => {
         const feed = this.feeds.get(clusterId);
         if (feed) this.stored(feed, event);
@@ -237,4 +250,10 @@ export class SseHub {
     // Through stored(), not straight out: a held event may name a second hole after this one.
     for (const event of after) this.stored(feed, event);
   }
+}
+
+/** One signal to every client of a cluster, serialised once for all of them. */
+function signalAll(clients: Iterable<SseClient>, signal: Signal): void {
+  const frame = signalFrame(signal);
+  for (const client of clients) client.signal(signal, frame);
 }

@@ -57,6 +57,7 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
   private lagTimer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
   private sweeps = 0;
+  private stopResync?: () => void;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -126,6 +127,7 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     this.timer = setTimeout(beat, this.settings.get('artemis-studio.stream.heartbeat-millis'));
     this.lagTimer = setInterval(() => this.hub.checkLag(), 1000);
     this.sweepTimer = setInterval(() => void this.sweepCredentials(), CREDENTIAL_SWEEP_MS);
+    this.stopResync = this.bus.onReconnect(() => this.hub.resync());
   }
 
   /** Before the HTTP server closes: it would otherwise wait on every open stream. */
@@ -133,6 +135,7 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     clearTimeout(this.timer);
     clearInterval(this.lagTimer);
     clearInterval(this.sweepTimer);
+    this.stopResync?.();
     this.hub.closeAll();
   }
 
