@@ -26,9 +26,14 @@ function killAll(): void {
 export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.end();
+      // Destroyed, not ended: an ended socket nobody reads never sees its peer's close, and it
+      // held an integration run's process open for minutes after every test had passed.
+      socket.destroy();
       resolve(true);
     });
-    socket.on('error', () => resolve(false));
+    socket.on('error', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 }

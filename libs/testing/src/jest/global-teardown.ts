@@ -13,12 +13,22 @@ export default async function globalTeardown(): Promise<void> {
   reportWhatKeepsRunning();
 }
 
+/** How long after the tests a run still alive is ended, failed: CI's own limit is far longer. */
+const GIVE_UP_MS = 120_000;
+
 /**
  * Jest waits for whatever a test left open (a timer, a socket, a server) and a run that passed
  * then never ends. Should the process still be alive a while after the run, this names what is
- * keeping it, so the leak can be found rather than forced shut. Unref'd: it keeps nothing alive.
+ * keeping it, so the leak can be found; two minutes on it ends the run, failed, where a NATS client
+ * left dialling once held CI until its 90-minute limit. Unref'd: they keep nothing alive.
  */
 function reportWhatKeepsRunning(): void {
+  setTimeout(() => {
+    console.error(
+      `still running ${GIVE_UP_MS / 1000} s after the tests ended: ending the run, failed (a leak to find)`,
+    );
+    process.exit(1);
+  }, GIVE_UP_MS).unref();
   setTimeout(() => {
     const handles = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles();
     const described = handles.map((h) => {
