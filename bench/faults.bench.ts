@@ -21,6 +21,7 @@ import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { runBench } from './support/run-bench';
 import { openFollowers } from './support/followers';
+import { brokerLogPath, takeoverTimeline } from './support/broker-log';
 
 const CLIENTS = Number(process.env.FAULTS_CLIENTS ?? 200);
 const RATE = Number(process.env.FAULTS_RATE ?? 500);
@@ -33,6 +34,8 @@ const PG_OUTAGE_MS = 30_000;
 const NATS_OUTAGE_MS = 30_000;
 /** FAULTS_NATS=cluster: three NATS nodes, and a NATS fault takes the node leading STUDIO_EVENTS. */
 const NATS_NODE = process.env.FAULTS_NATS === 'cluster' ? ' (the stream leader of three nodes)' : '';
+/** FAULTS_PHASES=p0,p8,p9: only these phases (by key), to take one fault apart in several short runs. */
+const ONLY_PHASES = process.env.FAULTS_PHASES?.split(',').map((k) => k.trim());
 const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
    * part of the recovery), the end of an outage.
    */
   async function phase(key: string, title: string, inject: () => Promise<number>): Promise<void> {
+    if (ONLY_PHASES && !ONLY_PHASES.includes(key)) return;
     progress(`phase ${key}: ${title}`);
     const record: PhaseRecord = {
       key,
@@ -170,6 +174,11 @@ async function main(): Promise<void> {
   const failover = async () => {
     const at = Date.now();
     await artemis('kill', FAULTS_PROFILE, 'primary');
+    // After the phase's watch, the backup's takeover as it logged it, timed from the kill.
+    setTimeout(() => {
+      const lines = takeoverTimeline(brokerLogPath(FAULTS_PROFILE, 'backup'), at);
+      progress(`  the backup after the kill:\n    ${lines.join('\n    ') || '(nothing logged)'}`);
+    }, 10_000);
     return at;
   };
   /**

@@ -20,13 +20,14 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { brokerJolokia, openAmqpClient } from '@artemis-studio/testing';
 import { ReceiverEvents } from 'rhea-promise';
 import { FAULTS_LOG_DIR } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { runBench } from './support/run-bench';
 import { openFollowers } from './support/followers';
-import { cpuMsOf } from './support/process-stats';
+import { cpuMsOf, machineBusyMs } from './support/process-stats';
 
 const AWAY_MS = Number(process.env.AWAY_MINUTES ?? 10) * 60_000;
 const RATE = Number(process.env.AWAY_RATE ?? 500);
@@ -43,6 +44,8 @@ const progress = (step: string) => console.error(`[${new Date().toISOString()}] 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) =>
   xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** A PostgreSQL connection's key in the CPU figures, before its pid. */
+const PG_CONNECTION = 'pg-connection:';
 const MB = 1024 * 1024;
 /** The phases whose notifications Studio should hold: the bare receiver's are its own. */
 const CHECKED = ['before', 'away', 'return'];
@@ -68,6 +71,8 @@ async function measureDrain(
   drainedDepth: number,
   cpuNow: () => Map<string, number>,
   notifierUrl?: string,
+  /** What PostgreSQL is busy with now: a statement per active connection. */
+  activeStatements?: () => Promise<string[]>,
 ) {
   const started = Date.now();
   let first: RingCounters | null = null;
@@ -75,8 +80,13 @@ async function measureDrain(
   let last = await ring();
   /** The notifier's buffer, each second: full, it publishes slower than it takes; empty, it waits for the broker. */
   const buffered: number[] = [];
+  /** Statements PostgreSQL was running at each second of the drain, by how often they were seen. */
+  const statements = new Map<string, number>();
   while (Date.now() < started + 10 * 60_000) {
     await sleep(1000);
+    if (first !== null && activeStatements)
+      for (const statement of await activeStatements())
+        statements.set(statement, (statements.get(statement) ?? 0) + 1);
     if (first !== null && notifierUrl) {
       const text = await (await fetch(`${notifierUrl}/metrics`).catch(() => null))?.text();
       const found = text && /^studio_notifier_events_buffered(?:\{[^}]*\})? (\d+)/m.exec(text);
@@ -101,6 +111,7 @@ async function measureDrain(
     cpuFirst,
     cpuLast,
     buffered,
+    statements,
   };
 }
 
@@ -151,22 +162,30 @@ async function main(): Promise<void> {
     Math.min(...heapSamples.filter((h) => h.at >= from && h.at < to).map((h) => h.used));
   /** CPU used so far by each part of the pipeline, in ms: where the drain spends the machine. */
   const brokerPid = Number(readFileSync(join(broker.nodes[0].home, 'data', 'artemis.pid'), 'utf8').trim());
+  /** The bench's own processes, by name: itself (its churn, its measuring), its followers once open. */
+  const helpers = new Map<string, number>([["the bench's churn", process.pid]]);
   const cpuNow = () => {
     const cpu = new Map<string, number>();
+    // What the drain is up against: a machine busy all the time limits it, whoever is waiting.
+    cpu.set(`the whole machine (${availableParallelism()} cores)`, machineBusyMs());
+    for (const [name, pid] of helpers) cpu.set(name, cpuMsOf(pid));
     for (const service of rig.services)
       if (service.process) cpu.set(service.key, cpuMsOf(service.process.pid));
     cpu.set('broker (live node)', cpuMsOf(brokerPid));
     if (rig.nats.pid) cpu.set('NATS', cpuMsOf(rig.nats.pid));
-    // Every backend and helper of the machine's PostgreSQL: the suite's own reads are few.
-    let postgres = 0;
+    // Every process of the machine's PostgreSQL, a connection's by its pid (named by its
+    // application after the drain): one 10-minute run found PostgreSQL at half a core.
+    let background = 0;
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('postgres'))
-          postgres += cpuMsOf(Number(pid));
+        if (!readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('postgres')) continue;
+        const connection = /\(\d+\)/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+        if (connection) cpu.set(`${PG_CONNECTION}${pid}`, cpuMsOf(Number(pid)));
+        else background += cpuMsOf(Number(pid));
       } catch {
         // Gone meanwhile.
       }
-    cpu.set('PostgreSQL', postgres);
+    cpu.set('PostgreSQL: checkpointer, writers', background);
     return cpu;
   };
 
@@ -186,6 +205,7 @@ async function main(): Promise<void> {
     status,
     check,
   } = await openFollowers(rig.streamUrl, CLIENTS, rig.streamHeaders);
+  helpers.set("the bench's followers", followers.pid!);
 
   const setPhase = (name: string) => {
     churn.setPhase(name);
@@ -246,6 +266,13 @@ async function main(): Promise<void> {
     drainedDepth,
     cpuNow,
     rig.service('notifier').process?.url,
+    async () =>
+      (
+        await rig.db.query<{ statement: string }[]>(
+          `SELECT application_name || ': ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 120) AS statement
+             FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()`,
+        )
+      ).map((r) => r.statement),
   );
   const { first, last, drainSeconds, consumed, arrived } = drain;
   progress(
@@ -404,12 +431,30 @@ async function main(): Promise<void> {
   const drainedCount = last.acknowledged - first.acknowledged;
   console.log('| while Studio drained | CPU, share of one core | ms per 1,000 notifications drained |');
   console.log('| --- | --- | --- |');
-  for (const [name, after] of drain.cpuLast) {
-    const used = after - (drain.cpuFirst.get(name) ?? after);
+  const applications = new Map(
+    (
+      await rig.db.query<{ pid: number; name: string }[]>(
+        `SELECT pid, coalesce(nullif(application_name, ''), 'unnamed') AS name FROM pg_stat_activity`,
+      )
+    ).map((r) => [`${PG_CONNECTION}${r.pid}`, `PostgreSQL: ${r.name}`]),
+  );
+  const used = new Map<string, number>();
+  for (const [key, after] of drain.cpuLast) {
+    // A connection opened during the drain counts from nothing.
+    const before = drain.cpuFirst.get(key) ?? (key.startsWith(PG_CONNECTION) ? 0 : after);
+    const name = applications.get(key) ?? (key.startsWith(PG_CONNECTION) ? 'PostgreSQL: closed since' : key);
+    used.set(name, (used.get(name) ?? 0) + after - before);
+  }
+  for (const [name, ms] of used) {
+    if (name.startsWith('PostgreSQL') && ms === 0) continue;
     console.log(
-      `| ${name} | ${((used / 1000 / drainSeconds) * 100).toFixed(0)}% | ${((used / drainedCount) * 1000).toFixed(0)} |`,
+      `| ${name} | ${((ms / 1000 / drainSeconds) * 100).toFixed(0)}% | ${((ms / drainedCount) * 1000).toFixed(0)} |`,
     );
   }
+
+  console.log('\n| PostgreSQL busy with, sampled each second of the drain | seen |\n| --- | --- |');
+  for (const [statement, seen] of [...drain.statements].sort((a, b) => b[1] - a[1]).slice(0, 8))
+    console.log(`| ${statement.replaceAll('|', '\\|')} | ${seen} |`);
 
   if (deepest > ringAway.ringSize + CREDIT_WINDOW)
     failures.push(

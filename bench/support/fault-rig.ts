@@ -141,6 +141,13 @@ export class FaultRig {
     await db
       .getRepository(StudioSettingEntity)
       .insert({ key: 'artemis-studio.scrape.tier-a-millis', value: 1000, updatedAt: new Date() });
+    // FAULTS_RING_SIZE=0: the non-durable subscription, to compare a fault with and without the ring.
+    if (process.env.FAULTS_RING_SIZE !== undefined)
+      await db.getRepository(StudioSettingEntity).insert({
+        key: 'artemis-studio.notifications.ring-size',
+        value: Number(process.env.FAULTS_RING_SIZE),
+        updatedAt: new Date(),
+      });
     const bus = new NatsBus({ servers: nats.url, name: 'fault-suite', log: { warn() {}, error() {} } });
     const env = {
       NATS_URL: nats.url,

@@ -10,3 +10,18 @@ export function cpuMsOf(pid: number): number {
 export function peakMemoryMb(pid: number): number {
   return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 }
+
+/**
+ * CPU time the whole machine has spent busy so far, all cores, in ms: user, nice, system, irq,
+ * softirq and steal (wanted, and given to another guest). Not idle or I/O wait; not the guest
+ * columns, which user already counts.
+ */
+export function machineBusyMs(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return ((user + nice + system + irq + softirq + (steal ?? 0)) * 1000) / 100;
+}
