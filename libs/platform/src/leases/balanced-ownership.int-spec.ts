@@ -4,7 +4,7 @@ import type { ClusterTarget } from '@artemis-studio/db';
 import { testBus, waitFor } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { ownedClustersOn, type ClusterWork, type OwnedClusters } from './owned-clusters';
-import { clusterWeight } from './preferred-owners';
+import { clusterWeight, preferredOwners } from './preferred-owners';
 
 /**
  * Three replicas of one service over the real NATS buckets: they split the fleet by weight, a
@@ -39,6 +39,8 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
   const unownedFor: { cluster: string; ms: number }[] = [];
   const ownedTwice: string[] = [];
   const handedOverUnexpired: string[] = [];
+  /** The clusters started since a rebalance began, by name. */
+  const startedNow: string[] = [];
   const replicas = new Map<string, { owned: OwnedClusters<ClusterWork>; crash(): void }>();
 
   const ownerOf = (id: string) => [...running.get(id)!][0];
@@ -53,6 +55,7 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
   function started(replica: string, target: ClusterTarget): ClusterWork {
     const set = running.get(target.id)!;
     set.add(replica);
+    startedNow.push(target.name);
     if (set.size > 1) ownedTwice.push(`${target.name}: ${[...set].join(', ')}`);
     const since = unownedSince.get(target.id);
     if (since !== undefined) unownedFor.push({ cluster: target.name, ms: Date.now() - since });
@@ -123,6 +126,41 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
     await bus.close();
   });
 
+  const preferred = (members: string[]) =>
+    preferredOwners(
+      targets.map((t) => ({ id: t.id, weight: weightOf(t) })),
+      members,
+    );
+
+  /** Waits until every cluster runs on its preferred owner among `members`, as every replica computes it. */
+  async function settlesAsPreferred(members: string[]): Promise<void> {
+    const owners = preferred(members);
+    const astray = () =>
+      targets.filter((t) => running.get(t.id)!.size !== 1 || ownerOf(t.id) !== owners.get(t.id));
+    await waitFor(`every cluster on its preferred owner among ${members.join(', ')}`, () =>
+      astray().length === 0 ? true : undefined,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: ${astray().length} astray`);
+    });
+  }
+
+  /**
+   * Watches the clusters started from now on, for a change of members from `from` to `to`: only
+   * those whose preferred owner changed may start anywhere (a rebalance moves nothing else).
+   */
+  function rebalance(from: string[], to: string[]) {
+    const before = preferred(from);
+    const after = preferred(to);
+    const changed = new Set(targets.filter((t) => before.get(t.id) !== after.get(t.id)).map((t) => t.name));
+    startedNow.length = 0;
+    return {
+      expectOnlyChangedMoved: () => {
+        expect(changed.size).toBeGreaterThan(0);
+        expect(startedNow.filter((name) => !changed.has(name))).toEqual([]);
+      },
+    };
+  }
+
   it('splits, rebalances, hands over and takes over without a cluster run twice', async () => {
     await join('replica-a');
     await join('replica-b');
@@ -139,36 +177,29 @@ describe('clusters spread over the replicas of a service (issue 32, ADR-0016)', 
     });
     expect(replicas.get('replica-a')!.owned.ownership().members).toBe(3);
 
-    // Graceful leave: its clusters are taken at once, nowhere near a TTL.
-    const ofC = targets.filter((t) => ownerOf(t.id) === 'replica-c').map((t) => t.id);
-    const before = new Map(targets.map((t) => [t.id, ownerOf(t.id)]));
+    await settlesAsPreferred(['replica-a', 'replica-b', 'replica-c']);
+
+    // Graceful leave: its clusters are taken at once, nowhere near a TTL, and only the clusters
+    // whose preferred owner changed move.
     const leftAt = Date.now();
     unownedFor.length = 0;
+    const leaving = rebalance(['replica-a', 'replica-b', 'replica-c'], ['replica-a', 'replica-b']);
     await replicas.get('replica-c')!.owned.stop();
     await waitFor('replica-c’s clusters taken over', () => allOwnedBy(['replica-a', 'replica-b']));
     expect(Date.now() - leftAt).toBeLessThan(TTL);
     expect(Math.max(...unownedFor.map((u) => u.ms))).toBeLessThan(TTL / 2);
-    // Its clusters moved, and a few others as the two loads even out (30 clusters of four sizes
-    // from 22 to 5,002: a heavy one that no longer fits moves a lighter one).
-    const moved = targets.filter((t) => ownerOf(t.id) !== before.get(t.id)).length;
-    expect(moved).toBeLessThanOrEqual(ofC.length * 2);
+    await settlesAsPreferred(['replica-a', 'replica-b']);
+    leaving.expectOnlyChangedMoved();
 
-    // A new replica joins: it takes about a third, and little moves between the others (a heavy
-    // cluster that no longer fits an even share may push a light one over).
-    const beforeJoin = new Map(targets.map((t) => [t.id, ownerOf(t.id)]));
+    // A new replica joins: it takes its share, and nothing moves that the preferred owners keep.
+    // How much that is, for fleets like this one, is preferred-owners.spec's to bound: with ids
+    // drawn at random here, a third of the weight was 17 light clusters of 30 in one CI run, and
+    // more than half the weight moved in another.
+    const joining = rebalance(['replica-a', 'replica-b'], ['replica-a', 'replica-b', 'replica-d']);
     await join('replica-d');
-    await waitFor('replica-d to take its share', () => {
-      const load = weights();
-      return allOwnedBy(['replica-a', 'replica-b', 'replica-d']) && (load.get('replica-d') ?? 0) > total / 4;
-    });
-    const movedOnJoin = targets.filter((t) => ownerOf(t.id) !== beforeJoin.get(t.id));
-    expect(movedOnJoin.filter((t) => ownerOf(t.id) !== 'replica-d').length).toBeLessThanOrEqual(
-      targets.length / 6,
-    );
-    // Measured by weight, as the shares are: the joining replica's third of the weight may be many
-    // light clusters (17 of 30 once, in CI, with the cluster ids of that run), and that is no waste.
-    const movedWeight = movedOnJoin.reduce((sum, t) => sum + weightOf(t), 0);
-    expect(movedWeight).toBeLessThanOrEqual(total / 2);
+    await settlesAsPreferred(['replica-a', 'replica-b', 'replica-d']);
+    joining.expectOnlyChangedMoved();
+    expect(weights().get('replica-d')).toBeGreaterThan(total / 4);
 
     // A crash: its clusters are taken once its leases lapse, within a TTL and a renewal.
     unownedFor.length = 0;

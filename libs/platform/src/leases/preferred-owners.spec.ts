@@ -56,6 +56,30 @@ describe('preferredOwners', () => {
     for (const [id, owner] of after) if (owner !== before.get(id)) expect(owner).toBe('c');
   });
 
+  it('moves about a third of the weight to a third replica joining a fleet of a few heavy clusters', () => {
+    // 200 fleets of 30 clusters of four sizes (22 to 5,002 queues), as the balanced-ownership
+    // integration test has them: a heavy cluster is a tenth of the fleet, and which land where
+    // depends on the ids, so some fleets move more than a third to stay balanced.
+    let state = 11;
+    const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+    const word = () => Math.floor(random() * 2 ** 32).toString(16);
+    const movedWeight = Array.from({ length: 200 }, () => {
+      const clusters = Array.from({ length: 30 }, (_, i) => ({
+        id: `${word()}-${word()}-${i}`,
+        weight: clusterWeight(2, [20, 300, 1500, 5000][i % 4]),
+      }));
+      const before = preferredOwners(clusters, ['a', 'b']);
+      const after = preferredOwners(clusters, ['a', 'b', 'c']);
+      const total = clusters.reduce((sum, c) => sum + c.weight, 0);
+      return (
+        clusters.filter((c) => before.get(c.id) !== after.get(c.id)).reduce((sum, c) => sum + c.weight, 0) /
+        total
+      );
+    }).sort((a, b) => a - b);
+    expect(movedWeight[100]).toBeLessThan(0.4);
+    expect(movedWeight[180]).toBeLessThan(0.55);
+  });
+
   it('moves the clusters of a replica that leaves, and few others', () => {
     const clusters = fleet(300);
     const before = preferredOwners(clusters, ['a', 'b', 'c']);
