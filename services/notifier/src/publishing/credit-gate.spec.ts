@@ -38,6 +38,22 @@ describe('CreditGate', () => {
     expect(gate.window(500)).toBe(50);
   });
 
+  it('ends a hold once the buffer has drained, though quiet nodes keep most of the pool granted', () => {
+    const gate = new CreditGate({ capacity: 100, holdLimitMs: 60_000 });
+    expect(gate.take(80)).toBe(80); // quiet nodes: granted while few shared the pool, never used
+    expect(gate.take(20)).toBe(20);
+    for (let i = 0; i < 20; i++) gate.used();
+    gate.bufferedNow(20);
+    const busy = jest.fn();
+    gate.whenOpen(busy);
+    gate.bufferedNow(5);
+    expect(busy).not.toHaveBeenCalled(); // 15 free of 100: the buffer still drains
+    gate.bufferedNow(0);
+    expect(busy).toHaveBeenCalledTimes(1);
+    expect(gate.heldSince()).toBeUndefined();
+    expect(gate.take(10)).toBe(10);
+  });
+
   it('ends a hold when an ended subscription gives back enough credit', () => {
     const gate = new CreditGate({ capacity: 100, holdLimitMs: 60_000 });
     expect(gate.take(90)).toBe(90);

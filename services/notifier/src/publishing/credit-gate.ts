@@ -106,9 +106,15 @@ export class CreditGate {
     return this.heldAt;
   }
 
-  /** A quarter of the pool free again ends a hold. */
+  /**
+   * A quarter of the pool free again ends a hold, and so does a drained buffer with any room: credit
+   * quiet nodes were granted and have not used can keep a quarter from ever being free, and a busy
+   * node was then held until the limit with nothing buffered.
+   */
   private openIfRoom(): void {
-    if (this.heldAt !== undefined && this.room() >= this.options.capacity / 4) this.open(false);
+    if (this.heldAt === undefined) return;
+    const room = this.room();
+    if (room >= this.options.capacity / 4 || (this.buffered === 0 && room > 0)) this.open(false);
   }
 
   private room(): number {
