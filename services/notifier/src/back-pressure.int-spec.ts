@@ -133,9 +133,16 @@ describe('back-pressure: NATS away while the broker notifies', () => {
     expect(new Set(ofQueue().map((e) => e.eventId)).size).toBe(caused);
     expect(ofQueue().filter((e) => e.type === 'CONSUMER_CREATED')).toHaveLength(RECEIVERS);
     expect(await metric('studio_notifier_events_dropped_total')).toBe(0);
-    expect(await metric('studio_notifier_credit_held')).toBe(0);
+    // The other clusters' subscriptions had the same notifications held (one broker): the hold ends
+    // once their backlog has drained too, which in CI (some 40 clusters live) came after this one's.
+    await waitFor(
+      'the hold to end',
+      async () => ((await metric('studio_notifier_credit_held')) === 0 ? true : undefined),
+      { timeoutMs: 30_000 },
+    );
+    expect(await metric('studio_notifier_credit_hold_limit_reached_total')).toBe(0);
     expect(await metric('studio_notifier_credit_held_seconds_total')).toBeGreaterThan(1);
     // Held is still observed: no unobserved period was recorded.
     expect(events.filter((e) => e.type === UNOBSERVED_EVENT_TYPE)).toHaveLength(0);
-  });
+  }, 120_000);
 });
