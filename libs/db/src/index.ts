@@ -12,3 +12,4 @@ export { changeOf, Filters, firstChanged, firstRow, isoOrNull, pageBefore, rowsO
 export type { Sql } from './sql';
 export { ALERT_SELECT, alertOf, alertRuleOf, SILENCE_OF_ALERT } from './alert.queries';
 export type { AlertRow, AlertRuleRow } from './alert.queries';
+export { QUEUE_SAMPLE_HEARTBEAT_MS, QUEUE_SAMPLE_LOOKBACK_MS } from './queue-history';

@@ -5,6 +5,7 @@ import { createDataSource } from './data-source';
 import { ClusterCredentialEntity, ClusterEntity } from './entities';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { ChangeDrivenQueueSamples1765000000000 } from './migrations/1765000000000-change-driven-queue-samples';
 import { SecretVault } from './secret-vault';
 
 describe('migrations against real PostgreSQL', () => {
@@ -41,6 +42,41 @@ describe('migrations against real PostgreSQL', () => {
       expect(applied.flat()).toEqual(MIGRATIONS.map((m) => m.name));
     } finally {
       await Promise.all(replicas.map((ds) => ds.destroy()));
+      await fresh.drop();
+    }
+  });
+
+  it('keep the queue history sampled at every tick readable: its ticks are its sample times (ADR-0019)', async () => {
+    const fresh = await createTestDatabase({ migrated: false });
+    const sut = await createDataSource({ url: fresh.url, poolSize: 2 }).initialize();
+    try {
+      await migrate(sut);
+      const migration = new ChangeDrivenQueueSamples1765000000000();
+      const runner = sut.createQueryRunner();
+      await migration.down(runner);
+      const [cluster, a, b] = [randomUUID(), randomUUID(), randomUUID()];
+      // Two nodes' ticks as the scraper wrote them before: every queue at every tick.
+      await sut.query(
+        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                    messages_acknowledged, consumer_count)
+         SELECT now() - make_interval(secs => t * 15), $1::uuid, node, 'q' || q, 0, 0, 0, 0
+           FROM generate_series(0, 3) t, generate_series(1, 5) q, unnest(ARRAY[$2::uuid, $3::uuid]) node`,
+        [cluster, a, b],
+      );
+      await migration.up(runner);
+      await runner.release();
+      const ticks = await sut.query(
+        `SELECT node_id, count(*)::int AS n FROM queue_tick WHERE cluster_id = $1 GROUP BY 1 ORDER BY 2`,
+        [cluster],
+      );
+      expect(ticks).toEqual([
+        { node_id: expect.any(String), n: 4 },
+        { node_id: expect.any(String), n: 4 },
+      ]);
+      const [{ ended }] = await sut.query(`SELECT count(*)::int AS ended FROM metric_sample WHERE ended`);
+      expect(ended).toBe(0);
+    } finally {
+      await sut.destroy();
       await fresh.drop();
     }
   });

@@ -2,7 +2,7 @@ import { changeOf, type Sql } from './sql';
 
 /** A table kept for a retention period: its name and the column that says how old a row is. */
 export interface ReapedTable {
-  table: 'metric_sample' | 'node_sample' | 'address_sample' | 'broker_event' | 'alert';
+  table: 'metric_sample' | 'queue_tick' | 'node_sample' | 'address_sample' | 'broker_event' | 'alert';
   age: string;
   /** Delete oldest first by this column (a keyset), or in any order (by ctid) when absent. */
   orderBy?: string;

@@ -15,6 +15,7 @@ import { AlertFigureSamples1764960000000 } from './1764960000000-alert-figure-sa
 import { NodeRoleHistory1764970000000 } from './1764970000000-node-role-history';
 import { ClusterNotificationRing1764980000000 } from './1764980000000-cluster-notification-ring';
 import { StudioInstallation1764990000000 } from './1764990000000-studio-installation';
+import { ChangeDrivenQueueSamples1765000000000 } from './1765000000000-change-driven-queue-samples';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   NodeRoleHistory1764970000000,
   ClusterNotificationRing1764980000000,
   StudioInstallation1764990000000,
+  ChangeDrivenQueueSamples1765000000000,
 ];

@@ -1,11 +1,8 @@
 import type { AddressMetricsResponse, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
-import { firstRow, rowsOf } from '@artemis-studio/db';
+import { firstRow, QUEUE_SAMPLE_LOOKBACK_MS, rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import type { MetricRange } from './metric-range';
-
-/** Counter increases need the sample before the range: looked for this far back. */
-const LOOKBACK = '10 minutes';
 
 /** A queue's series: connections are the node's, not the queue's. */
 const CONNECTIONS_NONE = `SELECT *, NULL::int AS connections, NULL::real AS disk_usage, NULL::real AS disk_limit,
@@ -78,21 +75,42 @@ export class MetricQueries {
            ELSE ${column} END`; // below the last value: the broker restarted and counts afresh
     const rows = await rowsOf<SeriesRecord>(
       db,
+      // A queue's sample holds from its tick until its next sample (ADR-0019): a bucket's figures
+      // are those of the samples holding at one of its node's ticks, and a bucket without a tick is
+      // unknown. Counter increases belong to the bucket their sample was taken in.
       `WITH s AS (
-         SELECT node_id, queue, sampled_at, message_count, consumer_count, delivering_count,
-                extract(epoch FROM sampled_at - first_message_at) AS waited,
+         SELECT node_id, queue, sampled_at, ended, message_count, consumer_count, delivering_count, first_message_at,
+                coalesce(lead(sampled_at) OVER w, 'infinity') AS until,
                 ${increase('messages_added')} AS added,
                 ${increase('messages_acknowledged')} AS acknowledged
            FROM metric_sample
           WHERE cluster_id = $1 ${queue !== null ? 'AND queue = $5' : ''}
-            AND sampled_at >= $2::timestamptz - interval '${LOOKBACK}' AND sampled_at < $3
+            AND sampled_at >= $2::timestamptz - make_interval(secs => ${QUEUE_SAMPLE_LOOKBACK_MS / 1000})
+            AND sampled_at < $3
          WINDOW w AS (PARTITION BY node_id, queue ORDER BY sampled_at)
+       ), ticks AS (
+         SELECT node_id, date_bin(make_interval(secs => $4::float8 / 1000), ticked_at, $2::timestamptz) AS bucket,
+                array_agg(ticked_at) AS ticks
+           FROM queue_tick WHERE cluster_id = $1 AND ticked_at >= $2 AND ticked_at < $3
+          GROUP BY 1, 2
+       ), held AS (
+         SELECT s.*, t.bucket,
+                (SELECT max(x) FROM unnest(t.ticks) x WHERE x >= s.sampled_at AND x < s.until) AS held_at
+           FROM s
+          CROSS JOIN LATERAL generate_series(
+                  date_bin(make_interval(secs => $4::float8 / 1000), greatest(s.sampled_at, $2), $2::timestamptz),
+                  least(s.until, $3::timestamptz) - interval '1 microsecond',
+                  make_interval(secs => $4::float8 / 1000)) AS b(bucket)
+           JOIN ticks t ON t.node_id = s.node_id AND t.bucket = b.bucket
+          WHERE NOT s.ended
        ), per_queue AS (
-         SELECT node_id, queue, date_bin(make_interval(secs => $4::float8 / 1000), sampled_at, $2::timestamptz) AS bucket,
+         SELECT node_id, queue, bucket,
                 max(message_count) AS depth, max(consumer_count) AS consumers,
-                sum(added) AS added, sum(acknowledged) AS acknowledged,
-                max(delivering_count) AS delivering, max(waited) AS oldest_seconds
-           FROM s WHERE sampled_at >= $2
+                coalesce(sum(added) FILTER (WHERE sampled_at >= bucket), 0) AS added,
+                coalesce(sum(acknowledged) FILTER (WHERE sampled_at >= bucket), 0) AS acknowledged,
+                max(delivering_count) AS delivering,
+                max(extract(epoch FROM held_at - first_message_at)) AS oldest_seconds
+           FROM held WHERE held_at IS NOT NULL
           GROUP BY 1, 2, 3
        ), queues_per_node AS (
          SELECT node_id, bucket, sum(depth) AS depth, sum(consumers) AS consumers,
@@ -190,20 +208,31 @@ export class MetricQueries {
 
   /** The queues whose depth grew most over the last `windowMs`, on any node. */
   async fastestGrowing(clusterId: string, windowMs: number, limit: number): Promise<QueueGrowthResponse> {
+    const start = `(now() - make_interval(secs => $2::float8 / 1000))`;
     const rows = await rowsOf<{ queue: string; node: string; depth: string; growth: string; since: Date }>(
       await this.database.forRequest(),
-      `SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth, s.last - s.first AS growth, s.since
-           FROM (SELECT node_id, queue,
-                        (array_agg(message_count ORDER BY sampled_at DESC))[1] AS last,
-                        (array_agg(message_count ORDER BY sampled_at))[1] AS first,
-                        min(sampled_at) AS since
-                   FROM metric_sample
-                  WHERE cluster_id = $1 AND sampled_at >= now() - make_interval(secs => $2::float8 / 1000)
-                  GROUP BY node_id, queue) s
-           LEFT JOIN cluster_node n ON n.id = s.node_id
-          WHERE s.last > s.first
-          ORDER BY growth DESC, s.queue
-          LIMIT $3`,
+      // Each queue's depth now against the depth holding at the window's start (its last sample
+      // before it, ADR-0019), or its first sample in the window if it was not known then.
+      `WITH s AS (
+         SELECT node_id, queue,
+                (array_agg(message_count ORDER BY sampled_at DESC))[1] AS last,
+                (array_agg(ended ORDER BY sampled_at DESC))[1] AS ended,
+                (array_agg(CASE WHEN NOT ended THEN message_count END ORDER BY sampled_at DESC)
+                   FILTER (WHERE sampled_at <= ${start}))[1] AS at_start,
+                (array_agg(message_count ORDER BY sampled_at) FILTER (WHERE sampled_at > ${start} AND NOT ended))[1] AS first,
+                min(sampled_at) FILTER (WHERE sampled_at > ${start} AND NOT ended) AS first_at
+           FROM metric_sample
+          WHERE cluster_id = $1
+            AND sampled_at >= ${start} - make_interval(secs => ${QUEUE_SAMPLE_LOOKBACK_MS / 1000})
+          GROUP BY node_id, queue
+       )
+       SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth,
+              s.last - coalesce(s.at_start, s.first) AS growth,
+              CASE WHEN s.at_start IS NOT NULL THEN ${start} ELSE s.first_at END AS since
+         FROM s LEFT JOIN cluster_node n ON n.id = s.node_id
+        WHERE NOT s.ended AND s.last > coalesce(s.at_start, s.first)
+        ORDER BY growth DESC, s.queue
+        LIMIT $3`,
       [clusterId, windowMs, limit],
     );
     return {

@@ -73,13 +73,13 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
       [T0, clusterId, cluster.nodeIds[0]],
     );
     // Queue 'aged' on node a for two minutes: i messages in delivery at sample i, its oldest message
-    // sent a minute before T0 until sample 5, then none dated (drained).
+    // sent a minute before T0 until sample 5, then none dated (drained); deleted at sample 8.
     await db.query(
       `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                  messages_acknowledged, consumer_count, delivering_count, first_message_at)
+                                  messages_acknowledged, consumer_count, delivering_count, first_message_at, ended)
        SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2::uuid, $3::uuid, 'aged', 10, 0, 0, 1, i,
-              CASE WHEN i <= 5 THEN to_timestamp($1::float8 / 1000) - interval '60 seconds' END
-         FROM generate_series(0, 7) AS i`,
+              CASE WHEN i <= 5 THEN to_timestamp($1::float8 / 1000) - interval '60 seconds' END, i = 8
+         FROM generate_series(0, 8) AS i`,
       [T0, clusterId, cluster.nodeIds[0]],
     );
     // Address orders.in for the first 10 minutes: node a fills 1 KB per sample and pages from
@@ -95,6 +95,27 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
          FROM generate_series(0, 39) AS i WHERE i NOT BETWEEN 32 AND 35`,
       [T0, clusterId, cluster.nodeIds[0], cluster.nodeIds[1], QUEUE],
     );
+    // Each node's queues were read at every one of those samples (ADR-0019: a sample holds at its
+    // node's ticks until the next), as the migration dates the history kept before ticks were.
+    await db.query(
+      `INSERT INTO queue_tick (ticked_at, cluster_id, node_id)
+       SELECT DISTINCT sampled_at, cluster_id, node_id FROM metric_sample WHERE cluster_id = $1`,
+      [clusterId],
+    );
+    // Queue 'flat' on node b, sampled once at minute 90 (7 messages) and ended at minute 110 (its
+    // node no longer live); node b's queues went unread through minute 100.
+    await db.query(
+      `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                  messages_acknowledged, consumer_count, ended)
+       VALUES (to_timestamp($1::float8 / 1000) + interval '90 minutes', $2, $3, 'flat', 7, 0, 0, 1, false),
+              (to_timestamp($1::float8 / 1000) + interval '110 minutes', $2, $3, 'flat', 7, 0, 0, 1, true)`,
+      [T0, clusterId, cluster.nodeIds[1]],
+    );
+    await db.query(
+      `DELETE FROM queue_tick WHERE node_id = $1 AND ticked_at >= to_timestamp($2::float8 / 1000) + interval '100 minutes'
+                                AND ticked_at < to_timestamp($2::float8 / 1000) + interval '101 minutes'`,
+      [cluster.nodeIds[1], T0],
+    );
     gateway = await spawnService('gateway', 18490);
     api = await signIn(gateway.url);
   }, 60_000);
@@ -104,6 +125,7 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     await db.query(`DELETE FROM queue_snapshot WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM cluster WHERE id = $1`, [clusterId]);
     await db.query(`DELETE FROM metric_sample WHERE cluster_id = $1`, [clusterId]);
+    await db.query(`DELETE FROM queue_tick WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM node_sample WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM address_sample WHERE cluster_id = $1`, [clusterId]);
     await db.destroy();
@@ -125,6 +147,22 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     expect(total.points[0]).toMatchObject({ depth: 48, added: 40, consumers: 3 });
     // 'other' is another queue: none of its 100 messages appear.
     expect(Math.max(...total.points.map((p) => p.depth))).toBeLessThan(100);
+  });
+
+  it("holds a queue's last sample at each tick of its node until the next, and knows nothing without ticks", async () => {
+    const from = T0 + 88 * 60_000;
+    const body = await metrics(
+      `/queues/flat/metrics?from=${iso(from)}&to=${iso(from + 24 * 60_000)}&step=60000`,
+    );
+    const b = body.series.find((s) => s.node === 'b')!;
+    const minutes = b.points.map((p) => (new Date(p.t).getTime() - T0) / 60_000);
+    // Not known before its first sample, nor in minute 100 (unread), nor once ended at minute 110.
+    expect(minutes).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => 90 + i),
+      ...Array.from({ length: 9 }, (_, i) => 101 + i),
+    ]);
+    for (const p of b.points) expect(p).toMatchObject({ depth: 7, consumers: 1, added: 0 });
+    expect(body.series[0].points.map((p) => p.depth)).toEqual(b.points.map((p) => p.depth));
   });
 
   it('counts across a broker restart instead of going negative', async () => {

@@ -51,7 +51,7 @@ function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerN
         return true;
       },
     },
-    queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
+    queues: { sync: async () => ({ changed: 0, removed: 0, sampled: 0 }), clearNode: async () => 0 },
     addresses: { record: async () => undefined },
     liveNodes: { put: async () => ++puts },
     observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
@@ -191,7 +191,8 @@ describe('ClusterPoller: a tick that does not end', () => {
       nodeStates: { load: async () => [], save: async () => true },
       // The write of the queues waits, as on a row lock, until the test lets it go.
       queues: {
-        sync: () => new Promise((resolve) => (storeQueues = () => resolve({ changed: 0, removed: 0 }))),
+        sync: () =>
+          new Promise((resolve) => (storeQueues = () => resolve({ changed: 0, removed: 0, sampled: 0 }))),
         clearNode: async () => 0,
       },
       addresses: { record: async () => undefined },
@@ -249,7 +250,7 @@ describe('ClusterPoller: a live node that stops answering', () => {
           return true;
         },
       },
-      queues: { sync: async () => ({ changed: 0, removed: 0 }), clearNode: async () => 0 },
+      queues: { sync: async () => ({ changed: 0, removed: 0, sampled: 0 }), clearNode: async () => 0 },
       addresses: { record: async () => undefined },
       liveNodes: { put: async () => 1 },
       observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },

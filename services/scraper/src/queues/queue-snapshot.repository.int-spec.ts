@@ -1,4 +1,4 @@
-import { createDataSource } from '@artemis-studio/db';
+import { createDataSource, QUEUE_SAMPLE_HEARTBEAT_MS } from '@artemis-studio/db';
 import { insertCluster, testDatabaseUrl, waitFor } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
@@ -41,13 +41,19 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     expect(await sut.sync(cluster.id, node, [queue('a'), queue('b')], new Date())).toEqual({
       changed: 2,
       removed: 0,
+      sampled: 2,
     });
     expect(await sut.sync(cluster.id, node, [queue('a'), queue('b')], new Date())).toEqual({
       changed: 0,
       removed: 0,
+      sampled: 0,
     });
-    expect(await sut.sync(cluster.id, node, [queue('a', 3)], new Date())).toEqual({ changed: 1, removed: 1 });
-    expect(await sut.sync(cluster.id, node, [], new Date())).toEqual({ changed: 0, removed: 1 });
+    expect(await sut.sync(cluster.id, node, [queue('a', 3)], new Date())).toEqual({
+      changed: 1,
+      removed: 1,
+      sampled: 1,
+    });
+    expect(await sut.sync(cluster.id, node, [], new Date())).toEqual({ changed: 0, removed: 1, sampled: 0 });
   });
 
   it('keeps when the oldest message was sent, and counts a new head as a change, the same head as none', async () => {
@@ -59,6 +65,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     ).toEqual({
       changed: 0,
       removed: 0,
+      sampled: 0,
     });
     const next = new Date('2026-12-01T10:00:05.000Z');
     expect(
@@ -66,6 +73,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     ).toEqual({
       changed: 1,
       removed: 0,
+      sampled: 1,
     });
     const [row] = (await db.query(
       `SELECT first_message_at FROM queue_snapshot WHERE node_id = $1 AND name = 'h'`,
@@ -82,6 +90,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     expect(await sut.sync(cluster.id, node, [], new Date(first.getTime() + 5000), ['kept'])).toEqual({
       changed: 0,
       removed: 1,
+      sampled: 0,
     });
     const rows = await db.query(
       `SELECT name, message_count, observed_at FROM queue_snapshot WHERE node_id = $1`,
@@ -124,6 +133,48 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     await sut.sync(cluster.id, node, [], at(15));
   });
 
+  it('samples a queue when it changed or its heartbeat is due, ends its series where it is not known, and ticks each read', async () => {
+    const own = await insertCluster(db, oneNodeCluster);
+    const node = own.nodeIds[0];
+    const t0 = Date.UTC(2026, 10, 30, 14, 0, 0);
+    const at = (ms: number) => new Date(t0 + ms);
+    const sampled = async (...args: [QueueObservation[], Date, string[]?]) =>
+      (await sut.sync(own.id, node, ...args))?.sampled;
+    expect(await sampled([queue('q', 1), queue('p')], at(0))).toBe(2);
+    expect(await sampled([queue('q', 1), queue('p')], at(15_000))).toBe(0);
+    expect(await sampled([queue('q', 2), queue('p')], at(30_000))).toBe(1);
+    // A heartbeat after ten minutes unchanged: p's is due, q's (sampled at 30 s) not yet.
+    expect(await sampled([queue('q', 2), queue('p')], at(QUEUE_SAMPLE_HEARTBEAT_MS + 15_000))).toBe(1);
+    // p unread: its series ends, and the next read samples it afresh though it did not change.
+    expect(await sampled([queue('q', 2)], at(QUEUE_SAMPLE_HEARTBEAT_MS + 20_000), ['p'])).toBe(0);
+    expect(await sampled([queue('q', 2)], at(QUEUE_SAMPLE_HEARTBEAT_MS + 25_000), ['p'])).toBe(0);
+    expect(await sampled([queue('q', 2), queue('p')], at(QUEUE_SAMPLE_HEARTBEAT_MS + 28_000))).toBe(1);
+    // The node is no longer live: both series end.
+    expect(await sut.clearNode(node)).toBe(2);
+    const rows = (await db.query(
+      `SELECT queue, message_count::int AS depth, ended, ((extract(epoch FROM sampled_at) * 1000)::bigint - $2)::int AS ms
+         FROM metric_sample WHERE cluster_id = $1 AND sampled_at < $3 ORDER BY sampled_at, queue`,
+      [own.id, t0, at(QUEUE_SAMPLE_HEARTBEAT_MS + 61_000)],
+    )) as { queue: string; depth: number; ended: boolean; ms: number }[];
+    const H = QUEUE_SAMPLE_HEARTBEAT_MS;
+    expect(rows).toEqual([
+      { queue: 'p', depth: 0, ended: false, ms: 0 },
+      { queue: 'q', depth: 1, ended: false, ms: 0 },
+      { queue: 'q', depth: 2, ended: false, ms: 30_000 },
+      { queue: 'p', depth: 0, ended: false, ms: H + 15_000 },
+      { queue: 'p', depth: 0, ended: true, ms: H + 20_000 },
+      { queue: 'p', depth: 0, ended: false, ms: H + 28_000 },
+    ]);
+    const ended = (await db.query(
+      `SELECT queue FROM metric_sample WHERE cluster_id = $1 AND ended AND sampled_at > $2 ORDER BY queue`,
+      [own.id, at(QUEUE_SAMPLE_HEARTBEAT_MS + 61_000)],
+    )) as { queue: string }[];
+    expect(ended.map((r) => r.queue)).toEqual(['p', 'q']);
+    const ticks = (await db.query(`SELECT count(*)::int AS n FROM queue_tick WHERE node_id = $1`, [node]))[0]
+      .n;
+    expect(ticks).toBe(7);
+  });
+
   it('reaps only samples older than the cut-off, in bounded batches', async () => {
     // Its own cluster and a cut-off in the year 2000: the reaper deletes across clusters, and
     // the other tests' samples carry fixed dates that a cut-off relative to the clock catches
@@ -134,9 +185,10 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     await sut.sync(own.id, node, [queue('x')], new Date());
     const samples = async () =>
       (await db.query(`SELECT count(*)::int AS n FROM metric_sample WHERE cluster_id = $1`, [own.id]))[0].n;
-    expect(await samples()).toBe(4);
-    expect(await sut.reapSamples(new Date(Date.UTC(2001, 0, 1)), 2)).toBe(3);
-    expect(await samples()).toBe(1);
+    // x, y, z; x again (its heartbeat long due), y and z ended (removed); a tick each.
+    expect(await samples()).toBe(6);
+    expect(await sut.reapSamples(new Date(Date.UTC(2001, 0, 1)), 2)).toBe(3 + 1);
+    expect(await samples()).toBe(3);
   });
 
   describe('beside a deletion of the cluster', () => {
@@ -165,7 +217,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
         const deletion = db.query(`DELETE FROM cluster WHERE id = $1`, [doomed.id]);
         await waitFor('the deletion to wait', () => waitingOn('DELETE FROM cluster'));
         await gate.rollbackTransaction();
-        expect(await tick).toEqual({ changed: 3, removed: 0 });
+        expect(await tick).toEqual({ changed: 3, removed: 0, sampled: 3 });
         await deletion;
       } finally {
         if (gate.isTransactionActive) await gate.rollbackTransaction();

@@ -1,6 +1,6 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { changeOf, reapOlderThan, rowsOf, whileClusterExists } from '@artemis-studio/db';
+import { QUEUE_SAMPLE_HEARTBEAT_MS, reapOlderThan, rowsOf, whileClusterExists } from '@artemis-studio/db';
 import type { QueueObservation } from './queue-observation';
 
 export interface QueueSyncResult {
@@ -8,6 +8,8 @@ export interface QueueSyncResult {
   changed: number;
   /** Queues that existed at the previous tick and are gone now. */
   removed: number;
+  /** Samples written: the changed queues, and those whose heartbeat was due. */
+  sampled: number;
 }
 
 const RATES = ['added', 'acknowledged', 'expired', 'killed'] as const;
@@ -23,12 +25,32 @@ const rateOf = (r: (typeof RATES)[number]) =>
         THEN (EXCLUDED.${COUNTER[r]} - s.${COUNTER[r]}) / extract(epoch FROM EXCLUDED.observed_at - s.observed_at)::float8
    END`;
 
+/** A snapshot's figures, compared with the incoming ones (`EXCLUDED`) to tell a change. */
+const FIGURES = (row: string) =>
+  `(${row}.address, ${row}.routing_type, ${row}.message_count, ${row}.consumer_count, ${row}.delivering_count,
+    ${row}.messages_added, ${row}.messages_acknowledged, ${row}.messages_expired, ${row}.messages_killed,
+    ${row}.paused, ${row}.durable, ${row}.temporary, ${row}.first_message_at)`;
+const CHANGED = `${FIGURES('s')} IS DISTINCT FROM ${FIGURES('EXCLUDED')}`;
+
+/** A queue's figures a sample holds: the same columns in `queue_snapshot` and `metric_sample`. */
+const SAMPLED = [
+  'message_count',
+  'messages_added',
+  'messages_acknowledged',
+  'consumer_count',
+  'delivering_count',
+  'first_message_at',
+];
+const sampleColumns = (row?: string) => SAMPLED.map((c) => (row ? `${row}.${c}` : c)).join(', ');
+
 /**
  * Writes one node's tier-B tick in one statement: upsert every snapshot, delete the queues that
- * disappeared, append a metric sample per queue, and let PostgreSQL say what really changed
- * (changed_at moves only when a figure differs), so the diff is against the persisted state. Rates
- * come from the same comparison: each counter's increase since the stored observation. Null, writing
- * nothing, when the cluster has been deleted meanwhile.
+ * disappeared, and let PostgreSQL say what really changed (changed_at moves only when a figure
+ * differs), so the diff is against the persisted state. The history costs what changes (ADR-0019):
+ * a metric sample only for a queue that changed or whose heartbeat is due, an ended sample for one
+ * removed or left unread (what it holds is unknown from here), and a tick that says the node's
+ * queues were read. Rates come from the same comparison: each counter's increase since the stored
+ * observation. Null, writing nothing, when the cluster has been deleted meanwhile.
  */
 @Injectable()
 export class QueueSnapshotRepository {
@@ -57,18 +79,13 @@ export class QueueSnapshotRepository {
        upserted AS (
          INSERT INTO queue_snapshot AS s (node_id, cluster_id, observed_at, changed_at, name, address, routing_type,
            message_count, consumer_count, delivering_count, messages_added, messages_acknowledged, messages_expired,
-           messages_killed, paused, durable, temporary, first_message_at)
-         SELECT $2, $1, $3, $3, i.* FROM incoming i
+           messages_killed, paused, durable, temporary, first_message_at, sampled_at)
+         SELECT $2, $1, $3, $3, i.*, $3 FROM incoming i
          ON CONFLICT (node_id, name) DO UPDATE SET
-           changed_at = CASE WHEN (s.address, s.routing_type, s.message_count, s.consumer_count, s.delivering_count,
-                                   s.messages_added, s.messages_acknowledged, s.messages_expired, s.messages_killed,
-                                   s.paused, s.durable, s.temporary, s.first_message_at)
-                               IS DISTINCT FROM
-                                  (EXCLUDED.address, EXCLUDED.routing_type, EXCLUDED.message_count, EXCLUDED.consumer_count,
-                                   EXCLUDED.delivering_count, EXCLUDED.messages_added, EXCLUDED.messages_acknowledged,
-                                   EXCLUDED.messages_expired, EXCLUDED.messages_killed, EXCLUDED.paused, EXCLUDED.durable,
-                                   EXCLUDED.temporary, EXCLUDED.first_message_at)
-                             THEN EXCLUDED.observed_at ELSE s.changed_at END,
+           changed_at = CASE WHEN ${CHANGED} THEN EXCLUDED.observed_at ELSE s.changed_at END,
+           sampled_at = CASE WHEN ${CHANGED} OR s.sampled_at IS NULL
+                                  OR s.sampled_at <= EXCLUDED.observed_at - make_interval(secs => $19::float8 / 1000)
+                             THEN EXCLUDED.observed_at ELSE s.sampled_at END,
            observed_at = EXCLUDED.observed_at, address = EXCLUDED.address, routing_type = EXCLUDED.routing_type,
            message_count = EXCLUDED.message_count, consumer_count = EXCLUDED.consumer_count,
            delivering_count = EXCLUDED.delivering_count, messages_added = EXCLUDED.messages_added,
@@ -76,22 +93,36 @@ export class QueueSnapshotRepository {
            messages_killed = EXCLUDED.messages_killed, paused = EXCLUDED.paused, durable = EXCLUDED.durable,
            temporary = EXCLUDED.temporary, first_message_at = EXCLUDED.first_message_at,
            ${RATES.map((r) => `${r}_per_second = ${rateOf(r)}`).join(', ')}
-         RETURNING s.changed_at = s.observed_at AS changed
+         RETURNING s.name, s.changed_at = s.observed_at AS changed, s.sampled_at = s.observed_at AS sampled
        ),
        removed AS (
          DELETE FROM queue_snapshot WHERE node_id = $2 AND NOT (name = ANY ($4::text[]) OR name = ANY ($17::text[]))
-         RETURNING 1
+         RETURNING name, ${sampleColumns()}
+       ),
+       -- Unread this tick: its sample no longer holds, and the next read samples it afresh.
+       unread AS (
+         UPDATE queue_snapshot SET sampled_at = NULL
+          WHERE node_id = $2 AND name = ANY ($17::text[]) AND sampled_at IS NOT NULL
+         RETURNING name, ${sampleColumns()}
        ),
        sampled AS (
-         INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                    messages_acknowledged, consumer_count, delivering_count, first_message_at)
-         SELECT $3, $1, $2, name, message_count, messages_added, messages_acknowledged, consumer_count,
-                delivering_count, first_message_at FROM incoming
+         INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, ${sampleColumns()})
+         SELECT $3, $1, $2, i.name, ${sampleColumns('i')}
+           FROM incoming i JOIN upserted u ON u.name = i.name AND u.sampled
          RETURNING 1
+       ),
+       ended AS (
+         INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, ${sampleColumns()}, ended)
+         SELECT $3, $1, $2, e.*, true FROM (SELECT * FROM removed UNION ALL SELECT * FROM unread) e
+         RETURNING 1
+       ),
+       ticked AS (
+         INSERT INTO queue_tick (ticked_at, cluster_id, node_id) VALUES ($3, $1, $2) RETURNING 1
        )
        SELECT (SELECT count(*) FROM upserted WHERE changed)::int AS changed,
               (SELECT count(*) FROM removed)::int AS removed,
-              (SELECT count(*) FROM sampled)::int AS sampled`,
+              (SELECT count(*) FROM sampled)::int AS sampled,
+              (SELECT count(*) FROM ended)::int + (SELECT count(*) FROM ticked)::int AS written`,
         [
           clusterId,
           nodeId,
@@ -111,21 +142,41 @@ export class QueueSnapshotRepository {
           column('temporary'),
           unread,
           column('firstMessageAt'),
+          QUEUE_SAMPLE_HEARTBEAT_MS,
         ],
       ),
     );
-    return rows && { changed: rows[0].changed, removed: rows[0].removed };
+    return rows && { changed: rows[0].changed, removed: rows[0].removed, sampled: rows[0].sampled };
   }
 
-  /** A node that is no longer live serves no queues: its snapshots go (they would read as current). */
+  /**
+   * A node that is no longer live serves no queues: its snapshots go (they would read as current),
+   * and each queue's series ends (its last sample would hold again once the node is live again).
+   */
   async clearNode(nodeId: string): Promise<number> {
     const db = await this.database.whenReady();
-    return (await changeOf(db, `DELETE FROM queue_snapshot WHERE node_id = $1`, [nodeId])).count;
+    const rows = await rowsOf<{ cleared: number }>(
+      db,
+      `WITH cleared AS (
+         DELETE FROM queue_snapshot WHERE node_id = $1
+         RETURNING cluster_id, node_id, name, ${sampleColumns()}
+       ), ended AS (
+         INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, ${sampleColumns()}, ended)
+         SELECT now(), c.*, true FROM cleared c
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM ended)::int AS cleared`,
+      [nodeId],
+    );
+    return rows[0].cleared;
   }
 
   /** Trims samples older than the cut-off in bounded batches, so the reaper never holds a long lock. */
   async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
     const db = await this.database.whenReady();
-    return reapOlderThan(db, { table: 'metric_sample', age: 'sampled_at' }, olderThan, batchSize);
+    return (
+      (await reapOlderThan(db, { table: 'metric_sample', age: 'sampled_at' }, olderThan, batchSize)) +
+      (await reapOlderThan(db, { table: 'queue_tick', age: 'ticked_at' }, olderThan, batchSize))
+    );
   }
 }

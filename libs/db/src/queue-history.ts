@@ -1,0 +1,12 @@
+/**
+ * The queue history's heartbeat (ADR-0019): an unchanged queue is sampled again after this long,
+ * so the sample that holds at any moment is never older than this and a tick. The scraper writes
+ * by it and the gateway reads by it: part of the storage's contract, not a setting.
+ */
+export const QUEUE_SAMPLE_HEARTBEAT_MS = 10 * 60_000;
+
+/**
+ * How far before a range the gateway looks for the sample holding at its start: a heartbeat and
+ * then some, for a tier-B interval of up to the heartbeat itself.
+ */
+export const QUEUE_SAMPLE_LOOKBACK_MS = 2 * QUEUE_SAMPLE_HEARTBEAT_MS;
