@@ -19,7 +19,8 @@ export class ChangeDrivenQueueSamples1765000000000 implements MigrationInterface
         cluster_id uuid NOT NULL,
         node_id    uuid NOT NULL
       ) WITH (fillfactor = 100)`);
-    await db.query(`CREATE INDEX queue_tick_series ON queue_tick (cluster_id, ticked_at)`);
+    // A cluster's ticks in a range (the charts), and a node's last tick (its queues' observed time).
+    await db.query(`CREATE INDEX queue_tick_series ON queue_tick (cluster_id, node_id, ticked_at)`);
     await db.query(`CREATE INDEX queue_tick_age ON queue_tick USING brin (ticked_at)`);
     // The history kept so far was sampled at every tick: its ticks are when its samples were taken.
     await db.query(`

@@ -3,6 +3,12 @@ import { firstRow, rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 
+/**
+ * When a queue's figures were last read: a snapshot that did not change is not rewritten (ADR-0019),
+ * so it was read at its node's last tick too, unless it went unread since (`sampled_at` cleared).
+ */
+const READ_AT = `CASE WHEN s.sampled_at IS NULL THEN s.observed_at ELSE greatest(s.observed_at, n.ticked_at) END`;
+
 const SORT_COLUMNS: Record<QueueQuery['sort'], string> = {
   name: 's.name',
   address: 's.address',
@@ -17,7 +23,7 @@ const SORT_COLUMNS: Record<QueueQuery['sort'], string> = {
   acknowledgedPerSecond: 's.acknowledged_per_second',
   expiredPerSecond: 's.expired_per_second',
   killedPerSecond: 's.killed_per_second',
-  observedAt: 's.observed_at',
+  observedAt: READ_AT,
   changedAt: 's.changed_at',
 };
 
@@ -51,7 +57,8 @@ interface QueueSnapshotRecord {
   durable: boolean;
   temporary: boolean;
   first_message_at: Date | null;
-  observed_at: Date;
+  /** When its figures were last read (`READ_AT`). */
+  read_at: Date;
   changed_at: Date;
   total: string;
 }
@@ -81,7 +88,7 @@ const toQueue = (r: QueueSnapshotRecord): QueueRow => ({
   durable: r.durable,
   temporary: r.temporary,
   oldestMessageAt: r.first_message_at?.toISOString() ?? null,
-  observedAt: r.observed_at.toISOString(),
+  observedAt: r.read_at.toISOString(),
   changedAt: r.changed_at.toISOString(),
 });
 
@@ -116,9 +123,14 @@ export class QueueSnapshotQueries {
     const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, s.name, n.name`;
     const rows = await rowsOf<QueueSnapshotRecord>(
       db,
-      `SELECT n.name AS node, s.*, p.persist AS pause_persist, p.paused_by, p.paused_at,
+      `WITH n AS (
+         SELECT id, name,
+                (SELECT max(ticked_at) FROM queue_tick t WHERE t.cluster_id = $1 AND t.node_id = cluster_node.id) AS ticked_at
+           FROM cluster_node WHERE cluster_id = $1
+       )
+       SELECT n.name AS node, s.*, ${READ_AT} AS read_at, p.persist AS pause_persist, p.paused_by, p.paused_at,
               count(*) OVER () AS total
-         FROM queue_snapshot s JOIN cluster_node n ON n.id = s.node_id
+         FROM queue_snapshot s JOIN n ON n.id = s.node_id
          LEFT JOIN queue_pause p ON p.cluster_id = s.cluster_id AND p.queue = s.name
         WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.pageSize, (query.page - 1) * query.pageSize],

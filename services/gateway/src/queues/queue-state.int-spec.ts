@@ -303,6 +303,37 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     expect((await get('/queues?kind=poison')).status).toBe(400);
   });
 
+  it("says a quiet queue was read at its node's last tick, and one left unread when it last was", async () => {
+    // Written ten minutes ago and unchanged since (not rewritten, ADR-0019); node b ticked 5 s ago.
+    await db.query(
+      `INSERT INTO queue_snapshot (node_id, cluster_id, name, address, routing_type, consumer_count, observed_at,
+         changed_at, sampled_at, message_count, delivering_count, messages_added, messages_acknowledged,
+         messages_expired, messages_killed, paused, durable, temporary)
+       SELECT $1, $2, q, q, 'ANYCAST', 0, now() - interval '10 minutes', now() - interval '1 hour',
+              CASE WHEN q = 'quiet' THEN now() - interval '10 minutes' END, 0, 0, 0, 0, 0, 0, false, true, false
+         FROM unnest(ARRAY['quiet', 'unread']) AS q`,
+      [cluster.nodeIds[1], clusterId],
+    );
+    await db.query(
+      `INSERT INTO queue_tick (ticked_at, cluster_id, node_id) VALUES (now() - interval '5 seconds', $1, $2)`,
+      [clusterId, cluster.nodeIds[1]],
+    );
+    const readAt = async (name: string) => {
+      const { items } = (await get(`/queues?search=${name}`)).body as {
+        items: { name: string; observedAt: string }[];
+      };
+      return Date.now() - Date.parse(items.find((q) => q.name === name)!.observedAt);
+    };
+    expect(await readAt('quiet')).toBeLessThan(60_000);
+    expect(await readAt('unread')).toBeGreaterThan(9 * 60_000);
+    const sorted = (
+      (await get('/queues?sort=observedAt&order=desc&pageSize=500')).body as { items: { name: string }[] }
+    ).items;
+    expect(sorted.findIndex((q) => q.name === 'quiet')).toBeLessThan(
+      sorted.findIndex((q) => q.name === 'unread'),
+    );
+  });
+
   it('names the queues filling fastest over the window, and only those growing', async () => {
     const sample = (minutesAgo: number, queue: string, depth: number) =>
       db.query(

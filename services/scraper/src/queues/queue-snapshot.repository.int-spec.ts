@@ -175,6 +175,32 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     expect(ticks).toBe(7);
   });
 
+  it('rewrites an unchanged snapshot only to say its rates fell to 0, and rates a change over the last interval', async () => {
+    const own = await insertCluster(db, oneNodeCluster);
+    const node = own.nodeIds[0];
+    const at = (seconds: number) => new Date(Date.UTC(2026, 10, 30, 15, 0, seconds));
+    const row = async () =>
+      (
+        (await db.query(
+          `SELECT observed_at, added_per_second AS rate FROM queue_snapshot WHERE node_id = $1 AND name = 'w'`,
+          [node],
+        )) as { observed_at: Date; rate: number | null }[]
+      )[0];
+    const tick = (added: number, seconds: number) =>
+      sut.sync(own.id, node, [{ ...queue('w'), messagesAdded: added }], at(seconds));
+    await tick(100, 0);
+    await tick(100, 15); // rate unknown until now: 0 is written
+    expect(await row()).toEqual({ observed_at: at(15), rate: 0 });
+    await tick(100, 30);
+    await tick(100, 45);
+    expect(await row()).toEqual({ observed_at: at(15), rate: 0 }); // not rewritten
+    await tick(130, 60);
+    // 30 messages since the tick at 45 s, when the stored counter was last read: 2 a second.
+    expect(await row()).toEqual({ observed_at: at(60), rate: 2 });
+    await tick(130, 75);
+    expect(await row()).toEqual({ observed_at: at(75), rate: 0 });
+  });
+
   it('reaps only samples older than the cut-off, in bounded batches', async () => {
     // Its own cluster and a cut-off in the year 2000: the reaper deletes across clusters, and
     // the other tests' samples carry fixed dates that a cut-off relative to the clock catches
@@ -213,7 +239,8 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       await gate.query(`SELECT 1 FROM cluster_node WHERE id = $1 FOR UPDATE`, [node]);
       try {
         const tick = sut.sync(doomed.id, node, [queue('a', 2), queue('b', 2), queue('c', 1)], new Date());
-        await waitFor('the tick to wait', () => waitingOn('INSERT INTO queue_snapshot'));
+        // Its statement's beginning: pg_stat_activity keeps the first 1,024 bytes of a query.
+        await waitFor('the tick to wait', () => waitingOn('WITH incoming AS'));
         const deletion = db.query(`DELETE FROM cluster WHERE id = $1`, [doomed.id]);
         await waitFor('the deletion to wait', () => waitingOn('DELETE FROM cluster'));
         await gate.rollbackTransaction();

@@ -19,18 +19,27 @@ const COUNTER = {
   expired: 'messages_expired',
   killed: 'messages_killed',
 };
-/** A counter's increase per second since the stored observation; unknown after a reset (the broker counts afresh). */
+/**
+ * The last tick at which the stored counters were read: the node's previous tick, unless the queue
+ * went unread since its row was written (an unchanged row is not rewritten, ADR-0019).
+ */
+const READ_AT = `CASE WHEN s.sampled_at IS NULL THEN s.observed_at ELSE greatest(s.observed_at, (SELECT at FROM previous_tick)) END`;
+/** A counter's increase per second since it was last read; unknown after a reset (the broker counts afresh). */
 const rateOf = (r: (typeof RATES)[number]) =>
-  `CASE WHEN EXCLUDED.observed_at > s.observed_at AND EXCLUDED.${COUNTER[r]} >= s.${COUNTER[r]}
-        THEN (EXCLUDED.${COUNTER[r]} - s.${COUNTER[r]}) / extract(epoch FROM EXCLUDED.observed_at - s.observed_at)::float8
+  `CASE WHEN EXCLUDED.observed_at > ${READ_AT} AND EXCLUDED.${COUNTER[r]} >= s.${COUNTER[r]}
+        THEN (EXCLUDED.${COUNTER[r]} - s.${COUNTER[r]}) / extract(epoch FROM EXCLUDED.observed_at - ${READ_AT})::float8
    END`;
 
-/** A snapshot's figures, compared with the incoming ones (`EXCLUDED`) to tell a change. */
+/** A snapshot's figures, compared with the incoming ones to tell a change. */
 const FIGURES = (row: string) =>
   `(${row}.address, ${row}.routing_type, ${row}.message_count, ${row}.consumer_count, ${row}.delivering_count,
     ${row}.messages_added, ${row}.messages_acknowledged, ${row}.messages_expired, ${row}.messages_killed,
     ${row}.paused, ${row}.durable, ${row}.temporary, ${row}.first_message_at)`;
-const CHANGED = `${FIGURES('s')} IS DISTINCT FROM ${FIGURES('EXCLUDED')}`;
+/** The stored snapshot `s` differs from the incoming figures (`EXCLUDED` in the upsert). */
+const changedFrom = (incoming: string) => `${FIGURES('s')} IS DISTINCT FROM ${FIGURES(incoming)}`;
+const CHANGED = changedFrom('EXCLUDED');
+/** The stored snapshot's sample is older than the heartbeat ($19) at the tick ($3), or went unread. */
+const SAMPLE_DUE = `s.sampled_at IS NULL OR s.sampled_at <= $3::timestamptz - make_interval(secs => $19::float8 / 1000)`;
 
 /** A queue's figures a sample holds: the same columns in `queue_snapshot` and `metric_sample`. */
 const SAMPLED = [
@@ -49,8 +58,9 @@ const sampleColumns = (row?: string) => SAMPLED.map((c) => (row ? `${row}.${c}` 
  * differs), so the diff is against the persisted state. The history costs what changes (ADR-0019):
  * a metric sample only for a queue that changed or whose heartbeat is due, an ended sample for one
  * removed or left unread (what it holds is unknown from here), and a tick that says the node's
- * queues were read. Rates come from the same comparison: each counter's increase since the stored
- * observation. Null, writing nothing, when the cluster has been deleted meanwhile.
+ * queues were read; a snapshot that did not change, whose rates are already 0, is not rewritten.
+ * Rates come from the same comparison: each counter's increase since it was last read. Null,
+ * writing nothing, when the cluster has been deleted meanwhile.
  */
 @Injectable()
 export class QueueSnapshotRepository {
@@ -76,16 +86,25 @@ export class QueueSnapshotRepository {
            AS t(name, address, routing_type, message_count, consumer_count, delivering_count, messages_added,
                 messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary, first_message_at)
        ),
+       previous_tick AS (
+         SELECT max(ticked_at) AS at FROM queue_tick WHERE cluster_id = $1 AND node_id = $2 AND ticked_at < $3
+       ),
+       -- Only what changed, is new, has a sample due or rates still to fall to 0 goes to the upsert:
+       -- an unchanged row it saw would be locked (a WAL record each) though left as it was.
+       due AS (
+         SELECT i.* FROM incoming i LEFT JOIN queue_snapshot s ON s.node_id = $2 AND s.name = i.name
+          WHERE s.name IS NULL OR ${changedFrom('i')} OR ${SAMPLE_DUE}
+             OR (s.added_per_second, s.acknowledged_per_second, s.expired_per_second, s.killed_per_second)
+                IS DISTINCT FROM (0, 0, 0, 0)
+       ),
        upserted AS (
          INSERT INTO queue_snapshot AS s (node_id, cluster_id, observed_at, changed_at, name, address, routing_type,
            message_count, consumer_count, delivering_count, messages_added, messages_acknowledged, messages_expired,
            messages_killed, paused, durable, temporary, first_message_at, sampled_at)
-         SELECT $2, $1, $3, $3, i.*, $3 FROM incoming i
+         SELECT $2, $1, $3, $3, i.*, $3 FROM due i
          ON CONFLICT (node_id, name) DO UPDATE SET
            changed_at = CASE WHEN ${CHANGED} THEN EXCLUDED.observed_at ELSE s.changed_at END,
-           sampled_at = CASE WHEN ${CHANGED} OR s.sampled_at IS NULL
-                                  OR s.sampled_at <= EXCLUDED.observed_at - make_interval(secs => $19::float8 / 1000)
-                             THEN EXCLUDED.observed_at ELSE s.sampled_at END,
+           sampled_at = CASE WHEN ${CHANGED} OR ${SAMPLE_DUE} THEN EXCLUDED.observed_at ELSE s.sampled_at END,
            observed_at = EXCLUDED.observed_at, address = EXCLUDED.address, routing_type = EXCLUDED.routing_type,
            message_count = EXCLUDED.message_count, consumer_count = EXCLUDED.consumer_count,
            delivering_count = EXCLUDED.delivering_count, messages_added = EXCLUDED.messages_added,
