@@ -68,13 +68,15 @@ async function measure(db: Database, share: number): Promise<Figures> {
   const depths = Array.from({ length: QUEUES }, () => 0);
   const changing = Math.round(QUEUES * share);
   const start = Date.UTC(2026, 11, 1);
-  // The first tick samples every queue (none was known): not what a running scraper pays.
-  await repository.sync(
-    cluster.id,
-    node,
-    depths.map((d, i) => observation(i, d)),
-    new Date(start),
-  );
+  // The first tick samples every queue (none was known), and the second writes their first rates
+  // (unknown until then): not what a running scraper pays.
+  for (const tick of [-1, 0])
+    await repository.sync(
+      cluster.id,
+      node,
+      depths.map((d, i) => observation(i, d)),
+      new Date(start + tick * TIER_B_MS),
+    );
   const rowsBefore = await rowsOf(db, cluster.id);
   const lsn = await walLsn(db);
   const began = performance.now();
