@@ -1,29 +1,15 @@
 import type { BrokerEvent } from '@artemis-studio/contracts';
 import { SseClient, type StreamSink } from './sse-client';
 
-/** Records every frame written; `sent` is what left it, corked writes going in one batch. */
 class Sink implements StreamSink {
   frames: string[] = [];
-  sent: string[][] = [];
-  private held: string[] | undefined;
   writableLength = 0;
   ended = false;
   write(chunk: string | Uint8Array) {
-    const frame = Buffer.from(chunk).toString();
-    this.frames.push(frame);
-    if (this.held) this.held.push(frame);
-    else this.sent.push([frame]);
+    this.frames.push(Buffer.from(chunk).toString());
     return true;
   }
-  cork() {
-    this.held ??= [];
-  }
-  uncork() {
-    if (this.held?.length) this.sent.push(this.held);
-    this.held = undefined;
-  }
   end() {
-    this.uncork();
     this.ended = true;
   }
 }
@@ -46,23 +32,6 @@ describe('SseClient', () => {
       'event: queues\ndata: {"topic":"queues","clusterId":"c","ts":"t"}\n\n',
       `id: 5\nevent: events\ndata: ${JSON.stringify(event(5))}\n\n`,
     ]);
-  });
-
-  it('sends the frames of one turn of the event loop together, in order', async () => {
-    const sink = new Sink();
-    const sut = new SseClient('c', new Set(['events'] as const), sink, undefined, bounds, hooks());
-    sut.finishReplay([event(1), event(2)]);
-    sut.event(event(3));
-    expect(sink.sent).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(sink.sent.map((batch) => batch.length)).toEqual([3]);
-    sut.event(event(4));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(sink.sent.map((batch) => batch.length)).toEqual([3, 1]);
-    expect(ids(sink)).toEqual([1, 2, 3, 4]);
-    sut.event(event(5));
-    sut.close();
-    expect(sink.sent.at(-1)).toHaveLength(1); // ending the stream sends what was held
   });
 
   it('joins replay and live without a gap or a duplicate at the seam', () => {

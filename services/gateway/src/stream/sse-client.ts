@@ -10,9 +10,6 @@ import {
 /** Where a client's frames go: an HTTP response in the gateway, a buffer in tests. */
 export interface StreamSink {
   write(chunk: string | Uint8Array): boolean;
-  /** Holds writes in memory until `uncork`, which sends them in one go. */
-  cork(): void;
-  uncork(): void;
   readonly writableLength: number;
   end(): void;
 }
@@ -49,8 +46,7 @@ export interface SendBounds {
 }
 
 /**
- * One browser's stream. Frames are written as they come, those of one turn of the event loop
- * sent together. A client is slow when its backlog of
+ * One browser's stream. Frames are written as they come. A client is slow when its backlog of
  * unsent bytes lasts longer than `maxLagMs`, or passes `maxBufferedBytes`: it is cut off (and
  * reconnects with its Last-Event-ID) rather than let grow the gateway's memory or slow anyone
  * else. Judged by time, not by size alone: a replay burst larger than a size bound would cut a
@@ -59,8 +55,6 @@ export interface SendBounds {
  */
 export class SseClient {
   private lastSeq: number;
-  /** Frames written in this turn of the event loop are held, and sent together at its end. */
-  private corked = false;
   private replaying = true;
   private held: BrokerEvent[] = [];
   private closed = false;
@@ -148,25 +142,8 @@ export class SseClient {
   private write(frame: string | Uint8Array): void {
     if (this.closed) return;
     if (this.tooSlow()) return this.cutOff();
-    this.corkUntilTurnEnds();
     this.sink.write(frame);
     this.hooks.frame();
-  }
-
-  /**
-   * A burst (events come from NATS many to a read, a replay all at once) goes out in one write per
-   * client, not one per frame: uncorked, every frame was a system call and an HTTP chunk of its own,
-   * the most of what a gateway spent per event during a drain.
-   */
-  private corkUntilTurnEnds(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.sink.cork();
-    setImmediate(() => {
-      this.corked = false;
-      // Ending the stream sent what was held.
-      if (!this.closed) this.sink.uncork();
-    });
   }
 
   private tooSlow(): boolean {

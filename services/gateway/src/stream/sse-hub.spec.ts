@@ -20,8 +20,6 @@ function client(lastEventId?: number, topics: readonly Topic[] = ['events']) {
   const frames: string[] = [];
   const sink: StreamSink = {
     write: (chunk) => frames.push(Buffer.from(chunk).toString()) > 0,
-    cork: () => undefined,
-    uncork: () => undefined,
     writableLength: 0,
     end: () => undefined,
   };
