@@ -75,9 +75,9 @@ export class MetricQueries {
            ELSE ${column} END`; // below the last value: the broker restarted and counts afresh
     const rows = await rowsOf<SeriesRecord>(
       db,
-      // A queue's sample holds from its tick until its next sample (ADR-0019): a bucket's figures
-      // are those of the samples holding at one of its node's ticks, and a bucket without a tick is
-      // unknown. Counter increases belong to the bucket their sample was taken in.
+      // A queue's sample holds at every tick of its node from its own until its next sample
+      // (ADR-0019): a bucket's figures are those its node's ticks saw, and a bucket without a tick
+      // is unknown. A counter's increase is counted at the tick its sample was taken at.
       `WITH s AS (
          SELECT node_id, queue, sampled_at, ended, message_count, consumer_count, delivering_count, first_message_at,
                 coalesce(lead(sampled_at) OVER w, 'infinity') AS until,
@@ -88,29 +88,21 @@ export class MetricQueries {
             AND sampled_at >= $2::timestamptz - make_interval(secs => ${QUEUE_SAMPLE_LOOKBACK_MS / 1000})
             AND sampled_at < $3
          WINDOW w AS (PARTITION BY node_id, queue ORDER BY sampled_at)
-       ), ticks AS (
-         SELECT node_id, date_bin(make_interval(secs => $4::float8 / 1000), ticked_at, $2::timestamptz) AS bucket,
-                array_agg(ticked_at) AS ticks
-           FROM queue_tick WHERE cluster_id = $1 AND ticked_at >= $2 AND ticked_at < $3
-          GROUP BY 1, 2
        ), held AS (
-         SELECT s.*, t.bucket,
-                (SELECT max(x) FROM unnest(t.ticks) x WHERE x >= s.sampled_at AND x < s.until) AS held_at
-           FROM s
-          CROSS JOIN LATERAL generate_series(
-                  date_bin(make_interval(secs => $4::float8 / 1000), greatest(s.sampled_at, $2), $2::timestamptz),
-                  least(s.until, $3::timestamptz) - interval '1 microsecond',
-                  make_interval(secs => $4::float8 / 1000)) AS b(bucket)
-           JOIN ticks t ON t.node_id = s.node_id AND t.bucket = b.bucket
+         SELECT s.*, t.ticked_at,
+                date_bin(make_interval(secs => $4::float8 / 1000), t.ticked_at, $2::timestamptz) AS bucket
+           FROM s JOIN queue_tick t
+             ON t.cluster_id = $1 AND t.node_id = s.node_id
+            AND t.ticked_at >= greatest(s.sampled_at, $2) AND t.ticked_at < least(s.until, $3)
           WHERE NOT s.ended
        ), per_queue AS (
          SELECT node_id, queue, bucket,
                 max(message_count) AS depth, max(consumer_count) AS consumers,
-                coalesce(sum(added) FILTER (WHERE sampled_at >= bucket), 0) AS added,
-                coalesce(sum(acknowledged) FILTER (WHERE sampled_at >= bucket), 0) AS acknowledged,
+                coalesce(sum(added) FILTER (WHERE ticked_at = sampled_at), 0) AS added,
+                coalesce(sum(acknowledged) FILTER (WHERE ticked_at = sampled_at), 0) AS acknowledged,
                 max(delivering_count) AS delivering,
-                max(extract(epoch FROM held_at - first_message_at)) AS oldest_seconds
-           FROM held WHERE held_at IS NOT NULL
+                max(extract(epoch FROM ticked_at - first_message_at)) AS oldest_seconds
+           FROM held
           GROUP BY 1, 2, 3
        ), queues_per_node AS (
          SELECT node_id, bucket, sum(depth) AS depth, sum(consumers) AS consumers,
