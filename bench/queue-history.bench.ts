@@ -11,7 +11,10 @@ import { createDataSource, QUEUE_SAMPLE_HEARTBEAT_MS, type Sql } from '@artemis-
 
 /** The bench's connection: typeorm's DataSource, as `createDataSource` makes it. */
 type Database = ReturnType<typeof createDataSource>;
+import { METRIC_POINTS_MAX } from '@artemis-studio/contracts';
+import type { DatabaseService } from '@artemis-studio/platform';
 import { createTestDatabase, insertCluster } from '@artemis-studio/testing';
+import { MetricQueries } from '../services/gateway/src/metrics/metric-queries';
 import type { QueueObservation } from '../services/scraper/src/queues/queue-observation';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
 import { runBench } from './support/run-bench';
@@ -20,6 +23,12 @@ const QUEUES = Number(process.env.BENCH_QUEUES ?? 5000);
 const TICKS = Number(process.env.BENCH_TICKS ?? 40);
 const TIER_B_MS = 15_000;
 const SHARES = [0, 0.05, 0.5, 1];
+/** The chart phase: a cluster of this many queues with 7 days of history at 5% changing. */
+const CHART_QUEUES = Number(process.env.BENCH_CHART_QUEUES ?? 1000);
+const CHART_DAYS = Number(process.env.BENCH_CHART_DAYS ?? 7);
+const CHART_READS = 20;
+/** The goal (issue 32): a 7-day chart of one queue and of a whole cluster in p99 under 200 ms. */
+const CHART_LIMIT_MS = 200;
 
 interface Figures {
   share: number;
@@ -119,6 +128,74 @@ async function rowsOf(db: Sql, clusterId: string): Promise<number> {
   return Number(row.n);
 }
 
+/**
+ * Writes `CHART_DAYS` of history as the scraper would have at 5% changing (the same queues busy,
+ * the rest heartbeating) straight into the tables, and times the gateway's own chart queries.
+ */
+async function measureCharts(db: Database): Promise<void> {
+  const cluster = await insertCluster(db, {
+    nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+  });
+  const node = cluster.nodeIds[0];
+  const ticks = (CHART_DAYS * 86_400_000) / TIER_B_MS;
+  const busy = Math.round(CHART_QUEUES * 0.05);
+  const heartbeatTicks = QUEUE_SAMPLE_HEARTBEAT_MS / TIER_B_MS;
+  const to = Math.floor(Date.now() / 60_000) * 60_000;
+  const from = to - CHART_DAYS * 86_400_000;
+  const began = performance.now();
+  await db.query(
+    `INSERT INTO queue_tick (ticked_at, cluster_id, node_id)
+     SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => t * $4::float8 / 1000), $2, $3
+       FROM generate_series(0, $5 - 1) t`,
+    [from, cluster.id, node, TIER_B_MS, ticks],
+  );
+  // Busy queues change at every tick; the others are sampled at every heartbeat.
+  await db.query(
+    `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                messages_acknowledged, consumer_count, delivering_count)
+     SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => t * $4::float8 / 1000), $2, $3, 'bench.q.' || q,
+            (t + q) % 500, t * 10, t * 10 - (t + q) % 500, 1, 0
+       FROM generate_series(0, $5 - 1) t, generate_series(0, $6 - 1) q
+      WHERE q < $7 OR t % $8 = q % $8
+      ORDER BY t`,
+    [from, cluster.id, node, TIER_B_MS, ticks, CHART_QUEUES, busy, heartbeatTicks],
+  );
+  await db.query(`ANALYZE metric_sample`);
+  await db.query(`ANALYZE queue_tick`);
+  const [{ n }] = (await db.query(`SELECT count(*)::int AS n FROM metric_sample WHERE cluster_id = $1`, [
+    cluster.id,
+  ])) as { n: number }[];
+  console.log(
+    `chart reads: ${CHART_QUEUES} queues, ${CHART_DAYS} days of history at 5% changing (${n} samples, written in ${((performance.now() - began) / 1000).toFixed(0)} s); limit ${CHART_LIMIT_MS} ms p99`,
+  );
+  const queries = new MetricQueries({ forRequest: async () => db } as unknown as DatabaseService);
+  const range = (days: number) => {
+    const span = days * 86_400_000;
+    return { from: new Date(to - span), to: new Date(to), stepMs: Math.ceil(span / METRIC_POINTS_MAX) };
+  };
+  console.log('chart | days | p50 ms | p99 ms (of reads) | p99 / limit');
+  for (const days of [1 / 24, 1, CHART_DAYS])
+    for (const [label, queue] of [
+      ['a busy queue', 'bench.q.0'],
+      ['a flat queue', `bench.q.${CHART_QUEUES - 1}`],
+      ['the whole cluster', null],
+    ] as const) {
+      const times: number[] = [];
+      for (let i = 0; i < CHART_READS; i++) {
+        const start = performance.now();
+        await queries.series(cluster.id, queue, range(days));
+        times.push(performance.now() - start);
+        // Far past the limit: one more read says nothing new, and twenty would take minutes.
+        if (times[0] > 10 * CHART_LIMIT_MS) break;
+      }
+      times.sort((a, b) => a - b);
+      const p99 = times[Math.ceil(times.length * 0.99) - 1];
+      console.log(
+        `${label} | ${+days.toFixed(2)} | ${times[Math.floor(times.length / 2)].toFixed(0)} | ${p99.toFixed(0)} (${times.length}) | ${(p99 / CHART_LIMIT_MS).toFixed(2)}`,
+      );
+    }
+}
+
 async function main(): Promise<void> {
   const database = await createTestDatabase({ migrated: true });
   const db = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
@@ -146,6 +223,7 @@ async function main(): Promise<void> {
           `${(baseline.bytesPerQueuePerDay / f.bytesPerQueuePerDay).toFixed(1)}x less`,
         ].join(' | '),
       );
+    await measureCharts(db);
   } finally {
     await db.destroy();
     await database.drop();
