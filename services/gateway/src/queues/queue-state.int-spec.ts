@@ -111,6 +111,15 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
               (to_timestamp($1::float8 / 1000) + interval '110 minutes', $2, $3, 'flat', 7, 0, 0, 1, true)`,
       [T0, clusterId, cluster.nodeIds[1]],
     );
+    // Queue 'brief' on node a, sampled at 30:45 and ended at 31:05, off its node's ticks (its
+    // node no longer live): it held at the tick of 31:00 too.
+    await db.query(
+      `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                  messages_acknowledged, consumer_count, ended)
+       VALUES (to_timestamp($1::float8 / 1000) + interval '30 minutes 45 seconds', $2, $3, 'brief', 3, 0, 0, 0, false),
+              (to_timestamp($1::float8 / 1000) + interval '31 minutes 5 seconds', $2, $3, 'brief', 3, 0, 0, 0, true)`,
+      [T0, clusterId, cluster.nodeIds[0]],
+    );
     await db.query(
       `DELETE FROM queue_tick WHERE node_id = $1 AND ticked_at >= to_timestamp($2::float8 / 1000) + interval '100 minutes'
                                 AND ticked_at < to_timestamp($2::float8 / 1000) + interval '101 minutes'`,
@@ -163,6 +172,18 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     ]);
     for (const p of b.points) expect(p).toMatchObject({ depth: 7, consumers: 1, added: 0 });
     expect(body.series[0].points.map((p) => p.depth)).toEqual(b.points.map((p) => p.depth));
+  });
+
+  it("holds a sample at its node's next tick when its series ends before the tick after", async () => {
+    const from = T0 + 30 * 60_000;
+    const body = await metrics(
+      `/queues/brief/metrics?from=${iso(from)}&to=${iso(from + 3 * 60_000)}&step=60000`,
+    );
+    const a = body.series.find((s) => s.node === 'a')!;
+    expect(a.points.map((p) => [(new Date(p.t).getTime() - T0) / 60_000, p.depth])).toEqual([
+      [30, 3],
+      [31, 3],
+    ]);
   });
 
   it('counts across a broker restart instead of going negative', async () => {
