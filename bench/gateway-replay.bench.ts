@@ -1,0 +1,116 @@
+/**
+ * A stream's replay after a reconnect (issue 32, item 3: "replay of 500 events after a reconnect
+ * p99 ≤ 50 ms"):   npm run bench -- gateway-replay      (BENCH_RECONNECTS=30)
+ * The event store and one gateway on a private NATS server, a cluster with 2,000 stored events;
+ * each reconnect asks for the `events` topic with a Last-Event-ID 500 events back and is timed
+ * from the request to its 500th replayed frame. The limit, in the same run: the same 500 rows read
+ * straight from PostgreSQL and serialised, with no event store, bus, gateway or HTTP between.
+ */
+import { createDataSource } from '@artemis-studio/db';
+import {
+  createTestDatabase,
+  insertCluster,
+  signIn,
+  spawnService,
+  startPrivateNats,
+} from '@artemis-studio/testing';
+import { runBench } from './support/run-bench';
+
+const RECONNECTS = Number(process.env.BENCH_RECONNECTS ?? 30);
+const STORED = 2000;
+const BEHIND = 500;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Opens the stream `behind` events back and resolves with the ms until the last of them arrived. */
+async function replayMs(url: string, headers: Record<string, string>, lastEventId: number): Promise<number> {
+  const controller = new AbortController();
+  const started = performance.now();
+  const response = await fetch(url, {
+    headers: { ...headers, 'Last-Event-ID': String(lastEventId) },
+    signal: controller.signal,
+  });
+  if (response.status !== 200) throw new Error(`the stream answered ${response.status}`);
+  const decoder = new TextDecoder();
+  let seen = 0;
+  let text = '';
+  for await (const chunk of response.body!) {
+    text += decoder.decode(chunk, { stream: true });
+    const frames = text.split('\n\n');
+    text = frames.pop()!;
+    seen += frames.filter((f) => f.startsWith('id: ')).length;
+    if (seen >= BEHIND) break;
+  }
+  const ms = performance.now() - started;
+  controller.abort();
+  if (seen < BEHIND) throw new Error(`the replay ended after ${seen} of ${BEHIND} events`);
+  return ms;
+}
+
+async function main(): Promise<void> {
+  const nats = await startPrivateNats();
+  const database = await createTestDatabase({ migrated: true });
+  process.env.STUDIO_TEST_DATABASE_URL = database.url;
+  const db = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
+  const services: { stop(): Promise<void> }[] = [];
+  try {
+    const cluster = await insertCluster(db, {
+      nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+    });
+    await db.query(
+      `INSERT INTO broker_event (broker_ts, received_at, cluster_id, event_id, type, node, address, queue,
+                                 consumer, session, connection, remote_address, "user", props)
+       SELECT now(), now(), $1, gen_random_uuid(), 'CONSUMER_CREATED', 'n', 'orders', 'orders.in', 'consumer-' || i,
+              'session-' || i, 'connection-' || i, '127.0.0.1:' || (40000 + i), 'app',
+              jsonb_build_object('_AMQ_ConsumerCount', i, '_AMQ_RoutingName', 'orders.in')
+         FROM generate_series(1, $2) i`,
+      [cluster.id, STORED],
+    );
+    const [{ last }] = (await db.query(
+      `SELECT max(seq)::int AS last FROM broker_event WHERE cluster_id = $1`,
+      [cluster.id],
+    )) as { last: number }[];
+    const env = { NATS_URL: nats.url };
+    services.push(await spawnService('event-store', 18781, env));
+    const gateway = await spawnService('gateway', 18783, env);
+    services.push(gateway);
+    const session = await signIn(gateway.url);
+    const url = `${gateway.url}/api/v1/stream?clusterId=${cluster.id}&topics=events`;
+
+    // Warm both paths, then time them in turns.
+    await replayMs(url, session.headers, last - BEHIND);
+    const gatewayMs: number[] = [];
+    const limitMs: number[] = [];
+    for (let i = 0; i < RECONNECTS; i++) {
+      gatewayMs.push(await replayMs(url, session.headers, last - BEHIND));
+      const started = performance.now();
+      const rows = (await db.query(
+        `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [cluster.id, last - BEHIND, BEHIND],
+      )) as unknown[];
+      JSON.stringify(rows);
+      limitMs.push(performance.now() - started);
+    }
+    gatewayMs.sort((a, b) => a - b);
+    limitMs.sort((a, b) => a - b);
+    console.log(`replay of ${BEHIND} events after a reconnect, ${RECONNECTS} reconnects, one at a time`);
+    console.log('path | p50 ms | p99 ms | max ms');
+    console.log(
+      `read from PostgreSQL and serialised (limit) | ${percentile(limitMs, 50).toFixed(1)} | ${percentile(limitMs, 99).toFixed(1)} | ${limitMs.at(-1)!.toFixed(1)}`,
+    );
+    console.log(
+      `gateway stream, request to the ${BEHIND}th frame | ${percentile(gatewayMs, 50).toFixed(1)} | ${percentile(gatewayMs, 99).toFixed(1)} | ${gatewayMs.at(-1)!.toFixed(1)}`,
+    );
+    console.log(
+      `p99 against the limit: ${(percentile(gatewayMs, 99) / percentile(limitMs, 99)).toFixed(1)}x; against the goal of 50 ms: ${(percentile(gatewayMs, 99) / 50).toFixed(2)}`,
+    );
+  } finally {
+    for (const service of services.reverse()) await service.stop();
+    await db.destroy();
+    await database.drop();
+    await nats.stop();
+  }
+}
+
+runBench(__filename, main);
