@@ -15,7 +15,7 @@ import { METRIC_POINTS_MAX } from '@artemis-studio/contracts';
 import type { DatabaseService } from '@artemis-studio/platform';
 import { createTestDatabase, insertCluster } from '@artemis-studio/testing';
 import { MetricQueries } from '../services/gateway/src/metrics/metric-queries';
-import type { QueueObservation } from '../services/scraper/src/queues/queue-observation';
+import { observedQueue } from '../services/scraper/src/queues/queue-observation.fixture';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
 import { runBench } from './support/run-bench';
 
@@ -40,22 +40,8 @@ interface Figures {
   bytesPerQueuePerDay: number;
 }
 
-const observation = (i: number, depth: number): QueueObservation => ({
-  name: `bench.q.${i}`,
-  address: `bench.q.${i}`,
-  routingType: 'ANYCAST',
-  messageCount: depth,
-  consumerCount: 1,
-  deliveringCount: 0,
-  messagesAdded: depth,
-  messagesAcknowledged: 0,
-  messagesExpired: 0,
-  messagesKilled: 0,
-  paused: false,
-  durable: true,
-  temporary: false,
-  firstMessageAt: null,
-});
+const observation = (i: number, depth: number) =>
+  observedQueue(`bench.q.${i}`, { messageCount: depth, consumerCount: 1, messagesAdded: depth });
 
 async function walLsn(db: Sql): Promise<string> {
   return ((await db.query(`SELECT pg_current_wal_lsn()::text AS lsn`)) as { lsn: string }[])[0].lsn;

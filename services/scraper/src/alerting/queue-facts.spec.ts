@@ -1,23 +1,8 @@
 import type { QueueObservation } from '../queues/queue-observation';
+import { observedQueue } from '../queues/queue-observation.fixture';
 import { QueueFactBuilder } from './queue-facts';
 
-const observed = (name: string, over: Partial<QueueObservation> = {}): QueueObservation => ({
-  name,
-  address: name,
-  routingType: 'ANYCAST',
-  messageCount: 0,
-  consumerCount: 0,
-  deliveringCount: 0,
-  messagesAdded: 0,
-  messagesAcknowledged: 0,
-  messagesExpired: 0,
-  messagesKilled: 0,
-  paused: false,
-  durable: true,
-  temporary: false,
-  firstMessageAt: null,
-  ...over,
-});
+const observed = observedQueue;
 const at = (seconds: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, seconds));
 
 describe('queue facts from what a tick read', () => {

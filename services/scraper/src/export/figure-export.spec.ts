@@ -1,27 +1,15 @@
 import type { QueueObservation } from '../queues/queue-observation';
+import { observedQueue } from '../queues/queue-observation.fixture';
 import { exportedAddresses, exportedQueues } from './figure-export';
 
-const observed = (
-  name: string,
-  messageCount: number,
-  over: Partial<QueueObservation> = {},
-): QueueObservation => ({
-  name,
-  address: name,
-  routingType: 'ANYCAST',
-  messageCount,
-  consumerCount: 1,
-  deliveringCount: 0,
-  messagesAdded: 10,
-  messagesAcknowledged: 5,
-  messagesExpired: 0,
-  messagesKilled: 0,
-  paused: false,
-  durable: true,
-  temporary: false,
-  firstMessageAt: null,
-  ...over,
-});
+const observed = (name: string, messageCount: number, over: Partial<QueueObservation> = {}) =>
+  observedQueue(name, {
+    messageCount,
+    consumerCount: 1,
+    messagesAdded: 10,
+    messagesAcknowledged: 5,
+    ...over,
+  });
 const now = new Date('2026-12-01T10:00:00Z');
 
 describe('the queues exported to Prometheus', () => {

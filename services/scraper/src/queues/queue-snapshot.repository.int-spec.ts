@@ -2,24 +2,11 @@ import { createDataSource, QUEUE_SAMPLE_HEARTBEAT_MS } from '@artemis-studio/db'
 import { insertCluster, testDatabaseUrl, waitFor } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
+import { observedQueue } from './queue-observation.fixture';
 import { QueueSnapshotRepository } from './queue-snapshot.repository';
 
-const queue = (name: string, messageCount = 0): QueueObservation => ({
-  name,
-  address: name,
-  routingType: 'ANYCAST',
-  messageCount,
-  consumerCount: 0,
-  deliveringCount: 0,
-  messagesAdded: messageCount,
-  messagesAcknowledged: 0,
-  messagesExpired: 0,
-  messagesKilled: 0,
-  paused: false,
-  durable: true,
-  temporary: false,
-  firstMessageAt: null,
-});
+const queue = (name: string, messageCount = 0) =>
+  observedQueue(name, { messageCount, messagesAdded: messageCount });
 
 /** A cluster of one node nobody polls: these tests write its snapshots themselves. */
 const oneNodeCluster = { nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }] };
