@@ -140,8 +140,7 @@ export class QueueSnapshotRepository {
        )
        SELECT (SELECT count(*) FROM upserted WHERE changed)::int AS changed,
               (SELECT count(*) FROM removed)::int AS removed,
-              (SELECT count(*) FROM sampled)::int AS sampled,
-              (SELECT count(*) FROM ended)::int + (SELECT count(*) FROM ticked)::int AS written`,
+              (SELECT count(*) FROM sampled)::int AS sampled`,
         [
           clusterId,
           nodeId,
