@@ -6,6 +6,9 @@
  * 100% of queues changing per tick. The baseline is 100%: every queue sampled at every tick is what
  * the history cost before, whatever changed. Rows are the samples and ticks written; WAL is what
  * PostgreSQL logged for the whole tick (the snapshots' upsert included, which both pay).
+ * Then the charts: a cluster of BENCH_CHART_QUEUES (1,000) with BENCH_CHART_DAYS (7) of history at
+ * 5% changing, read by the gateway's own series query over an hour, a day and the whole history,
+ * against the goal of 200 ms p99.
  */
 import { createDataSource, QUEUE_SAMPLE_HEARTBEAT_MS, type Sql } from '@artemis-studio/db';
 
