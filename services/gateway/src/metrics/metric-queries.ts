@@ -4,6 +4,9 @@ import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import type { MetricRange } from './metric-range';
 
+/** How far before a range the sample holding at its start is looked for (ADR-0019). */
+const LOOKBACK = `make_interval(secs => ${QUEUE_SAMPLE_LOOKBACK_MS / 1000})`;
+
 /** A queue's series: connections are the node's, not the queue's. */
 const CONNECTIONS_NONE = `SELECT *, NULL::int AS connections, NULL::real AS disk_usage, NULL::real AS disk_limit,
                                  NULL::bigint AS memory_bytes, NULL::bigint AS memory_limit_bytes
@@ -85,7 +88,7 @@ export class MetricQueries {
                 ${increase('messages_acknowledged')} AS acknowledged
            FROM metric_sample
           WHERE cluster_id = $1 ${queue !== null ? 'AND queue = $5' : ''}
-            AND sampled_at >= $2::timestamptz - make_interval(secs => ${QUEUE_SAMPLE_LOOKBACK_MS / 1000})
+            AND sampled_at >= $2::timestamptz - ${LOOKBACK}
             AND sampled_at < $3
          WINDOW w AS (PARTITION BY node_id, queue ORDER BY sampled_at)
        ), tick_gap AS (
@@ -93,7 +96,7 @@ export class MetricQueries {
            FROM (SELECT node_id, ticked_at - lag(ticked_at) OVER (PARTITION BY node_id ORDER BY ticked_at) AS gap
                    FROM queue_tick
                   WHERE cluster_id = $1 AND ticked_at < $3
-                    AND ticked_at >= $2::timestamptz - make_interval(secs => ${QUEUE_SAMPLE_LOOKBACK_MS / 1000})) g
+                    AND ticked_at >= $2::timestamptz - ${LOOKBACK}) g
           GROUP BY node_id
        ), held AS (
          -- At its own tick (a sample is written with its tick),
@@ -234,7 +237,7 @@ export class MetricQueries {
                 min(sampled_at) FILTER (WHERE sampled_at > ${start} AND NOT ended) AS first_at
            FROM metric_sample
           WHERE cluster_id = $1
-            AND sampled_at >= ${start} - make_interval(secs => ${QUEUE_SAMPLE_LOOKBACK_MS / 1000})
+            AND sampled_at >= ${start} - ${LOOKBACK}
           GROUP BY node_id, queue
        )
        SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth,

@@ -102,24 +102,21 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
        SELECT DISTINCT sampled_at, cluster_id, node_id FROM metric_sample WHERE cluster_id = $1`,
       [clusterId],
     );
+    /** A queue sampled once and ended later, both at seconds after T0, its figures unchanged. */
+    const sampledThenEnded = (node: string, queue: string, depth: number, consumers: number, at: number[]) =>
+      db.query(
+        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                    messages_acknowledged, consumer_count, ended)
+         SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => t.s), $2, $3, $4, $5, 0, 0, $6, t.i = 2
+           FROM unnest($7::float8[]) WITH ORDINALITY AS t(s, i)`,
+        [T0, clusterId, node, queue, depth, consumers, at],
+      );
     // Queue 'flat' on node b, sampled once at minute 90 (7 messages) and ended at minute 110 (its
     // node no longer live); node b's queues went unread through minute 100.
-    await db.query(
-      `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                  messages_acknowledged, consumer_count, ended)
-       VALUES (to_timestamp($1::float8 / 1000) + interval '90 minutes', $2, $3, 'flat', 7, 0, 0, 1, false),
-              (to_timestamp($1::float8 / 1000) + interval '110 minutes', $2, $3, 'flat', 7, 0, 0, 1, true)`,
-      [T0, clusterId, cluster.nodeIds[1]],
-    );
+    await sampledThenEnded(cluster.nodeIds[1], 'flat', 7, 1, [90 * 60, 110 * 60]);
     // Queue 'brief' on node a, sampled at 30:45 and ended at 31:05, off its node's ticks (its
     // node no longer live): it held at the tick of 31:00 too.
-    await db.query(
-      `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                  messages_acknowledged, consumer_count, ended)
-       VALUES (to_timestamp($1::float8 / 1000) + interval '30 minutes 45 seconds', $2, $3, 'brief', 3, 0, 0, 0, false),
-              (to_timestamp($1::float8 / 1000) + interval '31 minutes 5 seconds', $2, $3, 'brief', 3, 0, 0, 0, true)`,
-      [T0, clusterId, cluster.nodeIds[0]],
-    );
+    await sampledThenEnded(cluster.nodeIds[0], 'brief', 3, 0, [30 * 60 + 45, 31 * 60 + 5]);
     await db.query(
       `DELETE FROM queue_tick WHERE node_id = $1 AND ticked_at >= to_timestamp($2::float8 / 1000) + interval '100 minutes'
                                 AND ticked_at < to_timestamp($2::float8 / 1000) + interval '101 minutes'`,
