@@ -12,4 +12,11 @@ export { changeOf, Filters, firstChanged, firstRow, isoOrNull, pageBefore, rowsO
 export type { Sql } from './sql';
 export { ALERT_SELECT, alertOf, alertRuleOf, SILENCE_OF_ALERT } from './alert.queries';
 export type { AlertRow, AlertRuleRow } from './alert.queries';
-export { QUEUE_SAMPLE_HEARTBEAT_MS, QUEUE_SAMPLE_LOOKBACK_MS } from './queue-history';
+/** The history as the scraper writes it, made from history written without tick totals or rollups. */
+export { addTickTotals, rollUpHistory } from './migrations/1765100000000-node-rollups';
+export {
+  NODE_ROLLUP_RESOLUTIONS_S,
+  QUEUE_SAMPLE_HEARTBEAT_MS,
+  QUEUE_SAMPLE_LOOKBACK_MS,
+  type NodeRollupResolution,
+} from './queue-history';

@@ -6,6 +6,7 @@ import { ClusterCredentialEntity, ClusterEntity } from './entities';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ChangeDrivenQueueSamples1765000000000 } from './migrations/1765000000000-change-driven-queue-samples';
+import { NodeRollups1765100000000 } from './migrations/1765100000000-node-rollups';
 import { SecretVault } from './secret-vault';
 
 describe('migrations against real PostgreSQL', () => {
@@ -75,6 +76,80 @@ describe('migrations against real PostgreSQL', () => {
       ]);
       const [{ ended }] = await sut.query(`SELECT count(*)::int AS ended FROM metric_sample WHERE ended`);
       expect(ended).toBe(0);
+    } finally {
+      await sut.destroy();
+      await fresh.drop();
+    }
+  });
+
+  it("give the history kept so far its ticks' totals and rollups, as the scraper writes them (ADR-0020)", async () => {
+    const fresh = await createTestDatabase({ migrated: false });
+    const sut = await createDataSource({ url: fresh.url, poolSize: 2 }).initialize();
+    try {
+      await migrate(sut);
+      const migration = new NodeRollups1765100000000();
+      const runner = sut.createQueryRunner();
+      await migration.down(runner);
+      const [cluster, node] = [randomUUID(), randomUUID()];
+      // Queue a sampled at 10:00:00 (depth 4, 10 added so far) and at 10:00:45 (depth 1, 16 added);
+      // b at 10:00:00 only (depth 2), ended at 10:01:10. Ticks every 15 s to 10:01:30.
+      await sut.query(
+        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                    messages_acknowledged, consumer_count, ended)
+         VALUES ('2026-11-30T10:00:00Z', $1, $2, 'a', 4, 10, 0, 1, false),
+                ('2026-11-30T10:00:45Z', $1, $2, 'a', 1, 16, 0, 1, false),
+                ('2026-11-30T10:00:00Z', $1, $2, 'b', 2, 0, 0, 0, false),
+                ('2026-11-30T10:01:10Z', $1, $2, 'b', 2, 0, 0, 0, true)`,
+        [cluster, node],
+      );
+      await sut.query(
+        `INSERT INTO queue_tick (ticked_at, cluster_id, node_id)
+         SELECT timestamptz '2026-11-30T10:00:00Z' + make_interval(secs => 15 * t), $1, $2 FROM generate_series(0, 6) t`,
+        [cluster, node],
+      );
+      await sut.query(
+        `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
+         VALUES ('2026-11-30T10:00:05Z', $1, $2, 3), ('2026-11-30T10:01:05Z', $1, $2, 8)`,
+        [cluster, node],
+      );
+      await migration.up(runner);
+      await runner.release();
+      const ticks = await sut.query(`SELECT depth::int, added::int FROM queue_tick ORDER BY ticked_at`);
+      expect(ticks.map((t: { depth: number }) => t.depth)).toEqual([6, 6, 6, 3, 3, 1, 1]);
+      expect(ticks.map((t: { added: number }) => t.added)).toEqual([0, 0, 0, 6, 0, 0, 0]);
+      const rollups = await sut.query(
+        `SELECT resolution_s, ticks, depth_min::int, depth_max::int, depth_last::int, added::int, connections_max
+           FROM node_rollup ORDER BY resolution_s, bucket`,
+      );
+      expect(rollups).toEqual([
+        {
+          resolution_s: 60,
+          ticks: 4,
+          depth_min: 3,
+          depth_max: 6,
+          depth_last: 3,
+          added: 6,
+          connections_max: 3,
+        },
+        {
+          resolution_s: 60,
+          ticks: 3,
+          depth_min: 1,
+          depth_max: 3,
+          depth_last: 1,
+          added: 0,
+          connections_max: 8,
+        },
+        {
+          resolution_s: 3600,
+          ticks: 7,
+          depth_min: 1,
+          depth_max: 6,
+          depth_last: 1,
+          added: 6,
+          connections_max: 8,
+        },
+      ]);
     } finally {
       await sut.destroy();
       await fresh.drop();

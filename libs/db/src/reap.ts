@@ -2,8 +2,17 @@ import { changeOf, type Sql } from './sql';
 
 /** A table kept for a retention period: its name and the column that says how old a row is. */
 export interface ReapedTable {
-  table: 'metric_sample' | 'queue_tick' | 'node_sample' | 'address_sample' | 'broker_event' | 'alert';
+  table:
+    | 'metric_sample'
+    | 'queue_tick'
+    | 'node_sample'
+    | 'node_rollup'
+    | 'address_sample'
+    | 'broker_event'
+    | 'alert';
   age: string;
+  /** Only the rows matching this condition (of constants only) are kept for this period. */
+  scope?: string;
   /** Delete oldest first by this column (a keyset), or in any order (by ctid) when absent. */
   orderBy?: string;
 }
@@ -14,7 +23,7 @@ export interface ReapedTable {
  */
 export async function reapOlderThan(
   sql: Sql,
-  { table, age, orderBy }: ReapedTable,
+  { table, age, orderBy, scope }: ReapedTable,
   olderThan: Date,
   batchSize: number,
 ): Promise<number> {
@@ -24,7 +33,7 @@ export async function reapOlderThan(
     const { count } = await changeOf(
       sql,
       `DELETE FROM ${table} WHERE ${key} = ANY (ARRAY(
-         SELECT ${key} FROM ${table} WHERE ${age} < $1 ${order} LIMIT $2))`,
+         SELECT ${key} FROM ${table} WHERE ${age} < $1 ${scope ? `AND ${scope}` : ''} ${order} LIMIT $2))`,
       [olderThan, batchSize],
     );
     total += count;

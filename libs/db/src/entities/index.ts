@@ -9,7 +9,7 @@ export type { CredentialKind } from './cluster-credential.entity';
 
 /**
  * The tables read and written as entities. One access style per table: the high-volume tables
- * (`queue_snapshot`, `metric_sample`, `queue_tick`, `node_sample`, `address_sample`, `broker_event`) are written in batches and read
+ * (`queue_snapshot`, `metric_sample`, `queue_tick`, `node_sample`, `node_rollup`, `address_sample`, `broker_event`) are written in batches and read
  * with hand-tuned SQL by their one owner each, so they have no entity to drift from that SQL.
  */
 export const ENTITIES = [

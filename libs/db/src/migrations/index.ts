@@ -16,6 +16,7 @@ import { NodeRoleHistory1764970000000 } from './1764970000000-node-role-history'
 import { ClusterNotificationRing1764980000000 } from './1764980000000-cluster-notification-ring';
 import { StudioInstallation1764990000000 } from './1764990000000-studio-installation';
 import { ChangeDrivenQueueSamples1765000000000 } from './1765000000000-change-driven-queue-samples';
+import { NodeRollups1765100000000 } from './1765100000000-node-rollups';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   ClusterNotificationRing1764980000000,
   StudioInstallation1764990000000,
   ChangeDrivenQueueSamples1765000000000,
+  NodeRollups1765100000000,
 ];
