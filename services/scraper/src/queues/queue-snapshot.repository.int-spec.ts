@@ -188,6 +188,80 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     expect(await row()).toEqual({ observed_at: at(75), rate: 0 });
   });
 
+  it("writes each tick with its node's queue totals and rolls them up per minute and per hour (ADR-0020)", async () => {
+    const own = await insertCluster(db, oneNodeCluster);
+    const node = own.nodeIds[0];
+    // In 1999: the rollups' reaper deletes across clusters, and only these are that old.
+    const at = (seconds: number) => new Date(Date.UTC(1999, 10, 30, 16, 0, seconds));
+    const waiting = new Date(Date.UTC(1999, 10, 30, 15, 59, 0));
+    const observed = (name: string, depth: number, added: number, firstMessageAt: Date | null = null) =>
+      observedQueue(name, { messageCount: depth, messagesAdded: added, consumerCount: 1, firstMessageAt });
+    await sut.sync(own.id, node, [observed('a', 5, 100, waiting), observed('b', 1, 10)], at(0));
+    // b's counter went back (the broker restarted): its 4 count from zero.
+    await sut.sync(own.id, node, [observed('a', 9, 130, waiting), observed('b', 0, 4)], at(30));
+    // Unchanged: no sample written, the totals all the same.
+    await sut.sync(own.id, node, [observed('a', 9, 130, waiting), observed('b', 0, 4)], at(45));
+    await sut.sync(own.id, node, [observed('a', 2, 131, waiting)], at(75));
+    const ticks = await db.query(
+      `SELECT depth::int, consumers::int, added::int, extract(epoch FROM ticked_at - oldest_message_at)::int AS waited
+         FROM queue_tick WHERE node_id = $1 ORDER BY ticked_at`,
+      [node],
+    );
+    expect(ticks).toEqual([
+      { depth: 6, consumers: 2, added: 0, waited: 60 },
+      { depth: 9, consumers: 2, added: 30 + 4, waited: 90 },
+      { depth: 9, consumers: 2, added: 0, waited: 105 },
+      { depth: 2, consumers: 1, added: 1, waited: 135 },
+    ]);
+    const rollups = await db.query(
+      `SELECT resolution_s, bucket, ticks, depth_min::int, depth_max::int, depth_last::int, added::int,
+              oldest_seconds_max
+         FROM node_rollup WHERE node_id = $1 ORDER BY resolution_s, bucket`,
+      [node],
+    );
+    expect(rollups).toEqual([
+      {
+        resolution_s: 60,
+        bucket: at(0),
+        ticks: 3,
+        depth_min: 6,
+        depth_max: 9,
+        depth_last: 9,
+        added: 34,
+        oldest_seconds_max: 105,
+      },
+      {
+        resolution_s: 60,
+        bucket: at(60),
+        ticks: 1,
+        depth_min: 2,
+        depth_max: 2,
+        depth_last: 2,
+        added: 1,
+        oldest_seconds_max: 135,
+      },
+      {
+        resolution_s: 3600,
+        bucket: at(0),
+        ticks: 4,
+        depth_min: 2,
+        depth_max: 9,
+        depth_last: 2,
+        added: 35,
+        oldest_seconds_max: 135,
+      },
+    ]);
+    // Each resolution is reaped on its own.
+    expect(await sut.reapRollups(60, at(60))).toBe(1);
+    expect(await db.query(`SELECT resolution_s FROM node_rollup WHERE node_id = $1`, [node])).toEqual([
+      { resolution_s: 60 },
+      { resolution_s: 3600 },
+    ]);
+    // Out of the way of the samples' reaper below, which counts what it deletes before 2001.
+    for (const table of ['metric_sample', 'queue_tick', 'node_rollup'])
+      await db.query(`DELETE FROM ${table} WHERE cluster_id = $1`, [own.id]);
+  });
+
   it('reaps only samples older than the cut-off, in bounded batches', async () => {
     // Its own cluster and a cut-off in the year 2000: the reaper deletes across clusters, and
     // the other tests' samples carry fixed dates that a cut-off relative to the clock catches

@@ -1,6 +1,13 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { QUEUE_SAMPLE_HEARTBEAT_MS, reapOlderThan, rowsOf, whileClusterExists } from '@artemis-studio/db';
+import {
+  NODE_ROLLUP_RESOLUTIONS_S,
+  QUEUE_SAMPLE_HEARTBEAT_MS,
+  reapOlderThan,
+  rowsOf,
+  whileClusterExists,
+  type NodeRollupResolution,
+} from '@artemis-studio/db';
 import type { QueueObservation } from './queue-observation';
 
 export interface QueueSyncResult {
@@ -51,6 +58,21 @@ const SAMPLED = [
   'first_message_at',
 ];
 const sampleColumns = (row?: string) => SAMPLED.map((c) => (row ? `${row}.${c}` : c)).join(', ');
+
+/** A counter's increase since the stored snapshot `s` (0 for a new queue; after a reset, all of it). */
+const increaseOf = (counter: string) =>
+  `CASE WHEN s.name IS NULL THEN 0 WHEN i.${counter} >= s.${counter} THEN i.${counter} - s.${counter} ELSE i.${counter} END`;
+
+/** Folds a tick's totals (`EXCLUDED`) into a node's rollup row `r`, which tier A may have begun. */
+const ROLL_UP_TICK = `
+  ticks = r.ticks + 1, last_tick_at = greatest(r.last_tick_at, EXCLUDED.last_tick_at),
+  depth_min = least(r.depth_min, EXCLUDED.depth_min), depth_max = greatest(r.depth_max, EXCLUDED.depth_max),
+  depth_last = CASE WHEN r.last_tick_at IS NULL OR EXCLUDED.last_tick_at >= r.last_tick_at
+                    THEN EXCLUDED.depth_last ELSE r.depth_last END,
+  consumers_max = greatest(r.consumers_max, EXCLUDED.consumers_max),
+  delivering_max = greatest(r.delivering_max, EXCLUDED.delivering_max),
+  added = r.added + EXCLUDED.added, acknowledged = r.acknowledged + EXCLUDED.acknowledged,
+  oldest_seconds_max = greatest(r.oldest_seconds_max, EXCLUDED.oldest_seconds_max)`;
 
 /**
  * Writes one node's tier-B tick in one statement: upsert every snapshot, delete the queues that
@@ -135,8 +157,31 @@ export class QueueSnapshotRepository {
          SELECT $3, $1, $2, e.*, true FROM (SELECT * FROM removed UNION ALL SELECT * FROM unread) e
          RETURNING 1
        ),
+       -- The node's queues in total at this tick (those read), so a cluster's chart reads a row
+       -- per node and tick, or per minute or hour, instead of every queue (ADR-0020).
+       totals AS (
+         SELECT coalesce(sum(i.message_count), 0) AS depth, coalesce(sum(i.consumer_count), 0) AS consumers,
+                coalesce(sum(i.delivering_count), 0) AS delivering, min(i.first_message_at) AS oldest_message_at,
+                coalesce(sum(${increaseOf('messages_added')}), 0) AS added,
+                coalesce(sum(${increaseOf('messages_acknowledged')}), 0) AS acknowledged
+           FROM incoming i LEFT JOIN queue_snapshot s ON s.node_id = $2 AND s.name = i.name
+       ),
        ticked AS (
-         INSERT INTO queue_tick (ticked_at, cluster_id, node_id) VALUES ($3, $1, $2) RETURNING 1
+         INSERT INTO queue_tick (ticked_at, cluster_id, node_id, depth, consumers, delivering, added, acknowledged,
+                                 oldest_message_at)
+         SELECT $3, $1, $2, depth, consumers, delivering, added, acknowledged, oldest_message_at FROM totals
+         RETURNING 1
+       ),
+       rolled_up AS (
+         INSERT INTO node_rollup AS r (cluster_id, resolution_s, bucket, node_id, ticks, last_tick_at, depth_min,
+                                       depth_max, depth_last, consumers_max, delivering_max, added, acknowledged,
+                                       oldest_seconds_max)
+         SELECT $1, res, date_bin(make_interval(secs => res), $3::timestamptz, 'epoch'), $2, 1, $3, t.depth,
+                t.depth, t.depth, t.consumers, t.delivering, t.added, t.acknowledged,
+                extract(epoch FROM $3::timestamptz - t.oldest_message_at)
+           FROM totals t, unnest($20::int[]) res
+         ON CONFLICT (cluster_id, resolution_s, bucket, node_id) DO UPDATE SET ${ROLL_UP_TICK}
+         RETURNING 1
        )
        SELECT (SELECT count(*) FROM upserted WHERE changed)::int AS changed,
               (SELECT count(*) FROM removed)::int AS removed,
@@ -161,6 +206,7 @@ export class QueueSnapshotRepository {
           unread,
           column('firstMessageAt'),
           QUEUE_SAMPLE_HEARTBEAT_MS,
+          NODE_ROLLUP_RESOLUTIONS_S,
         ],
       ),
     );
@@ -195,6 +241,17 @@ export class QueueSnapshotRepository {
     return (
       (await reapOlderThan(db, { table: 'metric_sample', age: 'sampled_at' }, olderThan, batchSize)) +
       (await reapOlderThan(db, { table: 'queue_tick', age: 'ticked_at' }, olderThan, batchSize))
+    );
+  }
+
+  /** Trims the nodes' rollups of one resolution that began before the cut-off (ADR-0020). */
+  async reapRollups(resolution: NodeRollupResolution, olderThan: Date, batchSize = 10_000): Promise<number> {
+    const db = await this.database.whenReady();
+    return reapOlderThan(
+      db,
+      { table: 'node_rollup', age: 'bucket', scope: `resolution_s = ${Number(resolution)}` },
+      olderThan,
+      batchSize,
     );
   }
 }

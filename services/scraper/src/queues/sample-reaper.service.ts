@@ -5,7 +5,10 @@ import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import { QueueSnapshotRepository } from './queue-snapshot.repository';
 
-/** Trims `metric_sample`, `node_sample` and `address_sample` past their retention, hourly, in bounded batches. */
+/**
+ * Trims `metric_sample` (with `queue_tick`), `node_sample`, `address_sample` and each resolution of
+ * `node_rollup` past their retention, hourly, in bounded batches.
+ */
 @Injectable()
 export class SampleReaperService {
   private readonly logger = new Logger('SampleReaper');
@@ -23,8 +26,13 @@ export class SampleReaperService {
     const queues = await this.queues.reapSamples(cutOff);
     const nodes = await this.nodes.reapSamples(cutOff);
     const addresses = await this.addresses.reapSamples(cutOff);
-    if (queues || nodes || addresses)
-      this.logger.log(`reaped ${queues} queue, ${nodes} node and ${addresses} address samples`);
-    return queues + nodes + addresses;
+    let rollups = 0;
+    for (const [resolution, days] of this.config.rollupRetentionDays)
+      rollups += await this.queues.reapRollups(resolution, new Date(Date.now() - days * 86_400_000));
+    if (queues || nodes || addresses || rollups)
+      this.logger.log(
+        `reaped ${queues} queue, ${nodes} node and ${addresses} address samples, and ${rollups} node rollups`,
+      );
+    return queues + nodes + addresses + rollups;
   }
 }

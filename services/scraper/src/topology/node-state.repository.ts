@@ -1,12 +1,19 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { NodeStateEntity, reapOlderThan, rowsOf, whileClusterExists } from '@artemis-studio/db';
+import {
+  NODE_ROLLUP_RESOLUTIONS_S,
+  NodeStateEntity,
+  reapOlderThan,
+  rowsOf,
+  whileClusterExists,
+} from '@artemis-studio/db';
 import type { NodeObservation } from './node-observation';
 
 /**
  * `node_state`: the persisted tier-A observation of each node, the "previous" of the next diff;
  * and `node_sample`: each reachable node's connections, disk and address memory at every tick, for
- * its history (a figure the broker did not give is null).
+ * its history (a figure the broker did not give is null), and the highest of each per minute and
+ * per hour in `node_rollup` (ADR-0020), beside the node's queue totals the tier-B tick rolls up.
  */
 @Injectable()
 export class NodeStateRepository {
@@ -74,11 +81,26 @@ export class NodeStateRepository {
       if (sampled.length === 0) return true;
       await rowsOf(
         tx,
-        `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count, disk_usage, disk_limit,
-                                  memory_bytes, memory_limit_bytes)
-         SELECT t.sampled_at, $1, t.node_id, t.connections, t.disk_usage, t.disk_limit, t.memory, t.memory_limit
-           FROM unnest($2::timestamptz[], $3::uuid[], $4::int[], $5::real[], $6::real[], $7::bigint[], $8::bigint[])
-             AS t(sampled_at, node_id, connections, disk_usage, disk_limit, memory, memory_limit)`,
+        `WITH t AS (
+           SELECT * FROM unnest($2::timestamptz[], $3::uuid[], $4::int[], $5::real[], $6::real[], $7::bigint[], $8::bigint[])
+             AS t(sampled_at, node_id, connections, disk_usage, disk_limit, memory, memory_limit)
+         ), sampled AS (
+           INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count, disk_usage, disk_limit,
+                                    memory_bytes, memory_limit_bytes)
+           SELECT t.sampled_at, $1, t.node_id, t.connections, t.disk_usage, t.disk_limit, t.memory, t.memory_limit
+             FROM t
+         )
+         INSERT INTO node_rollup AS r (cluster_id, resolution_s, bucket, node_id, connections_max, disk_usage_max,
+                                       disk_limit_max, memory_bytes_max, memory_limit_bytes_max)
+         SELECT $1, res, date_bin(make_interval(secs => res), t.sampled_at, 'epoch'), t.node_id, t.connections,
+                t.disk_usage, t.disk_limit, t.memory, t.memory_limit
+           FROM t, unnest($9::int[]) res
+         ON CONFLICT (cluster_id, resolution_s, bucket, node_id) DO UPDATE SET
+           connections_max = greatest(r.connections_max, EXCLUDED.connections_max),
+           disk_usage_max = greatest(r.disk_usage_max, EXCLUDED.disk_usage_max),
+           disk_limit_max = greatest(r.disk_limit_max, EXCLUDED.disk_limit_max),
+           memory_bytes_max = greatest(r.memory_bytes_max, EXCLUDED.memory_bytes_max),
+           memory_limit_bytes_max = greatest(r.memory_limit_bytes_max, EXCLUDED.memory_limit_bytes_max)`,
         [
           clusterId,
           sampled.map((o) => o.observedAt),
@@ -88,6 +110,7 @@ export class NodeStateRepository {
           sampled.map((o) => o.diskLimit),
           sampled.map((o) => o.memoryBytes),
           sampled.map((o) => o.memoryLimitBytes),
+          NODE_ROLLUP_RESOLUTIONS_S,
         ],
       );
       return true;
