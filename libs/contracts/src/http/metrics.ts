@@ -42,6 +42,12 @@ const MetricPointSchema = z.object({
    * of any node); null when no queue had a message the broker dated.
    */
   oldestSeconds: z.number().nullable(),
+  /**
+   * On the cluster's series only: the lowest and the last depth in the bucket, summed over nodes
+   * (with `depth`, the highest, what a long range's bucket hides).
+   */
+  depthMin: z.number().optional(),
+  depthLast: z.number().optional(),
   connections: z.number().nullable().optional(),
   /**
    * On a node's series of the cluster's figures only: its journal disk usage and the usage at which
@@ -63,7 +69,10 @@ const MetricSeriesSchema = z.object({
 export const MetricsResponseSchema = z.object({
   from: Instant,
   to: Instant,
-  /** The bucket width used, in milliseconds (the asked step, or raised to keep to the point cap). */
+  /**
+   * The bucket width used, in milliseconds: the asked step, or raised to keep to the point cap, or
+   * (a cluster's series) to whole minutes or hours where its history is read from rollups.
+   */
   stepMs: z.number().int().positive(),
   series: z.array(MetricSeriesSchema),
 });

@@ -3,7 +3,12 @@ import {
   MetricsResponseSchema,
   type MetricsResponse,
 } from '@artemis-studio/contracts';
-import { createDataSource } from '@artemis-studio/db';
+import {
+  addTickTotals,
+  createDataSource,
+  NODE_ROLLUP_RESOLUTIONS_S,
+  rollUpHistory,
+} from '@artemis-studio/db';
 import {
   insertCluster,
   signIn,
@@ -122,6 +127,8 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
                                 AND ticked_at < to_timestamp($2::float8 / 1000) + interval '101 minutes'`,
       [cluster.nodeIds[1], T0],
     );
+    // Each tick with its node's queue totals, as the scraper writes them (ADR-0020); no rollups yet.
+    await addTickTotals(db, clusterId);
     gateway = await spawnService('gateway', 18490);
     api = await signIn(gateway.url);
   }, 60_000);
@@ -132,6 +139,7 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     await db.query(`DELETE FROM cluster WHERE id = $1`, [clusterId]);
     await db.query(`DELETE FROM metric_sample WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM queue_tick WHERE cluster_id = $1`, [clusterId]);
+    await db.query(`DELETE FROM node_rollup WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM node_sample WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM address_sample WHERE cluster_id = $1`, [clusterId]);
     await db.destroy();
@@ -253,6 +261,30 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     // Samples from before these figures were kept read as unknown, not 0.
     const old = await metrics(`/queues/${QUEUE}/metrics?from=${iso(T0)}&to=${iso(T0 + 60_000)}&step=60000`);
     expect(old.series[0].points[0]).toMatchObject({ delivering: null, oldestSeconds: null });
+  });
+
+  it("reads a cluster's series from its nodes' rollups as from their ticks, and a long range from the rollups", async () => {
+    const twoHours = `/metrics?from=${iso(T0)}&to=${iso(T0 + 2 * 3_600_000)}&step=120000`;
+    const fromTicks = await metrics(twoHours);
+    try {
+      for (const resolution of NODE_ROLLUP_RESOLUTIONS_S) await rollUpHistory(db, resolution, clusterId);
+      const fromMinutes = await metrics(twoHours);
+      expect(fromMinutes).toEqual(fromTicks);
+      // Minutes 10 and 11 in total: node a's queues at 140..147 (orders.in at 40..47, other at 100), node b's at 5.
+      expect(fromMinutes.series[0].points[5]).toMatchObject({ depth: 152, depthMin: 145, depthLast: 152 });
+      // A week: from the minutes, the step raised to whole minutes, the same messages counted.
+      const week = await metrics(`/metrics?from=${iso(T0 - 6 * 86_400_000)}&to=${iso(T0 + 86_400_000)}`);
+      expect(week.stepMs).toBe(660_000);
+      const counted = (body: MetricsResponse) => body.series[0].points.reduce((n, p) => n + p.added, 0);
+      expect(counted(week)).toBe(counted(fromTicks));
+      // Without minutes kept that far back, a month is read by the hour.
+      await db.query(`DELETE FROM node_rollup WHERE cluster_id = $1 AND resolution_s = 60`, [clusterId]);
+      const month = await metrics(`/metrics?from=${iso(T0 - 29 * 86_400_000)}&to=${iso(T0 + 86_400_000)}`);
+      expect(month.stepMs).toBe(3_600_000);
+      expect(counted(month)).toBe(counted(fromTicks));
+    } finally {
+      await db.query(`DELETE FROM node_rollup WHERE cluster_id = $1`, [clusterId]);
+    }
   });
 
   it("carries each node's disk and address memory on its series of the cluster's, not on the total", async () => {
