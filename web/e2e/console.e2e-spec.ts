@@ -320,6 +320,21 @@ describe('the console in Chromium, against the real stack and broker', () => {
         { timeoutMs: 30_000 },
       );
       await screenshot(page, '06-overview-sparklines');
+
+      // The same cluster over a week, read from its nodes' minute rollups (ADR-0020): the messages
+      // just sent are on it too, and the range is in the link.
+      await page.getByText('7d', { exact: true }).click();
+      await waitFor(
+        "the week's sparklines",
+        async () =>
+          /, last 7 days: [1-9][\d,]* now$/.test(
+            (await sparkline(/^Messages waiting on node/).getAttribute('aria-label')) ?? '',
+          ),
+        { timeoutMs: 30_000 },
+      );
+      expect(new URL(page.url()).searchParams.get('range')).toBe('7d');
+      await page.getByRole('img', { name: 'Depth of the cluster, last 7 days' }).waitFor();
+      await screenshot(page, '06-overview-week');
     } finally {
       await client.close();
     }

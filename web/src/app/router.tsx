@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-router';
 import { z } from 'zod';
 import type { Live } from '../lib/live';
+import { CLUSTER_RANGE_NAMES } from '../lib/metrics/chart-data';
 import { AppLayout, NotFound } from './shell/app-layout';
 import { ClusterView } from './shell/cluster-view';
 
@@ -121,7 +122,12 @@ const clusterRoute = createRoute({
   component: ClusterView,
 });
 
-const overviewRoute = createRoute({ getParentRoute: () => clusterRoute, path: '/', component: OverviewPage });
+const overviewRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: '/',
+  validateSearch: z.object({ range: z.enum(CLUSTER_RANGE_NAMES).optional().catch(undefined) }),
+  component: OverviewPage,
+});
 
 /** Search parameters are part of the link: a reload or a shared URL shows the same rows. */
 const QueuesSearchSchema = z.object({

@@ -8,6 +8,29 @@ export const RANGES = {
 } as const;
 export type RangeName = keyof typeof RANGES;
 
+/**
+ * A cluster's overview reaches further back than a queue's page: its charts read its nodes'
+ * rollups, kept 8 and 32 days (ADR-0020), where a queue's samples are kept a day.
+ */
+export const CLUSTER_RANGES = {
+  '1h': 3_600_000,
+  '6h': 6 * 3_600_000,
+  '24h': 24 * 3_600_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+} as const;
+export type ClusterRangeName = keyof typeof CLUSTER_RANGES;
+export const CLUSTER_RANGE_NAMES = Object.keys(CLUSTER_RANGES) as [ClusterRangeName, ...ClusterRangeName[]];
+
+/** Said in a chart's title: "last hour", "last 7 days". */
+export const CLUSTER_RANGE_TEXT: Record<ClusterRangeName, string> = {
+  '1h': 'last hour',
+  '6h': 'last 6 hours',
+  '24h': 'last 24 hours',
+  '7d': 'last 7 days',
+  '30d': 'last 30 days',
+};
+
 const PALETTE = ['#4c6ef5', '#12b886', '#fab005', '#e64980', '#7950f2', '#fd7e14'];
 
 /** Depth per node and in total, and the total's in and out rates per second, on one time axis. */

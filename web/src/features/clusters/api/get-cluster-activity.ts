@@ -8,9 +8,6 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** The overview's window: its charts, sparklines and markers share it, and so one query. */
-export const LAST_HOUR_MS = 3_600_000;
-
 /** The cluster's depth and rates over the last `rangeMs`, per node and in total. */
 const clusterMetricsQueryOptions = (clusterId: string, rangeMs: number) =>
   queryOptions({

@@ -2,7 +2,14 @@ import type { BrokerEvent } from '@artemis-studio/contracts';
 import { Anchor, Card, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState, type ReactNode } from 'react';
-import { chartData, isTimelineEvent, markersOf } from '../../../lib/metrics/chart-data';
+import {
+  chartData,
+  CLUSTER_RANGE_TEXT,
+  CLUSTER_RANGES,
+  isTimelineEvent,
+  markersOf,
+  type ClusterRangeName,
+} from '../../../lib/metrics/chart-data';
 import { MetricCharts } from '../../../lib/metrics/metric-charts';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
@@ -11,7 +18,6 @@ import {
   useClusterMetrics,
   useDeepestQueues,
   useGrowingQueues,
-  LAST_HOUR_MS,
 } from '../api/get-cluster-activity';
 
 const GROWTH_WINDOW = 15 * 60_000;
@@ -62,12 +68,14 @@ function QueueList({
   );
 }
 
-/** The last hour of the cluster at a glance: depth and rates, the deepest and the fastest-growing queues. */
-export function ClusterActivity({ clusterId }: { clusterId: string }) {
-  const metrics = useClusterMetrics(clusterId, LAST_HOUR_MS);
+/** The cluster over the range at a glance: depth and rates, the deepest and the fastest-growing queues. */
+export function ClusterActivity({ clusterId, range }: { clusterId: string; range: ClusterRangeName }) {
+  const rangeMs = CLUSTER_RANGES[range];
+  const when = CLUSTER_RANGE_TEXT[range];
+  const metrics = useClusterMetrics(clusterId, rangeMs);
   const deepest = useDeepestQueues(clusterId);
   const growing = useGrowingQueues(clusterId, GROWTH_WINDOW);
-  const history = useClusterEvents(clusterId, LAST_HOUR_MS);
+  const history = useClusterEvents(clusterId, rangeMs);
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
   const events = useMemo(
     () =>
@@ -85,9 +93,9 @@ export function ClusterActivity({ clusterId }: { clusterId: string }) {
             <MetricCharts
               data={data}
               {...timeline}
-              depthTitle="Messages waiting, last hour"
-              ratesTitle="In and acknowledged per second, last hour"
-              subject="of the cluster, last hour"
+              depthTitle={`Messages waiting, ${when}`}
+              ratesTitle={`In and acknowledged per second, ${when}`}
+              subject={`of the cluster, ${when}`}
               layout="grid"
               height={140}
             />

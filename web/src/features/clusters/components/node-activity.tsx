@@ -1,19 +1,36 @@
 import { Card, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
-import { latestOf, sparklinesOf, type NodeSparklines } from '../../../lib/metrics/chart-data';
+import {
+  CLUSTER_RANGE_TEXT,
+  CLUSTER_RANGES,
+  latestOf,
+  sparklinesOf,
+  type ClusterRangeName,
+  type NodeSparklines,
+} from '../../../lib/metrics/chart-data';
 import { formatNumber, formatRate } from '../../../lib/ui/format';
 import { Sparkline } from '../../../lib/ui/sparkline';
-import { LAST_HOUR_MS, useClusterMetrics } from '../api/get-cluster-activity';
+import { useClusterMetrics } from '../api/get-cluster-activity';
 import { TableHead } from '../../../lib/ui/table-head';
 
 const NONE: readonly (number | null)[] = [];
 const count = (v: number | null) => (v === null ? '—' : formatNumber(v));
 
 /**
- * One row: a node's (or every node's) last hour of depth, messages in, connections and journal disk
+ * One row: a node's (or every node's) depth over the range (`when`), messages in, connections and journal disk
  * (a node's own: the row of every node has none).
  */
-function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines | undefined; of: string }) {
+function ActivityRow({
+  name,
+  lines,
+  of,
+  when,
+}: {
+  name: string;
+  lines: NodeSparklines | undefined;
+  of: string;
+  when: string;
+}) {
   const depth = lines?.depth ?? NONE;
   const rate = lines?.inPerSecond ?? NONE;
   const connections = lines?.connections ?? NONE;
@@ -24,14 +41,14 @@ function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines 
       <Table.Td fw={600}>{name}</Table.Td>
       <Table.Td>
         <Sparkline
-          label={`Messages waiting on ${of}, last hour`}
+          label={`Messages waiting on ${of}, ${when}`}
           values={depth}
           latest={count(latestOf(depth))}
         />
       </Table.Td>
       <Table.Td>
         <Sparkline
-          label={`Messages in per second on ${of}, last hour`}
+          label={`Messages in per second on ${of}, ${when}`}
           values={rate}
           latest={formatRate(latestOf(rate))}
           color="var(--mantine-color-teal-6)"
@@ -39,7 +56,7 @@ function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines 
       </Table.Td>
       <Table.Td>
         <Sparkline
-          label={`Connections on ${of}, last hour`}
+          label={`Connections on ${of}, ${when}`}
           values={connections}
           latest={count(latestOf(connections))}
           color="var(--mantine-color-grape-6)"
@@ -47,7 +64,7 @@ function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines 
       </Table.Td>
       <Table.Td>
         <Sparkline
-          label={`Journal disk used on ${of}, last hour`}
+          label={`Journal disk used on ${of}, ${when}`}
           values={disk}
           latest={diskNow === null ? '—' : `${Math.round(diskNow)}%`}
           color="var(--mantine-color-orange-6)"
@@ -57,29 +74,40 @@ function ActivityRow({ name, lines, of }: { name: string; lines: NodeSparklines 
   );
 }
 
-/** Each node's last hour at a glance, and all of them together where there is more than one. */
-export function NodeActivity({ clusterId, nodes }: { clusterId: string; nodes: string[] }) {
-  const metrics = useClusterMetrics(clusterId, LAST_HOUR_MS);
+/** Each node over the range at a glance, and all of them together where there is more than one. */
+export function NodeActivity({
+  clusterId,
+  nodes,
+  range,
+}: {
+  clusterId: string;
+  nodes: string[];
+  range: ClusterRangeName;
+}) {
+  const metrics = useClusterMetrics(clusterId, CLUSTER_RANGES[range]);
+  const when = CLUSTER_RANGE_TEXT[range];
   const lines = useMemo(() => (metrics.data ? sparklinesOf(metrics.data) : undefined), [metrics.data]);
   return (
     <Card withBorder>
       <Text fw={600} size="sm" mb="xs">
-        Each node, last hour
+        Each node, {when}
       </Text>
       <Table.ScrollContainer minWidth={600}>
-        <Table aria-label="Each node, last hour" verticalSpacing={4}>
+        <Table aria-label={`Each node, ${when}`} verticalSpacing={4}>
           <TableHead columns={['Node', 'Messages waiting', 'In per second', 'Connections', 'Journal disk']} />
           <Table.Tbody>
             {nodes.map((name) => (
-              <ActivityRow key={name} name={name} lines={lines?.get(name)} of={`node ${name}`} />
+              <ActivityRow key={name} name={name} lines={lines?.get(name)} of={`node ${name}`} when={when} />
             ))}
-            {nodes.length > 1 && <ActivityRow name="All nodes" lines={lines?.get('total')} of="all nodes" />}
+            {nodes.length > 1 && (
+              <ActivityRow name="All nodes" lines={lines?.get('total')} of="all nodes" when={when} />
+            )}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
       {metrics.isError && (
         <Text size="sm" c="red" role="alert">
-          The last hour could not be read; the lines show what was read before.
+          The {when} could not be read; the lines show what was read before.
         </Text>
       )}
     </Card>

@@ -1,6 +1,18 @@
 import type { CapabilityVerdict, Topology } from '@artemis-studio/contracts';
 import { diskText, memoryText, nearLimit } from '../storage-text';
-import { Badge, Card, Code, CopyButton, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Badge,
+  Card,
+  Code,
+  CopyButton,
+  Button,
+  Group,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { getRouteApi } from '@tanstack/react-router';
 import { QueryState } from '../../../lib/ui/query-state';
 import { formatDuration, formatInstant } from '../../../lib/ui/format';
@@ -10,8 +22,9 @@ import { useTopology } from '../api/get-topology';
 import { ClusterActivity } from './cluster-activity';
 import { NodeActivity } from './node-activity';
 import { TableHead } from '../../../lib/ui/table-head';
+import { CLUSTER_RANGE_NAMES, type ClusterRangeName } from '../../../lib/metrics/chart-data';
 
-const route = getRouteApi('/clusters/$clusterId');
+const route = getRouteApi('/clusters/$clusterId/');
 
 /** Artemis' ReplicaSync: on a live node, whether a backup is replicating from it; on a backup, whether it caught up. */
 function replication(role: string, sync: boolean | null): string {
@@ -146,24 +159,35 @@ export function OverviewPage() {
   const { clusterId } = route.useParams();
   const detail = useCluster(clusterId);
   const topology = useTopology(clusterId);
+  const navigate = route.useNavigate();
+  // The node sparklines and the cluster's charts share one range, and so one query.
+  const range: ClusterRangeName = route.useSearch().range ?? '1h';
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>{detail.data?.name ?? 'Cluster'}</Title>
-        {topology.data && <HealthBadge health={topology.data.health} />}
+        <Group>
+          <Title order={2}>{detail.data?.name ?? 'Cluster'}</Title>
+          {topology.data && <HealthBadge health={topology.data.health} />}
+        </Group>
+        <SegmentedControl
+          aria-label="Time range"
+          value={range}
+          data={CLUSTER_RANGE_NAMES}
+          onChange={(value) => void navigate({ search: { range: value as ClusterRangeName } })}
+        />
       </Group>
       <QueryState query={topology} what="topology">
         {(data) => (
           <>
             <NodesTable topology={data} />
-            <NodeActivity clusterId={clusterId} nodes={data.nodes.map((n) => n.name)} />
+            <NodeActivity clusterId={clusterId} nodes={data.nodes.map((n) => n.name)} range={range} />
           </>
         )}
       </QueryState>
       <QueryState query={detail} what="notification verdict">
         {(data) => <VerdictCard verdict={data.capabilities.notifications} />}
       </QueryState>
-      <ClusterActivity clusterId={clusterId} />
+      <ClusterActivity clusterId={clusterId} range={range} />
     </Stack>
   );
 }
