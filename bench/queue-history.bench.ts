@@ -7,10 +7,18 @@
  * the history cost before, whatever changed. Rows are the samples and ticks written; WAL is what
  * PostgreSQL logged for the whole tick (the snapshots' upsert included, which both pay).
  * Then the charts: a cluster of BENCH_CHART_QUEUES (1,000) with BENCH_CHART_DAYS (7) of history at
- * 5% changing, read by the gateway's own series query over an hour, a day and the whole history,
- * against the goal of 200 ms p99.
+ * 5% changing, read by the gateway's own series queries over an hour, a day and the whole history
+ * (a queue's from its samples, the cluster's from its node's ticks or rollups, ADR-0020), against
+ * the goal of 200 ms p99.
  */
-import { createDataSource, QUEUE_SAMPLE_HEARTBEAT_MS, type Sql } from '@artemis-studio/db';
+import {
+  addTickTotals,
+  createDataSource,
+  NODE_ROLLUP_RESOLUTIONS_S,
+  QUEUE_SAMPLE_HEARTBEAT_MS,
+  rollUpHistory,
+  type Sql,
+} from '@artemis-studio/db';
 
 /** The bench's connection: typeorm's DataSource, as `createDataSource` makes it. */
 type Database = ReturnType<typeof createDataSource>;
@@ -111,7 +119,8 @@ async function measure(db: Database, share: number): Promise<Figures> {
 async function rowsOf(db: Sql, clusterId: string): Promise<number> {
   const [row] = (await db.query(
     `SELECT (SELECT count(*) FROM metric_sample WHERE cluster_id = $1)
-          + (SELECT count(*) FROM queue_tick WHERE cluster_id = $1) AS n`,
+          + (SELECT count(*) FROM queue_tick WHERE cluster_id = $1)
+          + (SELECT count(*) FROM node_rollup WHERE cluster_id = $1) AS n`,
     [clusterId],
   )) as { n: string }[];
   return Number(row.n);
@@ -149,8 +158,12 @@ async function measureCharts(db: Database): Promise<void> {
       ORDER BY t`,
     [from, cluster.id, node, TIER_B_MS, ticks, CHART_QUEUES, busy, heartbeatTicks],
   );
+  // The ticks' totals and the rollups, as the scraper writes them beside the samples (ADR-0020).
+  await addTickTotals(db, cluster.id);
+  for (const resolution of NODE_ROLLUP_RESOLUTIONS_S) await rollUpHistory(db, resolution, cluster.id);
   await db.query(`ANALYZE metric_sample`);
   await db.query(`ANALYZE queue_tick`);
+  await db.query(`ANALYZE node_rollup`);
   const [{ n }] = (await db.query(`SELECT count(*)::int AS n FROM metric_sample WHERE cluster_id = $1`, [
     cluster.id,
   ])) as { n: number }[];
