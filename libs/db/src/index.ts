@@ -5,6 +5,14 @@ export { SecretVault } from './secret-vault';
 export { ClusterTargetQueries, sealCredential } from './cluster-target.queries';
 export type { ClusterTarget, ClusterTargetNode } from './cluster-target.queries';
 export { reapOlderThan } from './reap';
+export {
+  ensureHourlyPartitions,
+  HOURLY_HISTORY,
+  HOURLY_PARTITIONS_AHEAD_MS,
+  partitionName,
+  reapHourlyHistory,
+  type Reaped,
+} from './hourly-history';
 export { whileClusterExists } from './cluster-hold';
 export { MessageJobQueries } from './message-job.queries';
 export type { JobProgress, NewMessageJob } from './message-job.queries';

@@ -7,6 +7,7 @@ import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { ChangeDrivenQueueSamples1765000000000 } from './migrations/1765000000000-change-driven-queue-samples';
 import { NodeRollups1765100000000 } from './migrations/1765100000000-node-rollups';
+import { HourlyHistory1765200000000 } from './migrations/1765200000000-hourly-history';
 import { SecretVault } from './secret-vault';
 
 describe('migrations against real PostgreSQL', () => {
@@ -149,6 +150,53 @@ describe('migrations against real PostgreSQL', () => {
           added: 6,
           connections_max: 8,
         },
+      ]);
+    } finally {
+      await sut.destroy();
+      await fresh.drop();
+    }
+  });
+
+  it('partition the history kept so far by the hour, keeping every row and index (ADR-0021)', async () => {
+    const fresh = await createTestDatabase({ migrated: false });
+    const sut = await createDataSource({ url: fresh.url, poolSize: 2 }).initialize();
+    try {
+      await migrate(sut);
+      const migration = new HourlyHistory1765200000000();
+      const runner = sut.createQueryRunner();
+      await migration.down(runner);
+      const [cluster, node] = [randomUUID(), randomUUID()];
+      // An hour ago (kept in its hour's partition) and five days ago (older than the two days given
+      // partitions: the default partition's).
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      const daysAgo = new Date(Date.now() - 5 * 86_400_000);
+      await sut.query(
+        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                    messages_acknowledged, consumer_count)
+         VALUES ($1, $3, $4, 'q', 1, 0, 0, 0), ($2, $3, $4, 'q', 2, 0, 0, 0)`,
+        [hourAgo, daysAgo, cluster, node],
+      );
+      await migration.up(runner);
+      await runner.release();
+      const hour = `metric_sample_p${hourAgo.toISOString().slice(0, 13).replace(/\D/g, '')}`;
+      expect(
+        await sut.query(
+          `SELECT tableoid::regclass::text AS part, message_count::int FROM metric_sample ORDER BY sampled_at`,
+        ),
+      ).toEqual([
+        { part: 'metric_sample_default', message_count: 2 },
+        { part: hour, message_count: 1 },
+      ]);
+      const [{ kind }] = await sut.query(
+        `SELECT relkind AS kind FROM pg_class WHERE relname = 'metric_sample'`,
+      );
+      expect(kind).toBe('p');
+      // Six hours ahead are there for the scraper's first ticks, each with the table's indexes.
+      const ahead = `metric_sample_p${new Date(Date.now() + 5 * 3_600_000).toISOString().slice(0, 13).replace(/\D/g, '')}`;
+      const indexes = await sut.query(`SELECT indexdef FROM pg_indexes WHERE tablename = $1`, [ahead]);
+      expect(indexes.map((i: { indexdef: string }) => i.indexdef.replace(/^.* USING /, '')).sort()).toEqual([
+        'brin (sampled_at)',
+        'btree (cluster_id, queue, sampled_at)',
       ]);
     } finally {
       await sut.destroy();

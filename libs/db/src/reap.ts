@@ -2,14 +2,8 @@ import { changeOf, type Sql } from './sql';
 
 /** A table kept for a retention period: its name and the column that says how old a row is. */
 export interface ReapedTable {
-  table:
-    | 'metric_sample'
-    | 'queue_tick'
-    | 'node_sample'
-    | 'node_rollup'
-    | 'address_sample'
-    | 'broker_event'
-    | 'alert';
+  /** One of our tables, or a partition of one (an hour's history, ADR-0021). */
+  table: string;
   age: string;
   /** Only the rows matching this condition (of constants only) are kept for this period. */
   scope?: string;
@@ -19,7 +13,8 @@ export interface ReapedTable {
 
 /**
  * Deletes the rows older than the cut-off in bounded batches, so no statement holds its locks for
- * long and a reaper never stalls the writers; returns how many went.
+ * long and a reaper never stalls the writers; returns how many went. Not for a partitioned table
+ * (refused): a row's ctid is its partition's, and the same ctid is in every partition.
  */
 export async function reapOlderThan(
   sql: Sql,
@@ -28,6 +23,12 @@ export async function reapOlderThan(
   batchSize: number,
 ): Promise<number> {
   const [key, order] = orderBy ? [orderBy, `ORDER BY ${orderBy}`] : ['ctid', ''];
+  const [{ kind }] = (await sql.query(`SELECT relkind AS kind FROM pg_class WHERE oid = $1::regclass`, [
+    table,
+  ])) as {
+    kind: string;
+  }[];
+  if (kind === 'p') throw new Error(`${table} is partitioned: reap its partitions (reapHourlyHistory)`);
   let total = 0;
   for (;;) {
     const { count } = await changeOf(

@@ -17,6 +17,7 @@ import { ClusterNotificationRing1764980000000 } from './1764980000000-cluster-no
 import { StudioInstallation1764990000000 } from './1764990000000-studio-installation';
 import { ChangeDrivenQueueSamples1765000000000 } from './1765000000000-change-driven-queue-samples';
 import { NodeRollups1765100000000 } from './1765100000000-node-rollups';
+import { HourlyHistory1765200000000 } from './1765200000000-hourly-history';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   StudioInstallation1764990000000,
   ChangeDrivenQueueSamples1765000000000,
   NodeRollups1765100000000,
+  HourlyHistory1765200000000,
 ];
