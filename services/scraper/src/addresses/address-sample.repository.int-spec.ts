@@ -61,7 +61,7 @@ describe('AddressSampleRepository against real PostgreSQL', () => {
 
   it('reaps samples past the cut-off in batches, and only those', async () => {
     const reaped = await sut.reapSamples(new Date(T0 + 6000), 1);
-    expect(reaped).toBe(4);
+    expect(reaped).toEqual({ rows: 4, partitions: 0 });
     const [{ left }] = await db.query(
       `SELECT count(*)::int AS left FROM address_sample WHERE cluster_id = $1`,
       [cluster.id],

@@ -1,6 +1,6 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { reapOlderThan, rowsOf } from '@artemis-studio/db';
+import { HOURLY_HISTORY, reapHourlyHistory, rowsOf, type Reaped } from '@artemis-studio/db';
 import type { AddressSizeSample } from '../alerting/address-facts';
 import type { AddressObservation } from './address-observation';
 
@@ -57,9 +57,9 @@ export class AddressSampleRepository {
     }));
   }
 
-  /** Trims samples older than the cut-off in bounded batches, so the reaper never holds a long lock. */
-  async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
+  /** Removes samples older than the cut-off: whole hours dropped, the rest in bounded batches (ADR-0021). */
+  async reapSamples(olderThan: Date, batchSize = 10_000): Promise<Reaped> {
     const db = await this.database.whenReady();
-    return reapOlderThan(db, { table: 'address_sample', age: 'sampled_at' }, olderThan, batchSize);
+    return reapHourlyHistory(db, HOURLY_HISTORY.address_sample, olderThan, batchSize);
   }
 }

@@ -1,38 +1,86 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AddressSampleRepository } from '../addresses/address-sample.repository';
+import {
+  ensureHourlyPartitions,
+  HOURLY_HISTORY,
+  HOURLY_PARTITIONS_AHEAD_MS,
+  type Reaped,
+} from '@artemis-studio/db';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
+import { AddressSampleRepository } from '../addresses/address-sample.repository';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import { QueueSnapshotRepository } from './queue-snapshot.repository';
 
+const HOUR_MS = 3_600_000;
+
 /**
- * Trims `metric_sample` (with `queue_tick`), `node_sample`, `address_sample` and each resolution of
- * `node_rollup` past their retention, hourly, in bounded batches.
+ * Keeps the history the scraper writes, hourly: makes the hours' partitions of `metric_sample`,
+ * `queue_tick`, `node_sample` and `address_sample` ahead of the clock (ADR-0021), and removes what
+ * is past its retention from them (whole hours dropped) and from each resolution of `node_rollup`.
  */
 @Injectable()
-export class SampleReaperService {
-  private readonly logger = new Logger('SampleReaper');
+export class HistoryKeeperService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('HistoryKeeper');
 
   constructor(
+    @Inject(DatabaseService) private readonly database: Pick<DatabaseService, 'whenReady'>,
     private readonly queues: QueueSnapshotRepository,
     private readonly nodes: NodeStateRepository,
     private readonly addresses: AddressSampleRepository,
     @Inject(SCRAPER_CONFIG) private readonly config: ScraperConfig,
   ) {}
 
-  @Interval(3_600_000)
-  async reap(): Promise<number> {
-    const cutOff = new Date(Date.now() - this.config.sampleRetentionHours * 3_600_000);
-    const queues = await this.queues.reapSamples(cutOff);
-    const nodes = await this.nodes.reapSamples(cutOff);
-    const addresses = await this.addresses.reapSamples(cutOff);
+  /** At start, not an hour later: the hours ahead may have run out while no scraper ran. */
+  onApplicationBootstrap(): void {
+    void this.makeHoursAhead().catch((e: Error) =>
+      this.logger.warn(`could not make the hours ahead: ${e.message}`),
+    );
+  }
+
+  @Interval(HOUR_MS)
+  async keep(): Promise<void> {
+    await this.makeHoursAhead();
+    await this.reap();
+  }
+
+  /**
+   * The partitions of the hours from now to HOURLY_PARTITIONS_AHEAD_MS ahead; what was written
+   * meanwhile into the default partition moves into its hour's. Returns how many were made.
+   */
+  async makeHoursAhead(now = new Date()): Promise<number> {
+    const db = await this.database.whenReady();
+    let made = 0;
+    for (const history of Object.values(HOURLY_HISTORY))
+      made += await ensureHourlyPartitions(
+        db,
+        history,
+        now,
+        new Date(now.getTime() + HOURLY_PARTITIONS_AHEAD_MS),
+      );
+    if (made) this.logger.log(`made ${made} hours' partitions of the history`);
+    return made;
+  }
+
+  async reap(): Promise<Reaped> {
+    const cutOff = new Date(Date.now() - this.config.sampleRetentionHours * HOUR_MS);
+    const reaped = [
+      await this.queues.reapSamples(cutOff),
+      await this.nodes.reapSamples(cutOff),
+      await this.addresses.reapSamples(cutOff),
+    ];
     let rollups = 0;
     for (const [resolution, days] of this.config.rollupRetentionDays)
       rollups += await this.queues.reapRollups(resolution, new Date(Date.now() - days * 86_400_000));
-    if (queues || nodes || addresses || rollups)
+    const total = {
+      rows: reaped.reduce((n, r) => n + r.rows, 0) + rollups,
+      partitions: reaped.reduce((n, r) => n + r.partitions, 0),
+    };
+    if (total.rows)
       this.logger.log(
-        `reaped ${queues} queue, ${nodes} node and ${addresses} address samples, and ${rollups} node rollups`,
+        `reaped ${reaped[0].rows} queue, ${reaped[1].rows} node and ${reaped[2].rows} address samples and ticks ` +
+          `(${total.partitions} hours' partitions dropped whole), and ${rollups} node rollups`,
       );
-    return queues + nodes + addresses + rollups;
+    return total;
   }
 }

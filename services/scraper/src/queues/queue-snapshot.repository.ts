@@ -1,12 +1,15 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  HOURLY_HISTORY,
   NODE_ROLLUP_RESOLUTIONS_S,
   QUEUE_SAMPLE_HEARTBEAT_MS,
+  reapHourlyHistory,
   reapOlderThan,
   rowsOf,
   whileClusterExists,
   type NodeRollupResolution,
+  type Reaped,
 } from '@artemis-studio/db';
 import type { QueueObservation } from './queue-observation';
 
@@ -235,13 +238,12 @@ export class QueueSnapshotRepository {
     return rows[0].cleared;
   }
 
-  /** Trims samples older than the cut-off in bounded batches, so the reaper never holds a long lock. */
-  async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
+  /** Removes samples and ticks older than the cut-off: whole hours dropped, the rest in bounded batches (ADR-0021). */
+  async reapSamples(olderThan: Date, batchSize = 10_000): Promise<Reaped> {
     const db = await this.database.whenReady();
-    return (
-      (await reapOlderThan(db, { table: 'metric_sample', age: 'sampled_at' }, olderThan, batchSize)) +
-      (await reapOlderThan(db, { table: 'queue_tick', age: 'ticked_at' }, olderThan, batchSize))
-    );
+    const samples = await reapHourlyHistory(db, HOURLY_HISTORY.metric_sample, olderThan, batchSize);
+    const ticks = await reapHourlyHistory(db, HOURLY_HISTORY.queue_tick, olderThan, batchSize);
+    return { rows: samples.rows + ticks.rows, partitions: samples.partitions + ticks.partitions };
   }
 
   /** Trims the nodes' rollups of one resolution that began before the cut-off (ADR-0020). */

@@ -2,11 +2,11 @@ import { Module } from '@nestjs/common';
 import { AddressSampleRepository } from '../addresses/address-sample.repository';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import { QueueSnapshotRepository } from './queue-snapshot.repository';
-import { SampleReaperService } from './sample-reaper.service';
+import { HistoryKeeperService } from './history-keeper.service';
 
 /** What the scraper persists: node state, queue snapshots, their samples and address samples, and their reaping. */
 @Module({
-  providers: [QueueSnapshotRepository, NodeStateRepository, AddressSampleRepository, SampleReaperService],
+  providers: [QueueSnapshotRepository, NodeStateRepository, AddressSampleRepository, HistoryKeeperService],
   exports: [QueueSnapshotRepository, NodeStateRepository, AddressSampleRepository],
 })
 export class QueuesModule {}

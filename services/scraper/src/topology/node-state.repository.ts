@@ -2,10 +2,12 @@ import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   NODE_ROLLUP_RESOLUTIONS_S,
+  HOURLY_HISTORY,
   NodeStateEntity,
-  reapOlderThan,
+  reapHourlyHistory,
   rowsOf,
   whileClusterExists,
+  type Reaped,
 } from '@artemis-studio/db';
 import type { NodeObservation } from './node-observation';
 
@@ -135,9 +137,9 @@ export class NodeStateRepository {
     return rows.map((r) => ({ nodeId: r.nodeId, atMs: r.at.getTime(), diskUsage: r.diskUsage }));
   }
 
-  /** Trims node samples older than the cut-off in bounded batches, as the queue samples are. */
-  async reapSamples(olderThan: Date, batchSize = 10_000): Promise<number> {
+  /** Removes node samples older than the cut-off, as the queue samples are. */
+  async reapSamples(olderThan: Date, batchSize = 10_000): Promise<Reaped> {
     const db = await this.database.whenReady();
-    return reapOlderThan(db, { table: 'node_sample', age: 'sampled_at' }, olderThan, batchSize);
+    return reapHourlyHistory(db, HOURLY_HISTORY.node_sample, olderThan, batchSize);
   }
 }
