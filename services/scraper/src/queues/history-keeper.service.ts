@@ -40,8 +40,11 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
 
   @Interval(HOUR_MS)
   async keep(): Promise<void> {
-    await this.makeHoursAhead();
-    await this.reap();
+    // A lock not had in time (a long read of the default partition) fails one run; the next retries.
+    await this.makeHoursAhead().catch((e: Error) =>
+      this.logger.warn(`could not make the hours ahead: ${e.message}`),
+    );
+    await this.reap().catch((e: Error) => this.logger.warn(`could not reap the history: ${e.message}`));
   }
 
   /**
@@ -76,10 +79,10 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
       rows: reaped.reduce((n, r) => n + r.rows, 0) + rollups,
       partitions: reaped.reduce((n, r) => n + r.partitions, 0),
     };
-    if (total.rows)
+    if (total.rows || total.partitions)
       this.logger.log(
-        `reaped ${reaped[0].rows} queue, ${reaped[1].rows} node and ${reaped[2].rows} address samples and ticks ` +
-          `(${total.partitions} hours' partitions dropped whole), and ${rollups} node rollups`,
+        `reaped ${total.partitions} hours' partitions of samples and ticks whole, and deleted ${reaped[0].rows} ` +
+          `queue, ${reaped[1].rows} node and ${reaped[2].rows} address samples and ticks and ${rollups} node rollups`,
       );
     return total;
   }

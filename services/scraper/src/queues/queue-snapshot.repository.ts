@@ -112,7 +112,10 @@ export class QueueSnapshotRepository {
                 messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary, first_message_at)
        ),
        previous_tick AS (
-         SELECT max(ticked_at) AS at FROM queue_tick WHERE cluster_id = $1 AND node_id = $2 AND ticked_at < $3
+         -- Within a day ($21, a parameter so that planning leaves out the older hours' partitions,
+         -- ADR-0021): a node unread for longer has its rates over its queues' last writes.
+         SELECT max(ticked_at) AS at FROM queue_tick
+          WHERE cluster_id = $1 AND node_id = $2 AND ticked_at < $3 AND ticked_at >= $21
        ),
        -- Only what changed, is new, has a sample due or rates still to fall to 0 goes to the upsert:
        -- an unchanged row it saw would be locked (a WAL record each) though left as it was.
@@ -210,6 +213,7 @@ export class QueueSnapshotRepository {
           column('firstMessageAt'),
           QUEUE_SAMPLE_HEARTBEAT_MS,
           NODE_ROLLUP_RESOLUTIONS_S,
+          new Date(observedAt.getTime() - 86_400_000),
         ],
       ),
     );
