@@ -125,7 +125,8 @@ export class QueueSnapshotQueries {
       db,
       `WITH n AS (
          SELECT id, name,
-                (SELECT max(ticked_at) FROM queue_tick t WHERE t.cluster_id = $1 AND t.node_id = cluster_node.id) AS ticked_at
+                (SELECT max(ticked_at) FROM queue_tick t
+                  WHERE t.cluster_id = $1 AND t.node_id = cluster_node.id AND t.ticked_at >= $${params.length + 3}) AS ticked_at
            FROM cluster_node WHERE cluster_id = $1
        )
        SELECT n.name AS node, s.*, ${READ_AT} AS read_at, p.persist AS pause_persist, p.paused_by, p.paused_at,
@@ -133,7 +134,9 @@ export class QueueSnapshotQueries {
          FROM queue_snapshot s JOIN n ON n.id = s.node_id
          LEFT JOIN queue_pause p ON p.cluster_id = s.cluster_id AND p.queue = s.name
         WHERE ${where} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, query.pageSize, (query.page - 1) * query.pageSize],
+      // A node's last tick within a day: a parameter, so that planning leaves out the older hours'
+      // partitions (ADR-0021); a node unread for longer has its queues read when last written.
+      [...params, query.pageSize, (query.page - 1) * query.pageSize, new Date(Date.now() - 86_400_000)],
     );
     // A page past the end has no row to carry the total: it is counted on its own.
     const total = rows.length
