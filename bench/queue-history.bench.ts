@@ -14,8 +14,13 @@
 import {
   addTickTotals,
   createDataSource,
+  ensureHourlyPartitions,
+  HOURLY_HISTORY,
   NODE_ROLLUP_RESOLUTIONS_S,
+  partitionName,
   QUEUE_SAMPLE_HEARTBEAT_MS,
+  reapHourlyHistory,
+  reapOlderThan,
   rollUpHistory,
   type Sql,
 } from '@artemis-studio/db';
@@ -104,7 +109,10 @@ async function measure(db: Database, share: number): Promise<Figures> {
   const heartbeatsPerDay = 86_400_000 / (QUEUE_SAMPLE_HEARTBEAT_MS + TIER_B_MS);
   const samplesPerQueuePerDay = Math.min(ticksPerDay, ticksPerDay * share + heartbeatsPerDay * (1 - share));
   const [{ bytes }] = (await db.query(
-    `SELECT (pg_total_relation_size('metric_sample')::float8 / greatest(count(*), 1)) AS bytes FROM metric_sample`,
+    // The table is partitioned by the hour (ADR-0021): its size is its partitions'.
+    `SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('metric_sample'))::float8
+              / greatest(count(*), 1) AS bytes
+       FROM metric_sample`,
   )) as { bytes: number }[];
   return {
     share,
@@ -141,6 +149,9 @@ async function measureCharts(db: Database): Promise<void> {
   const to = Math.floor(Date.now() / 60_000) * 60_000;
   const from = to - CHART_DAYS * 86_400_000;
   const began = performance.now();
+  // The hours' partitions a scraper keeping a week would have made (ADR-0021).
+  for (const history of [HOURLY_HISTORY.metric_sample, HOURLY_HISTORY.queue_tick])
+    await ensureHourlyPartitions(db, history, new Date(from), new Date(to + 3_600_000));
   await db.query(
     `INSERT INTO queue_tick (ticked_at, cluster_id, node_id)
      SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => t * $4::float8 / 1000), $2, $3
@@ -196,6 +207,48 @@ async function measureCharts(db: Database): Promise<void> {
         `${label} | ${+days.toFixed(2)} | ${times[Math.floor(times.length / 2)].toFixed(0)} | ${p99.toFixed(0)} (${times.length}) | ${(p99 / CHART_LIMIT_MS).toFixed(2)}`,
       );
     }
+  await measureRetention(db, from);
+}
+
+/**
+ * Retention of the same history's samples (ADR-0021): its oldest day removed by dropping its
+ * hours' partitions, against its next day's rows deleted in batches, as retention did before.
+ */
+async function measureRetention(db: Database, from: number): Promise<void> {
+  const day = 86_400_000;
+  const timed = async (remove: () => Promise<number>) => {
+    const lsn = await walLsn(db);
+    const start = performance.now();
+    const rows = await remove();
+    return { rows, ms: performance.now() - start, walBytes: await walBytesSince(db, lsn) };
+  };
+  const [{ n: dayRows }] = (await db.query(
+    `SELECT count(*)::int AS n FROM metric_sample WHERE sampled_at < $1`,
+    [new Date(from + day)],
+  )) as { n: number }[];
+  const dropped = await timed(async () => {
+    await reapHourlyHistory(db, HOURLY_HISTORY.metric_sample, new Date(from + day), 10_000);
+    return dayRows;
+  });
+  const deleted = await timed(async () => {
+    let rows = 0;
+    for (let hour = from + day; hour < from + 2 * day; hour += 3_600_000)
+      rows += await reapOlderThan(
+        db,
+        { table: partitionName('metric_sample', new Date(hour)), age: 'sampled_at' },
+        new Date(from + 2 * day),
+        10_000,
+      );
+    return rows;
+  });
+  console.log('retention of a day of samples | rows | ms | WAL KB | ratio of ms | ratio of WAL');
+  for (const [label, figures] of [
+    ['dropping its hours', dropped],
+    ['deleting in batches (baseline)', deleted],
+  ] as const)
+    console.log(
+      `${label} | ${figures.rows} | ${figures.ms.toFixed(0)} | ${(figures.walBytes / 1024).toFixed(0)} | ${(deleted.ms / figures.ms).toFixed(1)}x less | ${(deleted.walBytes / figures.walBytes).toFixed(1)}x less`,
+    );
 }
 
 async function main(): Promise<void> {
