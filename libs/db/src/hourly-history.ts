@@ -14,7 +14,10 @@ export const HOURLY_HISTORY = {
 } as const;
 export type HourlyHistory = (typeof HOURLY_HISTORY)[keyof typeof HOURLY_HISTORY];
 
-/** How far ahead of the clock the hours' partitions are made: a scraper away this long loses nothing either way. */
+/**
+ * How far ahead of the clock the hours' partitions are made. An hour not made yet loses nothing:
+ * its rows go to the default partition, and move into the hour's when it is made.
+ */
 export const HOURLY_PARTITIONS_AHEAD_MS = 6 * 3_600_000;
 
 const HOUR_MS = 3_600_000;
@@ -53,9 +56,9 @@ async function partitionedHours(sql: Sql, table: string): Promise<{ name: string
 }
 
 /**
- * Makes the hours' partition of `table` that `sql` can make at once: what the default partition
- * holds for an hour moves into it first, so that attaching it does not fail (rows written while no
- * partition was there). DDL takes no parameters: the bounds are ISO instants of our own making.
+ * Makes one hour's partition of `table`, in the caller's transaction: what the default partition
+ * holds for that hour moves into it first, so that attaching it does not fail (rows written while
+ * no partition was there). DDL takes no parameters: the bounds are ISO instants of our own making.
  */
 async function makeHourPartition(sql: Sql, { table, age }: HourlyHistory, hour: Date): Promise<void> {
   const name = partitionName(table, hour);
@@ -121,7 +124,8 @@ export async function reapHourlyHistory(
   for (const partition of ended)
     await db.transaction(async (tx) => {
       await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-      await tx.query(`DROP TABLE ${partition.name}`);
+      // IF EXISTS: every scraper replica keeps the history, and another may have dropped it first.
+      await tx.query(`DROP TABLE IF EXISTS ${partition.name}`);
     });
   let rows = 0;
   const straddling = hours.filter((p) => p.hour < olderThan && !ended.includes(p)).map((p) => p.name);
