@@ -9,7 +9,8 @@
  * Then the charts: a cluster of BENCH_CHART_QUEUES (1,000) with BENCH_CHART_DAYS (7) of history at
  * 5% changing, read by the gateway's own series queries over an hour, a day and the whole history
  * (a queue's from its samples, the cluster's from its node's ticks or rollups, ADR-0020), against
- * the goal of 200 ms p99.
+ * the goal of 200 ms p99. Last, retention: that history's oldest day dropped by the hour
+ * (ADR-0021), against its next day deleted in batches as before.
  */
 import {
   addTickTotals,
