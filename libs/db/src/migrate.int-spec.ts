@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@artemis-studio/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, MigrationInterface } from 'typeorm';
 import { createDataSource } from './data-source';
 import { ClusterCredentialEntity, ClusterEntity } from './entities';
 import { migrate } from './migrate';
@@ -9,6 +9,34 @@ import { ChangeDrivenQueueSamples1765000000000 } from './migrations/176500000000
 import { NodeRollups1765100000000 } from './migrations/1765100000000-node-rollups';
 import { HourlyHistory1765200000000 } from './migrations/1765200000000-hourly-history';
 import { SecretVault } from './secret-vault';
+
+/**
+ * A fresh database migrated to the end with `migration` undone; `before` writes what the tables held
+ * then, the migration is applied again, and `after` checks what it made of it.
+ */
+async function acrossMigration(
+  migration: MigrationInterface,
+  before: (db: DataSource) => Promise<void>,
+  after: (db: DataSource) => Promise<void>,
+): Promise<void> {
+  const fresh = await createTestDatabase({ migrated: false });
+  const db = await createDataSource({ url: fresh.url, poolSize: 2 }).initialize();
+  try {
+    await migrate(db);
+    const runner = db.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await before(db);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    await after(db);
+  } finally {
+    await db.destroy();
+    await fresh.drop();
+  }
+}
 
 describe('migrations against real PostgreSQL', () => {
   let database: TestDatabase;
@@ -49,159 +77,140 @@ describe('migrations against real PostgreSQL', () => {
   });
 
   it('keep the queue history sampled at every tick readable: its ticks are its sample times (ADR-0019)', async () => {
-    const fresh = await createTestDatabase({ migrated: false });
-    const sut = await createDataSource({ url: fresh.url, poolSize: 2 }).initialize();
-    try {
-      await migrate(sut);
-      const migration = new ChangeDrivenQueueSamples1765000000000();
-      const runner = sut.createQueryRunner();
-      await migration.down(runner);
-      const [cluster, a, b] = [randomUUID(), randomUUID(), randomUUID()];
-      // Two nodes' ticks as the scraper wrote them before: every queue at every tick.
-      await sut.query(
-        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                    messages_acknowledged, consumer_count)
-         SELECT now() - make_interval(secs => t * 15), $1::uuid, node, 'q' || q, 0, 0, 0, 0
-           FROM generate_series(0, 3) t, generate_series(1, 5) q, unnest(ARRAY[$2::uuid, $3::uuid]) node`,
-        [cluster, a, b],
-      );
-      await migration.up(runner);
-      await runner.release();
-      const ticks = await sut.query(
-        `SELECT node_id, count(*)::int AS n FROM queue_tick WHERE cluster_id = $1 GROUP BY 1 ORDER BY 2`,
-        [cluster],
-      );
-      expect(ticks).toEqual([
-        { node_id: expect.any(String), n: 4 },
-        { node_id: expect.any(String), n: 4 },
-      ]);
-      const [{ ended }] = await sut.query(`SELECT count(*)::int AS ended FROM metric_sample WHERE ended`);
-      expect(ended).toBe(0);
-    } finally {
-      await sut.destroy();
-      await fresh.drop();
-    }
+    const [cluster, a, b] = [randomUUID(), randomUUID(), randomUUID()];
+    await acrossMigration(
+      new ChangeDrivenQueueSamples1765000000000(),
+      async (sut) => {
+        // Two nodes' ticks as the scraper wrote them before: every queue at every tick.
+        await sut.query(
+          `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                      messages_acknowledged, consumer_count)
+           SELECT now() - make_interval(secs => t * 15), $1::uuid, node, 'q' || q, 0, 0, 0, 0
+             FROM generate_series(0, 3) t, generate_series(1, 5) q, unnest(ARRAY[$2::uuid, $3::uuid]) node`,
+          [cluster, a, b],
+        );
+      },
+      async (sut) => {
+        const ticks = await sut.query(
+          `SELECT node_id, count(*)::int AS n FROM queue_tick WHERE cluster_id = $1 GROUP BY 1 ORDER BY 2`,
+          [cluster],
+        );
+        expect(ticks).toEqual([
+          { node_id: expect.any(String), n: 4 },
+          { node_id: expect.any(String), n: 4 },
+        ]);
+        const [{ ended }] = await sut.query(`SELECT count(*)::int AS ended FROM metric_sample WHERE ended`);
+        expect(ended).toBe(0);
+      },
+    );
   });
 
   it("give the history kept so far its ticks' totals and rollups, as the scraper writes them (ADR-0020)", async () => {
-    const fresh = await createTestDatabase({ migrated: false });
-    const sut = await createDataSource({ url: fresh.url, poolSize: 2 }).initialize();
-    try {
-      await migrate(sut);
-      const migration = new NodeRollups1765100000000();
-      const runner = sut.createQueryRunner();
-      await migration.down(runner);
-      const [cluster, node] = [randomUUID(), randomUUID()];
-      // Queue a sampled at 10:00:00 (depth 4, 10 added so far) and at 10:00:45 (depth 1, 16 added);
-      // b at 10:00:00 only (depth 2), ended at 10:01:10. Ticks every 15 s to 10:01:30.
-      await sut.query(
-        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                    messages_acknowledged, consumer_count, ended)
-         VALUES ('2026-11-30T10:00:00Z', $1, $2, 'a', 4, 10, 0, 1, false),
-                ('2026-11-30T10:00:45Z', $1, $2, 'a', 1, 16, 0, 1, false),
-                ('2026-11-30T10:00:00Z', $1, $2, 'b', 2, 0, 0, 0, false),
-                ('2026-11-30T10:01:10Z', $1, $2, 'b', 2, 0, 0, 0, true)`,
-        [cluster, node],
-      );
-      await sut.query(
-        `INSERT INTO queue_tick (ticked_at, cluster_id, node_id)
-         SELECT timestamptz '2026-11-30T10:00:00Z' + make_interval(secs => 15 * t), $1, $2 FROM generate_series(0, 6) t`,
-        [cluster, node],
-      );
-      await sut.query(
-        `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
-         VALUES ('2026-11-30T10:00:05Z', $1, $2, 3), ('2026-11-30T10:01:05Z', $1, $2, 8)`,
-        [cluster, node],
-      );
-      await migration.up(runner);
-      await runner.release();
-      const ticks = await sut.query(`SELECT depth::int, added::int FROM queue_tick ORDER BY ticked_at`);
-      expect(ticks.map((t: { depth: number }) => t.depth)).toEqual([6, 6, 6, 3, 3, 1, 1]);
-      expect(ticks.map((t: { added: number }) => t.added)).toEqual([0, 0, 0, 6, 0, 0, 0]);
-      const rollups = await sut.query(
-        `SELECT resolution_s, ticks, depth_min::int, depth_max::int, depth_last::int, added::int, connections_max
-           FROM node_rollup ORDER BY resolution_s, bucket`,
-      );
-      expect(rollups).toEqual([
-        {
-          resolution_s: 60,
-          ticks: 4,
-          depth_min: 3,
-          depth_max: 6,
-          depth_last: 3,
-          added: 6,
-          connections_max: 3,
-        },
-        {
-          resolution_s: 60,
-          ticks: 3,
-          depth_min: 1,
-          depth_max: 3,
-          depth_last: 1,
-          added: 0,
-          connections_max: 8,
-        },
-        {
-          resolution_s: 3600,
-          ticks: 7,
-          depth_min: 1,
-          depth_max: 6,
-          depth_last: 1,
-          added: 6,
-          connections_max: 8,
-        },
-      ]);
-    } finally {
-      await sut.destroy();
-      await fresh.drop();
-    }
+    const [cluster, node] = [randomUUID(), randomUUID()];
+    await acrossMigration(
+      new NodeRollups1765100000000(),
+      async (sut) => {
+        // Queue a sampled at 10:00:00 (depth 4, 10 added so far) and at 10:00:45 (depth 1, 16 added);
+        // b at 10:00:00 only (depth 2), ended at 10:01:10. Ticks every 15 s to 10:01:30.
+        await sut.query(
+          `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                      messages_acknowledged, consumer_count, ended)
+           VALUES ('2026-11-30T10:00:00Z', $1, $2, 'a', 4, 10, 0, 1, false),
+                  ('2026-11-30T10:00:45Z', $1, $2, 'a', 1, 16, 0, 1, false),
+                  ('2026-11-30T10:00:00Z', $1, $2, 'b', 2, 0, 0, 0, false),
+                  ('2026-11-30T10:01:10Z', $1, $2, 'b', 2, 0, 0, 0, true)`,
+          [cluster, node],
+        );
+        await sut.query(
+          `INSERT INTO queue_tick (ticked_at, cluster_id, node_id)
+           SELECT timestamptz '2026-11-30T10:00:00Z' + make_interval(secs => 15 * t), $1, $2 FROM generate_series(0, 6) t`,
+          [cluster, node],
+        );
+        await sut.query(
+          `INSERT INTO node_sample (sampled_at, cluster_id, node_id, connection_count)
+           VALUES ('2026-11-30T10:00:05Z', $1, $2, 3), ('2026-11-30T10:01:05Z', $1, $2, 8)`,
+          [cluster, node],
+        );
+      },
+      async (sut) => {
+        const ticks = await sut.query(`SELECT depth::int, added::int FROM queue_tick ORDER BY ticked_at`);
+        expect(ticks.map((t: { depth: number }) => t.depth)).toEqual([6, 6, 6, 3, 3, 1, 1]);
+        expect(ticks.map((t: { added: number }) => t.added)).toEqual([0, 0, 0, 6, 0, 0, 0]);
+        const rollups = await sut.query(
+          `SELECT resolution_s, ticks, depth_min::int, depth_max::int, depth_last::int, added::int, connections_max
+             FROM node_rollup ORDER BY resolution_s, bucket`,
+        );
+        expect(rollups).toEqual([
+          {
+            resolution_s: 60,
+            ticks: 4,
+            depth_min: 3,
+            depth_max: 6,
+            depth_last: 3,
+            added: 6,
+            connections_max: 3,
+          },
+          {
+            resolution_s: 60,
+            ticks: 3,
+            depth_min: 1,
+            depth_max: 3,
+            depth_last: 1,
+            added: 0,
+            connections_max: 8,
+          },
+          {
+            resolution_s: 3600,
+            ticks: 7,
+            depth_min: 1,
+            depth_max: 6,
+            depth_last: 1,
+            added: 6,
+            connections_max: 8,
+          },
+        ]);
+      },
+    );
   });
 
   it('partition the history kept so far by the hour, keeping every row and index (ADR-0021)', async () => {
-    const fresh = await createTestDatabase({ migrated: false });
-    const sut = await createDataSource({ url: fresh.url, poolSize: 2 }).initialize();
-    try {
-      await migrate(sut);
-      const migration = new HourlyHistory1765200000000();
-      const runner = sut.createQueryRunner();
-      await migration.down(runner);
-      const [cluster, node] = [randomUUID(), randomUUID()];
-      // An hour ago (kept in its hour's partition) and five days ago (older than the two days given
-      // partitions: the default partition's).
-      const hourAgo = new Date(Date.now() - 3_600_000);
-      const daysAgo = new Date(Date.now() - 5 * 86_400_000);
-      await sut.query(
-        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
-                                    messages_acknowledged, consumer_count)
-         VALUES ($1, $3, $4, 'q', 1, 0, 0, 0), ($2, $3, $4, 'q', 2, 0, 0, 0)`,
-        [hourAgo, daysAgo, cluster, node],
-      );
-      await migration.up(runner);
-      await runner.release();
-      const hour = `metric_sample_p${hourAgo.toISOString().slice(0, 13).replace(/\D/g, '')}`;
-      expect(
+    const [cluster, node] = [randomUUID(), randomUUID()];
+    // An hour ago (kept in its hour's partition) and five days ago (older than the two days given
+    // partitions: the default partition's).
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const daysAgo = new Date(Date.now() - 5 * 86_400_000);
+    await acrossMigration(
+      new HourlyHistory1765200000000(),
+      async (sut) => {
         await sut.query(
-          `SELECT tableoid::regclass::text AS part, message_count::int FROM metric_sample ORDER BY sampled_at`,
-        ),
-      ).toEqual([
-        { part: 'metric_sample_default', message_count: 2 },
-        { part: hour, message_count: 1 },
-      ]);
-      const [{ kind }] = await sut.query(
-        `SELECT relkind AS kind FROM pg_class WHERE relname = 'metric_sample'`,
-      );
-      expect(kind).toBe('p');
-      // Six hours ahead are there for the scraper's first ticks, each with the table's indexes.
-      const ahead = `metric_sample_p${new Date(Date.now() + 5 * 3_600_000).toISOString().slice(0, 13).replace(/\D/g, '')}`;
-      const indexes = await sut.query(`SELECT indexdef FROM pg_indexes WHERE tablename = $1`, [ahead]);
-      expect(indexes.map((i: { indexdef: string }) => i.indexdef.replace(/^.* USING /, '')).sort()).toEqual([
-        'brin (sampled_at)',
-        'btree (cluster_id, queue, sampled_at)',
-      ]);
-    } finally {
-      await sut.destroy();
-      await fresh.drop();
-    }
+          `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                      messages_acknowledged, consumer_count)
+           VALUES ($1, $3, $4, 'q', 1, 0, 0, 0), ($2, $3, $4, 'q', 2, 0, 0, 0)`,
+          [hourAgo, daysAgo, cluster, node],
+        );
+      },
+      async (sut) => {
+        const hour = `metric_sample_p${hourAgo.toISOString().slice(0, 13).replace(/\D/g, '')}`;
+        expect(
+          await sut.query(
+            `SELECT tableoid::regclass::text AS part, message_count::int FROM metric_sample ORDER BY sampled_at`,
+          ),
+        ).toEqual([
+          { part: 'metric_sample_default', message_count: 2 },
+          { part: hour, message_count: 1 },
+        ]);
+        const [{ kind }] = await sut.query(
+          `SELECT relkind AS kind FROM pg_class WHERE relname = 'metric_sample'`,
+        );
+        expect(kind).toBe('p');
+        // Six hours ahead are there for the scraper's first ticks, each with the table's indexes.
+        const ahead = `metric_sample_p${new Date(Date.now() + 5 * 3_600_000).toISOString().slice(0, 13).replace(/\D/g, '')}`;
+        const indexes = await sut.query(`SELECT indexdef FROM pg_indexes WHERE tablename = $1`, [ahead]);
+        expect(indexes.map((i: { indexdef: string }) => i.indexdef.replace(/^.* USING /, '')).sort()).toEqual(
+          ['brin (sampled_at)', 'btree (cluster_id, queue, sampled_at)'],
+        );
+      },
+    );
   });
 
   it('create broker_event as an identity-keyed log with fillfactor 100 and its indexes', async () => {

@@ -106,13 +106,17 @@ interface SeriesRecord {
   acknowledged: number;
   delivering: number | null;
   oldest_seconds: number | null;
-  depth_min?: number;
-  depth_last?: number;
-  connections?: number | null;
-  disk_usage?: number | null;
-  disk_limit?: number | null;
-  memory_bytes?: number | null;
-  memory_limit_bytes?: number | null;
+}
+
+/** The same of a cluster's series, with each node's own figures. */
+interface ClusterSeriesRecord extends SeriesRecord {
+  depth_min: number;
+  depth_last: number;
+  connections: number | null;
+  disk_usage: number | null;
+  disk_limit: number | null;
+  memory_bytes: number | null;
+  memory_limit_bytes: number | null;
 }
 
 /**
@@ -147,22 +151,22 @@ export class MetricQueries {
     const db = await this.database.forRequest();
     const source = clusterSeriesSource(range, await this.historyKept(db, clusterId));
     const read = { ...range, stepMs: source.stepMs };
-    const rows = await rowsOf<SeriesRecord>(
+    const rows = await rowsOf<ClusterSeriesRecord>(
       db,
       source.resolutionS === 0 ? CLUSTER_SERIES(NODES_FROM_TICKS) : CLUSTER_SERIES(NODES_FROM_ROLLUPS),
       [clusterId, read.from, read.to, read.stepMs, ...(source.resolutionS === 0 ? [] : [source.resolutionS])],
     );
     return windowOf(read, rows, (r) => ({
       ...pointOf(r),
-      depthMin: r.depth_min!,
-      depthLast: r.depth_last!,
-      connections: r.connections!,
+      depthMin: r.depth_min,
+      depthLast: r.depth_last,
+      connections: r.connections,
       // A node's own figures: on its series, not on the total (a sum of disks means nothing).
       ...(!r.total && {
-        diskUsage: r.disk_usage!,
-        diskLimit: r.disk_limit!,
-        memoryBytes: r.memory_bytes!,
-        memoryLimitBytes: r.memory_limit_bytes!,
+        diskUsage: r.disk_usage,
+        diskLimit: r.disk_limit,
+        memoryBytes: r.memory_bytes,
+        memoryLimitBytes: r.memory_limit_bytes,
       }),
     }));
   }
@@ -171,7 +175,8 @@ export class MetricQueries {
   private async historyKept(db: Sql, clusterId: string): Promise<Map<number, Date | null>> {
     const row = await firstRow<{ ticks: Date | null; rollups: (string | null)[] }>(
       db,
-      // Each a lookup in an index: a node's first tick (queue_tick_series), a resolution's first bucket.
+      // Index lookups: a node's first tick (queue_tick_series, one probe per hour's partition), a
+      // resolution's first bucket (node_rollup's key).
       `SELECT (SELECT min(first) FROM cluster_node n
                  CROSS JOIN LATERAL (SELECT min(ticked_at) AS first FROM queue_tick
                                       WHERE cluster_id = $1 AND node_id = n.id) t

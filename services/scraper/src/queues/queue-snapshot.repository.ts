@@ -83,7 +83,8 @@ const ROLL_UP_TICK = `
  * differs), so the diff is against the persisted state. The history costs what changes (ADR-0019):
  * a metric sample only for a queue that changed or whose heartbeat is due, an ended sample for one
  * removed or left unread (what it holds is unknown from here), and a tick that says the node's
- * queues were read; a snapshot that did not change, whose rates are already 0, is not rewritten.
+ * queues were read and what they held in total, folded into its minute and hour rollups
+ * (ADR-0020); a snapshot that did not change, whose rates are already 0, is not rewritten.
  * Rates come from the same comparison: each counter's increase since it was last read. Null,
  * writing nothing, when the cluster has been deleted meanwhile.
  */

@@ -17,8 +17,8 @@ const NONE: readonly (number | null)[] = [];
 const count = (v: number | null) => (v === null ? '—' : formatNumber(v));
 
 /**
- * One row: a node's (or every node's) depth over the range (`when`), messages in, connections and journal disk
- * (a node's own: the row of every node has none).
+ * One row: a node's (or every node's) depth, messages in, connections and journal disk over the
+ * range said in `when` (the disk a node's own: the row of every node has none).
  */
 function ActivityRow({
   name,
