@@ -21,8 +21,16 @@ export type HourlyHistory = (typeof HOURLY_HISTORY)[keyof typeof HOURLY_HISTORY]
 export const HOURLY_PARTITIONS_AHEAD_MS = 6 * 3_600_000;
 
 const HOUR_MS = 3_600_000;
-/** Waited for at most, to attach or drop a partition, before the next run tries again. */
+/**
+ * Waited for at most, to make an hour's partition (its attaching locks the default partition, not
+ * the table's readers and writers), before the next run tries again.
+ */
 const LOCK_TIMEOUT = '5s';
+/**
+ * The same to drop one: that locks the whole table, and every reader and writer queues behind the
+ * drop while it waits for the queries already running. An hour not dropped now is the next run's.
+ */
+const DROP_LOCK_TIMEOUT = '1s';
 
 /** The start of the UTC hour `at` falls in. */
 export const hourOf = (at: Date): Date => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
@@ -123,7 +131,7 @@ export async function reapHourlyHistory(
   const ended = hours.filter((p) => p.hour.getTime() + HOUR_MS <= olderThan.getTime());
   for (const partition of ended)
     await db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+      await tx.query(`SET LOCAL lock_timeout = '${DROP_LOCK_TIMEOUT}'`);
       // IF EXISTS: every scraper replica keeps the history, and another may have dropped it first.
       await tx.query(`DROP TABLE IF EXISTS ${partition.name}`);
     });
