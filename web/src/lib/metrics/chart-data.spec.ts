@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartData, latestOf, nodeChartData, sparklinesOf } from './chart-data';
+import { chartData, latestOf, nodeChartData, perSecondOf, sparklinesOf } from './chart-data';
 
 const point = (t: string, depth: number, added = 0) => ({
   t,
@@ -9,6 +9,17 @@ const point = (t: string, depth: number, added = 0) => ({
   acknowledged: 0,
   delivering: 0,
   oldestSeconds: null,
+});
+
+describe('perSecondOf', () => {
+  it('rates a bucket over its step, and the last, unfinished one over the time it has had', () => {
+    // A week's 11-minute buckets, read a minute into the last one.
+    const rate = perSecondOf({ to: '2026-11-30T10:12:00Z', stepMs: 660_000 });
+    expect(rate('2026-11-30T10:00:00Z', 660)).toBe(1);
+    expect(rate('2026-11-30T10:11:00Z', 60)).toBe(1);
+    // A bucket begun a moment ago counts over a second at least, not over its few milliseconds.
+    expect(rate('2026-11-30T10:11:59.900Z', 3)).toBe(3);
+  });
 });
 
 describe('chartData', () => {

@@ -33,13 +33,24 @@ export const CLUSTER_RANGE_TEXT: Record<ClusterRangeName, string> = {
 
 const PALETTE = ['#4c6ef5', '#12b886', '#fab005', '#e64980', '#7950f2', '#fd7e14'];
 
+/**
+ * A bucket's count as a rate per second. The last bucket has not ended: its count is over the time
+ * from its start to the window's end, not over a whole step (a week's 11-minute bucket a minute
+ * old would read a tenth of the rate).
+ */
+export function perSecondOf(metrics: Pick<MetricsResponse, 'to' | 'stepMs'>) {
+  const to = Date.parse(metrics.to);
+  return (t: string, count: number) =>
+    (count * 1000) / Math.max(1000, Math.min(metrics.stepMs, to - Date.parse(t)));
+}
+
 /** Depth per node and in total, and the total's in and out rates per second, on one time axis. */
 export function chartData(metrics: MetricsResponse) {
   const total = metrics.series.find((s) => s.node === 'total');
   const times = (total?.points ?? []).map((p) => Date.parse(p.t) / 1000);
   const index = new Map(times.map((t, i) => [t, i]));
   const nodes = metrics.series.filter((s) => s.node !== 'total');
-  const perSecond = 1000 / metrics.stepMs;
+  const perSecond = perSecondOf(metrics);
   const depth = [
     { label: 'total', color: PALETTE[0], values: (total?.points ?? []).map((p) => p.depth) },
     // One line per node only where there is more than one node to tell apart.
@@ -52,11 +63,11 @@ export function chartData(metrics: MetricsResponse) {
       : []),
   ];
   const rates = [
-    { label: 'in /s', color: PALETTE[1], values: (total?.points ?? []).map((p) => p.added * perSecond) },
+    { label: 'in /s', color: PALETTE[1], values: (total?.points ?? []).map((p) => perSecond(p.t, p.added)) },
     {
       label: 'acked /s',
       color: PALETTE[2],
-      values: (total?.points ?? []).map((p) => p.acknowledged * perSecond),
+      values: (total?.points ?? []).map((p) => perSecond(p.t, p.acknowledged)),
     },
   ];
   const span: [number, number] = [Date.parse(metrics.from) / 1000, Date.parse(metrics.to) / 1000];
@@ -115,7 +126,7 @@ export function sparklinesOf(metrics: MetricsResponse): Map<string, NodeSparklin
   const buckets = Math.max(1, Math.ceil((Date.parse(metrics.to) - from) / metrics.stepMs));
   const bucketOf = (t: string) =>
     Math.min(buckets - 1, Math.max(0, Math.floor((Date.parse(t) - from) / metrics.stepMs)));
-  const perSecond = 1000 / metrics.stepMs;
+  const perSecond = perSecondOf(metrics);
   const result = new Map<string, NodeSparklines>();
   for (const s of metrics.series) {
     const empty = () => Array.from<number | null>({ length: buckets }).fill(null);
@@ -128,7 +139,7 @@ export function sparklinesOf(metrics: MetricsResponse): Map<string, NodeSparklin
     for (const p of s.points) {
       const i = bucketOf(p.t);
       lines.depth[i] = p.depth;
-      lines.inPerSecond[i] = p.added * perSecond;
+      lines.inPerSecond[i] = perSecond(p.t, p.added);
       lines.connections[i] = p.connections ?? null;
       lines.diskPercent[i] = p.diskUsage === null || p.diskUsage === undefined ? null : p.diskUsage * 100;
     }
