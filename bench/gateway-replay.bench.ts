@@ -14,14 +14,12 @@ import {
   spawnService,
   startPrivateNats,
 } from '@artemis-studio/testing';
+import { percentile } from './support/percentile';
 import { runBench } from './support/run-bench';
 
 const RECONNECTS = Number(process.env.BENCH_RECONNECTS ?? 30);
 const STORED = 2000;
 const BEHIND = 500;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Opens the stream `behind` events back and resolves with the ms until the last of them arrived. */
 async function replayMs(url: string, headers: Record<string, string>, lastEventId: number): Promise<number> {

@@ -34,6 +34,7 @@ import { createTestDatabase, insertCluster } from '@artemis-studio/testing';
 import { MetricQueries } from '../services/gateway/src/metrics/metric-queries';
 import { observedQueue } from '../services/scraper/src/queues/queue-observation.fixture';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
+import { percentile } from './support/percentile';
 import { runBench } from './support/run-bench';
 
 const QUEUES = Number(process.env.BENCH_QUEUES ?? 5000);
@@ -203,7 +204,7 @@ async function measureCharts(db: Database): Promise<void> {
         if (times[0] > 10 * CHART_LIMIT_MS) break;
       }
       times.sort((a, b) => a - b);
-      const p99 = times[Math.ceil(times.length * 0.99) - 1];
+      const p99 = percentile(times, 99);
       console.log(
         `${label} | ${+days.toFixed(2)} | ${times[Math.floor(times.length / 2)].toFixed(0)} | ${p99.toFixed(0)} (${times.length}) | ${(p99 / CHART_LIMIT_MS).toFixed(2)}`,
       );
