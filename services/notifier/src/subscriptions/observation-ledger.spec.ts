@@ -137,17 +137,43 @@ describe('ObservationLedger', () => {
     await settle(second);
   });
 
-  it('says the start is unknown when the mark cannot be read', async () => {
+  it('reads the mark again while the bus is away, and reports from it once read', async () => {
     store.mark = { observedUntil: iso(0), observing: true, owner: 'notifier-a' };
     store.failing = new Error('TIMEOUT');
     await clockTo(7);
     const sut = ledger('notifier-b');
     sut.resumed();
-    await jest.advanceTimersByTimeAsync(0);
+    await clockTo(20);
+    expect(periods).toEqual([]);
+    store.failing = null;
+    await clockTo(25);
+    expect(periods).toEqual([{ from: iso(0), until: iso(7), reason: STOPPED_UNANNOUNCED }]);
+    await settle(sut);
+  });
+
+  it('states no period for a first observation whose mark could not be read at first', async () => {
+    store.failing = new Error('TIMEOUT');
+    const sut = ledger();
+    sut.resumed();
+    await clockTo(3);
+    store.failing = null;
+    await clockTo(10);
+    expect(periods).toEqual([]);
+    expect(store.mark).toMatchObject({ observing: true, owner: 'notifier-a' });
+    await settle(sut);
+  });
+
+  it('says the start is unknown when it lets the cluster go before the mark could be read', async () => {
+    store.mark = { observedUntil: iso(0), observing: true, owner: 'notifier-a' };
+    store.failing = new Error('TIMEOUT');
+    await clockTo(7);
+    const sut = ledger('notifier-b');
+    sut.resumed();
+    await clockTo(9);
+    await sut.stop('lease lost');
     expect(periods).toEqual([
       { from: null, until: iso(7), reason: expect.stringContaining('could not be read: TIMEOUT') },
     ]);
-    await settle(sut);
   });
 
   it('keeps its own interruption when the store cannot take it, and reports from it', async () => {

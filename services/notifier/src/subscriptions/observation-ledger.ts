@@ -39,6 +39,10 @@ export const HANDOVER_INTERRUPTED =
 /** How often a replica handing over refreshes its mark and looks for its successor's. */
 const HANDOVER_REFRESH_MS = 250;
 
+/** How soon an unread mark is read again, doubling up to MARK_RETRY_MAX_MS while the bus is away. */
+const MARK_RETRY_FIRST_MS = 250;
+const MARK_RETRY_MAX_MS = 4000;
+
 /**
  * Whether one cluster's notifications are being observed, kept where every replica can read it
  * (ADR-0010). Artemis keeps no notification for an absent subscriber, so a period in which some
@@ -58,6 +62,8 @@ export class ObservationLedger {
   private stopped = false;
   /** The successor's mark replaced ours in a handover: the mark is no longer ours to write. */
   private handedOver = false;
+  /** Ends a wait for the bus when this replica lets the cluster go. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: ObservationLedgerDeps) {}
 
@@ -104,6 +110,7 @@ export class ObservationLedger {
   async stop(reason: string): Promise<void> {
     if (!this.handedOver) this.interrupted(this.now(), reason);
     this.stopped = true;
+    this.stopping.abort();
     clearInterval(this.refresh);
     await this.queue;
   }
@@ -202,16 +209,14 @@ export class ObservationLedger {
   private async periodEndingAt(until: Date): Promise<UnobservedPeriod | null> {
     let mark = this.lastMark;
     if (!mark) {
-      try {
-        mark = (await this.deps.store.read())?.mark;
-        if (mark?.handingOver && mark.owner !== this.deps.owner) mark = await this.handedOverTo(until, mark);
-      } catch (err) {
+      const read = await this.markBefore(until);
+      if ('unread' in read)
         return {
           from: null,
           until: until.toISOString(),
-          reason: `when this cluster was last observed could not be read: ${(err as Error).message}`,
+          reason: `when this cluster was last observed could not be read: ${read.unread}`,
         };
-      }
+      mark = read.mark;
     }
     // Never observed before, or observed by a predecessor until after this replica subscribed (or
     // the rings started holding): nothing can have been missed.
@@ -220,6 +225,31 @@ export class ObservationLedger {
       mark.reason ??
       (mark.handingOver ? HANDOVER_INTERRUPTED : mark.observing ? STOPPED_UNANNOUNCED : 'not known');
     return { from: mark.observedUntil, until: until.toISOString(), reason };
+  }
+
+  /**
+   * The mark left by whoever observed before this replica subscribed. A failed read is the bus
+   * being away (a malformed mark reads as none), so it is read again until it can be, or until this
+   * replica lets the cluster go: a period with an unknown start, stated at once, would claim a gap
+   * for a cluster that may have been observed throughout (a first observation has no mark at all),
+   * and a period cannot be published before the bus is back anyway.
+   */
+  private async markBefore(
+    subscribedAt: Date,
+  ): Promise<{ mark: ObservationMark | undefined } | { unread: string }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const mark = (await this.deps.store.read())?.mark;
+        if (mark?.handingOver && mark.owner !== this.deps.owner)
+          return { mark: await this.handedOverTo(subscribedAt, mark) };
+        return { mark };
+      } catch (err) {
+        const message = (err as Error).message;
+        if (this.stopped) return { unread: message };
+        if (attempt === 0) this.deps.warn(`observation mark not read, reading again: ${message}`);
+        await sleep(Math.min(MARK_RETRY_MAX_MS, MARK_RETRY_FIRST_MS * 2 ** attempt), this.stopping.signal);
+      }
+    }
   }
 
   /**
