@@ -27,6 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
+import { batchStats } from './support/event-store-stats';
 import { cpuMsOf } from './support/process-stats';
 import { startSseLoad } from './support/sse-load-process';
 import { runBench } from './support/run-bench';
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
   const cpuBefore = Object.fromEntries(Object.entries(services).map(([name, s]) => [name, cpuMsOf(s.pid)]));
   const brokerPid = Number(readFileSync(join(node.home, 'data', 'artemis.pid'), 'utf8').trim());
   const brokerCpuBefore = cpuMsOf(brokerPid);
+  const batchesBefore = await batchStats(services['event store'].url);
   measuring = true;
   const started = performance.now();
   const running: Promise<void>[] = [];
@@ -138,6 +140,8 @@ async function main(): Promise<void> {
     Object.entries(services).map(([name, s]) => [name, cpuMsOf(s.pid) - cpuBefore[name]]),
   );
   const brokerCpu = cpuMsOf(brokerPid) - brokerCpuBefore;
+  const batches = await batchStats(services['event store'].url);
+  const inserts = batches.count - batchesBefore.count;
 
   bareLatencies.sort((a, b) => a - b);
   const framesPerClient = report.frames / CLIENTS;
@@ -169,6 +173,11 @@ async function main(): Promise<void> {
       [...Object.entries(cpu), ['broker', brokerCpu] as const]
         .map(([name, ms]) => `${name} ${((ms / bareLatencies.length) * 1000).toFixed(0)}`)
         .join(', '),
+  );
+  // What each service's per-event cost is spread over: every batch is one INSERT, one socket write
+  // of its acknowledgements and stored events, and one read of them by each gateway.
+  console.log(
+    `event store: ${inserts} INSERTs, ${((batches.sum - batchesBefore.sum) / Math.max(1, inserts)).toFixed(1)} events per INSERT`,
   );
 
   load.stop();

@@ -21,6 +21,7 @@ import { v7 as timeOrderedUuid } from 'uuid';
 import { EventWriter } from '../services/event-store/src/writer/event-writer';
 import { cpuMsOf } from './support/process-stats';
 import { runBench } from './support/run-bench';
+import { batchStats } from './support/event-store-stats';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const clusterId = randomUUID();
@@ -55,18 +56,6 @@ const event = (n: number): RawBrokerEvent => ({
 });
 
 const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
-
-/** The event store's batch-size histogram (sum and count) and its deferrals, from its /metrics. */
-async function batchStats(url: string): Promise<{ sum: number; count: number; deferred: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const value = (name: string) =>
-    Number(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[2] ?? 0);
-  return {
-    sum: value('studio_event_store_batch_size_sum'),
-    count: value('studio_event_store_batch_size_count'),
-    deferred: value('studio_event_store_deferred_total'),
-  };
-}
 
 /** Seconds for a new durable consumer to take `count` events off the stream and acknowledge them. */
 async function consumeOnly(bus: NatsBus, natsUrl: string, count: number): Promise<number> {
