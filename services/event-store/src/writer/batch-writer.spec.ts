@@ -1,3 +1,4 @@
+import { sleep } from '@artemis-studio/timing';
 import type { Delivery } from '@artemis-studio/bus';
 import type { RawBrokerEvent } from '@artemis-studio/contracts';
 import { IntakeBuffer } from '../intake/intake-buffer';
@@ -19,7 +20,14 @@ const idsOf = (rawJson: readonly string[]) =>
 const storedIds = (events: StoredEvent[]) => events.map((e) => e.pending.event.eventId);
 /** A writer over `buffer`; what a test does not name does nothing. */
 const batchWriter = (deps: Pick<BatchWriterDeps, 'buffer' | 'writer'> & Partial<BatchWriterDeps>) =>
-  new BatchWriter({ stored: jest.fn(), poisoned: jest.fn(), maxBatch: 10, flushMs: () => 10, ...deps });
+  new BatchWriter({
+    stored: jest.fn(),
+    poisoned: jest.fn(),
+    maxBatch: 10,
+    flushMs: () => 10,
+    gatherMs: 0,
+    ...deps,
+  });
 
 describe('BatchWriter', () => {
   let seq = 0;
@@ -146,5 +154,26 @@ describe('BatchWriter', () => {
     });
     await sut.run();
     expect(checks).toEqual([false, true]);
+  });
+
+  it('takes the rest of a burst into the batch its first event starts, but no more than a batch', async () => {
+    const buffer = new IntakeBuffer(() => 100);
+    const inserts: number[] = [];
+    const sut = batchWriter({
+      buffer,
+      writer: { insert: async (rawJson) => (inserts.push(rawJson.length), store(rawJson)) },
+      stored: () => {
+        if (inserts.length === 2) sut.stop();
+      },
+      maxBatch: 4,
+      gatherMs: 50,
+    });
+    const running = sut.run();
+    buffer.offer(event('e0'), delivery(1));
+    await sleep(10);
+    expect(inserts).toEqual([]);
+    for (let n = 2; n <= 6; n++) buffer.offer(event(`e${n - 1}`), delivery(n));
+    await running;
+    expect(inserts).toEqual([4, 2]);
   });
 });

@@ -1,3 +1,4 @@
+import { sleep } from '@artemis-studio/timing';
 import type { IntakeBuffer, Pending } from '../intake/intake-buffer';
 import type { EventWriter, StoredRow } from './event-writer';
 
@@ -23,12 +24,14 @@ export interface BatchWriterDeps {
   maxBatch: number;
   /** `artemis-studio.events.flush`: the longest an idle writer sleeps before looking again. */
   flushMs(): number;
+  /** How long an idle writer waits, once the first events came, for the rest of their burst. */
+  gatherMs: number;
   onBatch?(size: number, waitedMs: number): void;
 }
 
 /**
- * Writes whatever has accumulated as soon as there is anything: one event alone when quiet, up to
- * `maxBatch` per statement under a storm, with the next batch written while the last one is
+ * Writes whatever has accumulated as soon as there is anything (and the rest of its burst, which
+ * comes within `gatherMs`): one event alone when quiet, up to `maxBatch` per statement under a storm, with the next batch written while the last one is
  * acknowledged and published. Messages are acknowledged only after their commit.
  * Rejects when the writer connection fails, which ends this writer's term.
  */
@@ -44,6 +47,10 @@ export class BatchWriter {
       if (!inFlight) {
         await buffer.waitForEvents(this.deps.flushMs());
         if (this.stopped) return;
+        // The notifier publishes in batches, and the stream delivers a batch over a few ms: taken
+        // at its first event, a batch of 20 went to PostgreSQL as two INSERTs, and on to the
+        // gateways as two reads each (docs/benchmarks.md, broker-to-browser).
+        if (buffer.size > 0 && buffer.size < maxBatch) await sleep(this.deps.gatherMs);
         inFlight = this.dispatch(buffer.peek(maxBatch));
         if (!inFlight) continue;
       }

@@ -19,6 +19,8 @@ import { EventWriter } from './event-writer';
 
 /** Rows per INSERT statement under a storm. */
 const MAX_BATCH = 2000;
+/** How long an idle writer waits for the rest of a burst the stream is delivering. */
+const BURST_GATHER_MS = 3;
 /** The longest shutdown waits for the writer's term to end. */
 const SHUTDOWN_WAIT_MS = 10_000;
 /** How often a standby replica asks for the writer lock. */
@@ -96,6 +98,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
       buffer: this.buffer,
       writer,
       maxBatch: MAX_BATCH,
+      gatherMs: BURST_GATHER_MS,
       flushMs: () => this.settings.get('artemis-studio.events.flush'),
       stored: (events) => {
         this.metrics.stored.inc(events.length);
