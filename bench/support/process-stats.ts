@@ -2,8 +2,14 @@ import { readFileSync } from 'node:fs';
 
 /** CPU time a process has used so far (user + system), in ms; `/proc` counts in ticks of 10 ms. */
 export function cpuMsOf(pid: number): number {
+  const { user, system } = cpuSplitOf(pid);
+  return user + system;
+}
+
+/** CPU time a process has used so far in its own code and in the kernel on its behalf, in ms. */
+export function cpuSplitOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
 }
 
 /** The most resident memory a process has held (VmHWM), in MB. */
