@@ -65,6 +65,17 @@ export interface Bus {
     options: { msgId: string; timeoutMs?: number },
   ): Promise<{ seq: number; duplicate: boolean }>;
   /**
+   * `publishDurable` of a body already encoded, unchecked: only for a body checked against the
+   * channel's schema where it entered Studio (the notifier's broker events). Receivers validate
+   * either way.
+   */
+  publishDurableJson<C extends Channel>(
+    channel: C,
+    subject: string,
+    json: string,
+    options: { msgId: string; timeoutMs?: number },
+  ): Promise<{ seq: number; duplicate: boolean }>;
+  /**
    * A durable, explicitly acknowledged consumer shared by every replica that names the same
    * `durable`. Delivery is not awaited: the handler acks when its work is committed, and
    * `maxAckPending` bounds what is in flight.

@@ -31,7 +31,7 @@ export class JetStreamPublisher {
   publish(
     nc: NatsConnection,
     subject: string,
-    data: Uint8Array,
+    data: Uint8Array | string,
     options: { msgId: string; timeoutMs: number },
   ): Promise<PubAck> {
     const prefix = this.repliesOn(nc);

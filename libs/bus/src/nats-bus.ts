@@ -144,13 +144,30 @@ export class NatsBus implements Bus {
     );
   }
 
-  async publishDurable<C extends Channel>(
+  publishDurable<C extends Channel>(
     channel: C,
     subject: string,
     payload: PayloadOf<C>,
     options: { msgId: string; timeoutMs?: number },
   ): Promise<{ seq: number; duplicate: boolean }> {
-    const data = encode(channel.schema, payload, channel.name);
+    return this.publishDurableData(channel, subject, encode(channel.schema, payload, channel.name), options);
+  }
+
+  publishDurableJson<C extends Channel>(
+    channel: C,
+    subject: string,
+    json: string,
+    options: { msgId: string; timeoutMs?: number },
+  ): Promise<{ seq: number; duplicate: boolean }> {
+    return this.publishDurableData(channel, subject, json, options);
+  }
+
+  private async publishDurableData(
+    channel: Channel,
+    subject: string,
+    data: Uint8Array | string,
+    options: { msgId: string; timeoutMs?: number },
+  ): Promise<{ seq: number; duplicate: boolean }> {
     const timeoutMs = options.timeoutMs ?? 5000;
     const nc = await this.connection.within(timeoutMs);
     await this.streams.ensure(JetStreamStreams.streamOf(channel));
