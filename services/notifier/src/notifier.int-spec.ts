@@ -65,14 +65,15 @@ describe('notifier against a real broker and NATS', () => {
   const verdictOf = async (clusterId: string): Promise<CapabilityVerdict | undefined> =>
     (await (await bus.kv(buckets.capabilities)).get(clusterId))?.value;
 
-  const securitySettings = (roles: string) =>
+  /** The notification address's security setting: `roles` may subscribe, `senders` send to it. */
+  const securitySettings = (roles: string, senders = '') =>
     axios.post(
       broker.nodes[0].jolokiaUrl,
       {
         type: 'exec',
         mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
         operation: `addSecuritySettings(${Array(8).fill('java.lang.String').join(',')})`,
-        arguments: ['activemq.notifications', '', roles, '', '', roles, roles, ''],
+        arguments: ['activemq.notifications', senders, roles, '', '', roles, roles, ''],
       },
       { auth: { username: broker.user, password: broker.password }, headers: { Origin: 'http://127.0.0.1' } },
     );
@@ -132,6 +133,48 @@ describe('notifier against a real broker and NATS', () => {
       events.filter((e) => String(e.props._AMQ_Client_ID ?? '').startsWith('artemis-studio-notifier')),
     ).toEqual([]);
     expect(events.filter((e) => e.address === 'activemq.notifications')).toEqual([]);
+  });
+
+  it('skips a notification sent by hand that breaks the contract, and the events after it still come', async () => {
+    const cluster = await registerLive();
+    const events = streamOf(cluster.id);
+    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+
+    // Whoever may send to the notification address can send anything. Before the normaliser checked
+    // the contract, the first was refused at every publish retry, holding up every event behind it,
+    // and the second threw out of the AMQP receiver (a timestamp no Date holds).
+    const marker = `notifier.forged.${randomUUID()}`;
+    const client = await amqp();
+    expect((await securitySettings('amq', 'amq')).data.status).toBe(200);
+    try {
+      const sender = await client.createAwaitableSender({ target: { address: 'activemq.notifications' } });
+      await sender.send({
+        body: '',
+        application_properties: { _AMQ_NotifType: 'X'.repeat(150), _AMQ_RoutingName: marker },
+      });
+      await sender.send({
+        body: '',
+        application_properties: {
+          _AMQ_NotifType: 'CONSUMER_CREATED',
+          _AMQ_NotifTimestamp: 9e15,
+          _AMQ_RoutingName: marker,
+        },
+      });
+      await sender.close();
+    } finally {
+      expect((await securitySettings('amq')).data.status).toBe(200);
+    }
+    const queue = `notifier.${randomUUID()}`;
+    const receiver = await client.createReceiver({ source: { address: queue, capabilities: ['queue'] } });
+    await receiver.close();
+    await client.close();
+
+    await waitFor('the real event after the forged ones', () =>
+      events.some((e) => e.type === 'CONSUMER_CREATED' && e.queue === queue),
+    );
+    expect(events.filter((e) => e.queue === marker)).toEqual([
+      expect.objectContaining({ type: 'CONSUMER_CREATED', brokerTs: null }),
+    ]);
   });
 
   it('carries a burst of 500 attaching receivers exactly, with at most one consumers signal per window', async () => {

@@ -1,6 +1,6 @@
 import { RawBrokerEventSchema } from '@artemis-studio/contracts';
 import { randomUUID } from 'node:crypto';
-import { OWN_CLIENT_PREFIX, normaliseNotification } from './broker-event.normaliser';
+import { MAX_EVENT_JSON_CHARS, OWN_CLIENT_PREFIX, normaliseNotification } from './broker-event.normaliser';
 
 describe('normaliseNotification', () => {
   const clusterId = randomUUID();
@@ -134,5 +134,39 @@ describe('normaliseNotification', () => {
     big.writeBigInt64BE(9_007_199_254_740_993n);
     const result = normaliseNotification({ ...consumerCreated, _AMQ_Message_ID: big }, clusterId, 'a', at);
     expect(result).toMatchObject({ event: { props: { _AMQ_Message_ID: '9007199254740993' } } });
+  });
+
+  it('hands the event over with the JSON it is published as', () => {
+    const result = normaliseNotification(consumerCreated, clusterId, 'a', at);
+    if (result.kind !== 'event') throw new Error(result.kind);
+    expect(JSON.parse(result.json)).toEqual(result.event);
+  });
+
+  // Anyone allowed to send to the notification address can send these: each was published, refused
+  // by the contract at every retry, and held up every event behind it (or, a timestamp past what a
+  // Date holds, threw out of the AMQP receiver).
+  it('reports what breaks the contract or cannot be published as malformed, without throwing', () => {
+    const longType = normaliseNotification({ _AMQ_NotifType: 'X'.repeat(101) }, clusterId, 'a', at);
+    expect(longType).toEqual({ kind: 'malformed', reason: expect.stringContaining('type') });
+    const huge = { ...consumerCreated, _AMQ_Note: 'n'.repeat(MAX_EVENT_JSON_CHARS) };
+    expect(normaliseNotification(huge, clusterId, 'a', at)).toEqual({
+      kind: 'malformed',
+      reason: expect.stringContaining(`more than ${MAX_EVENT_JSON_CHARS}`),
+    });
+  });
+
+  it('keeps an event whose timestamp no ISO instant holds, without a broker time', () => {
+    for (const stamp of [9e15, 2 ** 48, 1e20, -1, Date.UTC(10000, 0, 1)]) {
+      const result = normaliseNotification(
+        { ...consumerCreated, _AMQ_NotifTimestamp: stamp },
+        clusterId,
+        'a',
+        at,
+      );
+      expect(result).toMatchObject({
+        kind: 'event',
+        event: { brokerTs: null, props: { _AMQ_NotifTimestamp: stamp } },
+      });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { NOTIFICATION_ADDRESS, type RawBrokerEvent } from '@artemis-studio/contracts';
+import { NOTIFICATION_ADDRESS, RawBrokerEventSchema, type RawBrokerEvent } from '@artemis-studio/contracts';
 import { notificationEventId } from './event-id';
 
 /**
@@ -8,8 +8,19 @@ import { notificationEventId } from './event-id';
  */
 export const OWN_CLIENT_PREFIX = 'artemis-studio-notifier';
 
+/**
+ * The largest event published, as JSON. A notification is a kilobyte or two; one past this (a
+ * property of megabytes, sent to the notification address by hand) would exceed what NATS takes in
+ * one message and be refused at every retry, holding up every event behind it.
+ */
+export const MAX_EVENT_JSON_CHARS = 65_536;
+
+/** Year 10000: a timestamp from then on (or before 1970) has no ISO form the contract takes. */
+const END_OF_ISO_TIME_MS = Date.UTC(10000, 0, 1);
+
 export type Normalised =
-  | { kind: 'event'; event: RawBrokerEvent }
+  /** `json`: the event as published, checked against the contract here, where it enters Studio. */
+  | { kind: 'event'; event: RawBrokerEvent; json: string }
   | { kind: 'remote' } // re-sent by a peer (_AMQ_Distance > 0): stored once, by its own node
   | { kind: 'own' } // caused by our own subscription
   | { kind: 'malformed'; reason: string };
@@ -40,31 +51,54 @@ export function normaliseNotification(
 
   const timestamp = props._AMQ_NotifTimestamp;
   const brokerTs =
-    typeof timestamp === 'number' && Number.isFinite(timestamp) ? new Date(timestamp).toISOString() : null;
-  return {
-    kind: 'event',
-    event: {
-      // Time-ordered, not random: the event store's unique index on event_id then grows at its
-      // right edge like the seq index. With random ids every insert lands on a random leaf page:
-      // with a million stored rows, PostgreSQL took 13 to 18% longer per insert and wrote 27% more
-      // WAL (npm run bench -- event-ids), and the table keeps 72 hours of events.
-      eventId: notificationEventId(clusterId, node, props),
-      clusterId,
-      node,
-      type,
-      brokerTs,
-      receivedAt: receivedAt.toISOString(),
-      // Session notifications carry the notification address itself, not an address of the session.
-      address: type.startsWith('SESSION_') ? null : text(props._AMQ_Address),
-      queue: text(props._AMQ_RoutingName),
-      consumer: text(props._AMQ_ConsumerName),
-      session: text(props._AMQ_SessionName),
-      connection: text(props._AMQ_ConnectionName),
-      remoteAddress: text(props._AMQ_RemoteAddress),
-      user: text(props._AMQ_User) ?? text(props._AMQ_ValidatedUser),
-      props,
-    },
-  };
+    typeof timestamp === 'number' && timestamp >= 0 && timestamp < END_OF_ISO_TIME_MS
+      ? new Date(timestamp).toISOString()
+      : null;
+  return checked({
+    // Time-ordered, not random: the event store's unique index on event_id then grows at its
+    // right edge like the seq index. With random ids every insert lands on a random leaf page:
+    // with a million stored rows, PostgreSQL took 13 to 18% longer per insert and wrote 27% more
+    // WAL (npm run bench -- event-ids), and the table keeps 72 hours of events.
+    eventId: notificationEventId(clusterId, node, props),
+    clusterId,
+    node,
+    type,
+    brokerTs,
+    receivedAt: receivedAt.toISOString(),
+    // Session notifications carry the notification address itself, not an address of the session.
+    address: type.startsWith('SESSION_') ? null : text(props._AMQ_Address),
+    queue: text(props._AMQ_RoutingName),
+    consumer: text(props._AMQ_ConsumerName),
+    session: text(props._AMQ_SessionName),
+    connection: text(props._AMQ_ConnectionName),
+    remoteAddress: text(props._AMQ_RemoteAddress),
+    user: text(props._AMQ_User) ?? text(props._AMQ_ValidatedUser),
+    props,
+  });
+}
+
+/**
+ * The broker's notification address is where Studio's input crosses a trust boundary: whoever may
+ * send to it can send anything. An event that breaks the contract (a type past its length, a
+ * field too long) or is too large to publish is malformed here, counted and skipped. Found later,
+ * at the publish, it was refused at every retry, and every event behind it waited.
+ */
+function checked(event: RawBrokerEvent): Normalised {
+  const result = RawBrokerEventSchema.safeParse(event);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return {
+      kind: 'malformed',
+      reason: `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+    };
+  }
+  const json = JSON.stringify(result.data);
+  if (json.length > MAX_EVENT_JSON_CHARS)
+    return {
+      kind: 'malformed',
+      reason: `${json.length} characters as JSON, more than ${MAX_EVENT_JSON_CHARS}`,
+    };
+  return { kind: 'event', event: result.data, json };
 }
 
 /** A property as JSON can carry it: longs past 2^53 arrive from rhea as 8-byte Buffers. */

@@ -41,7 +41,7 @@ export class NotificationRouter {
       return;
     }
     if (result.kind !== 'event') return;
-    this.publisher.enqueue(result.event, receipt);
+    this.publisher.enqueue(result.event, result.json, receipt);
     for (const topic of derivedTopics(result.event.type)) this.coalescer.touch(clusterId, topic);
   }
 

@@ -21,8 +21,11 @@ const event = (clusterId: string): RawBrokerEvent => ({
   props: {},
 });
 
+/** An event and its encoding, as the normaliser hands them over. */
+const encoded = (e: RawBrokerEvent): [RawBrokerEvent, string] => [e, JSON.stringify(e)];
+
 /** A stream and event store that can be switched off, deduplicating by id like JetStream and the store do. */
-class FakeStream implements Pick<Bus, 'publishDurable' | 'request'> {
+class FakeStream implements Pick<Bus, 'publishDurableJson' | 'request'> {
   up = true;
   readonly ids = new Set<string>();
   readonly events: RawBrokerEvent[] = [];
@@ -30,10 +33,10 @@ class FakeStream implements Pick<Bus, 'publishDurable' | 'request'> {
   /** Groups of publishes made in one go (one synchronous run): each is one write to NATS. */
   batches = 0;
   private batchOpen = false;
-  async publishDurable(
+  async publishDurableJson(
     channel: { name: string },
     _subject: string,
-    payload: unknown,
+    json: string,
     { msgId }: { msgId: string },
   ) {
     if (!this.batchOpen) {
@@ -46,7 +49,7 @@ class FakeStream implements Pick<Bus, 'publishDurable' | 'request'> {
     const duplicate = this.ids.has(msgId);
     if (!duplicate) {
       this.ids.add(msgId);
-      this.events.push(payload as RawBrokerEvent);
+      this.events.push(JSON.parse(json) as RawBrokerEvent);
     }
     void channel;
     return { seq: this.ids.size, duplicate };
@@ -84,13 +87,13 @@ describe('EventPublisher', () => {
     const accepted: string[] = [];
     const receipt = (id: string, kept: boolean) => ({ kept, accept: () => void accepted.push(id) });
     const first = event('c1');
-    sut.enqueue(first, receipt('first', true));
+    sut.enqueue(first, JSON.stringify(first), receipt('first', true));
     await until(() => accepted.length === 1);
     expect(stream.events).toEqual([first]);
 
     stream.up = false;
-    sut.enqueue(event('c1'), receipt('ring', true));
-    sut.enqueue(event('c1'), receipt('temporary', false));
+    sut.enqueue(...encoded(event('c1')), receipt('ring', true));
+    sut.enqueue(...encoded(event('c1')), receipt('temporary', false));
     await sut.stop(50);
     // Neither reached the stream, so neither was accepted: the ring's goes to the next owner and
     // is no loss; the temporary subscription's is gone with it, and counted.
@@ -102,7 +105,7 @@ describe('EventPublisher', () => {
     const stream = new FakeStream();
     const sut = new EventPublisher(stream, () => 1000, noMetrics, quiet);
     const sent = Array.from({ length: 600 }, () => event('c1'));
-    sent.forEach((e) => sut.enqueue(e));
+    sent.forEach((e) => sut.enqueue(e, JSON.stringify(e)));
     await until(() => stream.events.length === 600);
     expect(stream.events.map((e) => e.eventId)).toEqual(sent.map((e) => e.eventId));
     await sut.stop();
@@ -113,7 +116,7 @@ describe('EventPublisher', () => {
     stream.up = false;
     const sut = new EventPublisher(stream, () => 100, noMetrics, quiet);
     const sent = Array.from({ length: 50 }, () => event('c1'));
-    sent.forEach((e) => expect(sut.enqueue(e)).toBe(true));
+    sent.forEach((e) => expect(sut.enqueue(e, JSON.stringify(e))).toBe(true));
     await new Promise((r) => setTimeout(r, 100));
     stream.up = true;
     await until(() => stream.events.length === 50);
@@ -130,8 +133,8 @@ describe('EventPublisher', () => {
       dropped: (c: string, n: number) => void (dropped[c] = (dropped[c] ?? 0) + n),
     };
     const sut = new EventPublisher(stream, () => 10, metrics, quiet);
-    for (let i = 0; i < 15; i++) sut.enqueue(event('c1'));
-    for (let i = 0; i < 3; i++) sut.enqueue(event('c2'));
+    for (let i = 0; i < 15; i++) sut.enqueue(...encoded(event('c1')));
+    for (let i = 0; i < 3; i++) sut.enqueue(...encoded(event('c2')));
     expect(dropped).toEqual({ c1: 5, c2: 3 });
     expect(sut.pendingDrops()).toEqual(
       new Map([
@@ -153,10 +156,10 @@ describe('EventPublisher', () => {
     const dropped: string[] = [];
     const metrics = { ...noMetrics, dropped: (c: string) => void dropped.push(c) };
     const sut = new EventPublisher(stream, () => 10, metrics, quiet);
-    for (let i = 0; i < 10; i++) sut.enqueue(event('c1'));
+    for (let i = 0; i < 10; i++) sut.enqueue(...encoded(event('c1')));
     const unobserved = { ...event('c2'), type: UNOBSERVED_EVENT_TYPE };
     sut.enqueueUnobserved(unobserved);
-    expect(sut.enqueue(event('c1'))).toBe(false);
+    expect(sut.enqueue(...encoded(event('c1')))).toBe(false);
     expect(dropped).toEqual(['c1']);
 
     stream.up = true;
@@ -169,7 +172,7 @@ describe('EventPublisher', () => {
     const stream = new FakeStream();
     stream.up = false;
     const sut = new EventPublisher(stream, () => 100, noMetrics, quiet);
-    for (let i = 0; i < 4; i++) sut.enqueue(event('c1'));
+    for (let i = 0; i < 4; i++) sut.enqueue(...encoded(event('c1')));
     await sut.stop(50);
     expect(sut.pendingDrops()).toEqual(new Map([['c1', 4]]));
   });
@@ -182,7 +185,7 @@ describe('EventPublisher', () => {
     expect(gate.take(100)).toBe(100);
     for (let i = 0; i < 100; i++) {
       gate.used();
-      sut.enqueue(event('c1'));
+      sut.enqueue(...encoded(event('c1')));
     }
     // Everything granted is buffered: nothing more until the stream takes some.
     expect(gate.take(10)).toBe(0);
@@ -197,9 +200,9 @@ describe('EventPublisher', () => {
   it('publishes events that arrive together as one batch, after a short linger', async () => {
     const stream = new FakeStream();
     const sut = new EventPublisher(stream, () => 1000, noMetrics, quiet);
-    sut.enqueue(event('c1'));
-    sut.enqueue(event('c1'));
-    sut.enqueue(event('c2'));
+    sut.enqueue(...encoded(event('c1')));
+    sut.enqueue(...encoded(event('c1')));
+    sut.enqueue(...encoded(event('c2')));
     expect(stream.batches).toBe(0);
     await until(() => stream.events.length === 3);
     expect(stream.batches).toBe(1);
