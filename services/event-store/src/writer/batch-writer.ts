@@ -31,9 +31,10 @@ export interface BatchWriterDeps {
 
 /**
  * Writes whatever has accumulated as soon as there is anything (and the rest of its burst, which
- * comes within `gatherMs`): one event alone when quiet, up to `maxBatch` per statement under a storm, with the next batch written while the last one is
- * acknowledged and published. Messages are acknowledged only after their commit.
- * Rejects when the writer connection fails, which ends this writer's term.
+ * comes within `gatherMs`): one event alone when quiet, up to `maxBatch` per statement under a
+ * storm, with the next batch written while the last one is acknowledged and published. Messages
+ * are acknowledged only after their commit. Rejects when the writer connection fails, which ends
+ * this writer's term.
  */
 export class BatchWriter {
   private stopped = false;

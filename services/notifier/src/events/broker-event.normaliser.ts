@@ -79,8 +79,8 @@ export function normaliseNotification(
 
 /**
  * The broker's notification address is where Studio's input crosses a trust boundary: whoever may
- * send to it can send anything. An event that breaks the contract (a type past its length, a
- * field too long) or is too large to publish is malformed here, counted and skipped. Found later,
+ * send to it can send anything. An event that breaks the contract (a type past its length) or is
+ * too large to publish is malformed here, counted and skipped. Found later,
  * at the publish, it was refused at every retry, and every event behind it waited.
  */
 function checked(event: RawBrokerEvent): Normalised {
