@@ -384,6 +384,8 @@ async function main(): Promise<void> {
       [c.duplicates, 'duplicates delivered'],
     ] as const)
       if (count > 0) failures.push(`${p.title}: ${count} ${what}`);
+    if (c.untoldSample)
+      failures.push(`${p.title}: first follower missing untold: ${JSON.stringify(c.untoldSample)}`);
     console.log(
       `| ${p.title} | ${causedCount}${caused.interrupted ? ` (+${caused.interrupted} interrupted)` : ''} | ${watcher.seen.get(p.key) ?? 0} | ${distinct} | ` +
         `${lost} | ${lostUnobserved} | ${Math.min(edge, lostUnobserved)} | ${unobservedSeconds.toFixed(1)} | ${storedTwice} | ${p.dropsReported} | ${c.complete} / ${c.toldOfGap} / ${c.untold} | ` +

@@ -29,6 +29,14 @@ export interface PhaseCheck {
   reconnects: number;
   outOfOrder: number;
   gapFrames: number;
+  /** The first follower missing seqs untold: how many, the first and last, the gaps it was told of. */
+  untoldSample: {
+    count: number;
+    first: number[];
+    last: number;
+    told: [number, number | null][];
+    reconnects: number;
+  } | null;
 }
 
 /** `count` followers of `streamUrl` in a process of their own (stream-followers.mjs), once all are open. */

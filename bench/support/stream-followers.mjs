@@ -189,6 +189,8 @@ function check(phases) {
     let reconnects = 0;
     let outOfOrder = 0;
     let gapFrames = 0;
+    /** What the first follower missing seqs untold missed: where to look in the services' logs. */
+    let untoldSample = null;
     for (const f of followers) {
       const s = f.phases.get(name) ?? { silenceMs: 0, duplicates: 0, gaps: [], reconnects: 0, outOfOrder: 0 };
       const lacking = f.missing(seqs);
@@ -201,7 +203,17 @@ function check(phases) {
       gapFrames += s.gaps.length;
       if (m === 0) complete++;
       else if (lacking.every((seq) => f.wasTold(seq))) toldOfGap++;
-      else untold++;
+      else {
+        untold++;
+        const untoldSeqs = lacking.filter((seq) => !f.wasTold(seq));
+        untoldSample ??= {
+          count: untoldSeqs.length,
+          first: untoldSeqs.slice(0, 10),
+          last: untoldSeqs.at(-1),
+          told: f.told,
+          reconnects: s.reconnects,
+        };
+      }
     }
     return {
       name,
@@ -214,6 +226,7 @@ function check(phases) {
       reconnects,
       outOfOrder,
       gapFrames,
+      untoldSample,
     };
   });
 }
