@@ -129,6 +129,8 @@ describe('event store against real PostgreSQL and NATS', () => {
       expect(newestAll.events).toHaveLength(400);
       const tail = await bus.request(rpcs.eventsSince, { clusterId, afterSeq: rows[649].seq, limit: 500 });
       expect(tail.events.map((e) => e.seq)).toEqual(rows.slice(650).map((r) => r.seq));
+      expect(await bus.request(rpcs.newestSeq, { clusterId })).toEqual({ seq: rows[699].seq });
+      expect(await bus.request(rpcs.newestSeq, { clusterId: randomUUID() })).toEqual({ seq: 0 });
 
       const page1 = await bus.request(rpcs.eventsHistory, { clusterId, query: { limit: 300, queue: 'q3' } });
       expect(page1.items.every((e) => e.queue === 'q3')).toBe(true);
@@ -151,6 +153,7 @@ describe('event store against real PostgreSQL and NATS', () => {
       const plans = [
         `SELECT * FROM broker_event WHERE cluster_id = gen_random_uuid() AND seq > 5 ORDER BY seq LIMIT 500`,
         `SELECT * FROM broker_event WHERE cluster_id = gen_random_uuid() AND type = 'X' AND seq < 100 ORDER BY seq DESC LIMIT 101`,
+        `SELECT coalesce(max(seq), 0) FROM broker_event WHERE cluster_id = gen_random_uuid()`,
       ];
       for (const sql of plans) {
         const plan = JSON.stringify(await db.query(`EXPLAIN (FORMAT JSON) ${sql}`));

@@ -51,6 +51,15 @@ export const rpcs = {
     }),
     z.object({ events: z.array(BrokerEventSchema), skipped: z.number().int().nonnegative().optional() }),
   ),
+  /**
+   * The newest seq stored for a cluster (0 when none). A gateway's new feed reads it before its
+   * first client replays, so even the feed's first live event is checked for a hole before it.
+   */
+  newestSeq: rpc(
+    'event-store.newest-seq',
+    z.object({ clusterId: Uuid }),
+    z.object({ seq: z.number().int().nonnegative() }),
+  ),
   eventsHistory: rpc(
     'event-store.history',
     z.object({ clusterId: Uuid, query: EventsQuerySchema }),

@@ -79,6 +79,17 @@ export class BrokerEventRepository {
     return { events, skipped: Number(counted?.count ?? 0) };
   }
 
+  /** The cluster's newest stored seq, 0 when it has none (index broker_event_cluster_seq). */
+  async newestSeq(clusterId: string): Promise<number> {
+    const db = await this.database.forRequest();
+    const row = await firstRow<{ seq: string }>(
+      db,
+      `SELECT coalesce(max(seq), 0) AS seq FROM broker_event WHERE cluster_id = $1`,
+      [clusterId],
+    );
+    return Number(row?.seq ?? 0);
+  }
+
   /** History, newest first, keyset-paged by `seq`, filtered; always with the cluster's `dropped`. */
   async history(clusterId: string, query: EventsQuery): Promise<EventsPage> {
     const filters = new Filters()

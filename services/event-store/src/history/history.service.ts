@@ -20,6 +20,9 @@ export class HistoryService implements OnApplicationBootstrap, OnApplicationShut
       this.bus.serve(rpcs.eventsSince, (r) =>
         unavailableAs503(this.queries.since(r.clusterId, r.afterSeq, r.limit, r.newest)),
       ),
+      this.bus.serve(rpcs.newestSeq, async (r) => ({
+        seq: await unavailableAs503(this.queries.newestSeq(r.clusterId)),
+      })),
       this.bus.serve(rpcs.eventsHistory, (r) => unavailableAs503(this.queries.history(r.clusterId, r.query))),
       this.bus.serve(rpcs.recordDrops, async (report) => ({
         dropped: await unavailableAs503(this.queries.recordDrops(report)),

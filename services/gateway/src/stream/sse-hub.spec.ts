@@ -1,7 +1,7 @@
 import type { Bus } from '@artemis-studio/bus';
 import type { BrokerEvent, Topic } from '@artemis-studio/contracts';
 import { SseClient, type StreamSink } from './sse-client';
-import { SseHub, type Replay } from './sse-hub';
+import { SseHub, type FeedHistory, type Replay, type ReplayRead } from './sse-hub';
 
 /** The hub's bus: subscriptions are taken and released, nothing arrives. */
 const quietBus = () =>
@@ -12,6 +12,11 @@ const metrics = () => ({
   replayFailed: jest.fn(),
   repaired: jest.fn(),
   repairFailed: jest.fn(),
+});
+/** The store as the hub reads it: `since` for replays, and a newest seq of 0 unless given. */
+const history = (since: ReplayRead, newestSeq: FeedHistory['newestSeq'] = async () => 0): FeedHistory => ({
+  since,
+  newestSeq,
 });
 const bounds = { maxBufferedBytes: 1 << 20, maxLagMs: 10_000 };
 const event = (seq: number) => ({ seq, clusterId: 'c', type: 'T' }) as BrokerEvent;
@@ -37,7 +42,7 @@ function client(lastEventId?: number, topics: readonly Topic[] = ['events']) {
 describe('SseHub replay', () => {
   it('says how many events the replay cap left out, and where the replay resumes', async () => {
     const replay = async (): Promise<Replay> => ({ events: [event(90), event(91)], skipped: 303 });
-    const sut = new SseHub(quietBus(), replay, metrics());
+    const sut = new SseHub(quietBus(), history(replay), metrics());
     const c = client(7);
     await sut.open(c.sut);
     expect(c.named('replay-gap')).toEqual([
@@ -47,7 +52,11 @@ describe('SseHub replay', () => {
   });
 
   it('says nothing when the replay covers the gap', async () => {
-    const sut = new SseHub(quietBus(), async () => ({ events: [event(8)], skipped: 0 }), metrics());
+    const sut = new SseHub(
+      quietBus(),
+      history(async () => ({ events: [event(8)], skipped: 0 })),
+      metrics(),
+    );
     const c = client(7);
     await sut.open(c.sut);
     expect(c.named('replay-gap')).toEqual([]);
@@ -59,7 +68,7 @@ describe('SseHub replay', () => {
       .fn<Promise<Replay>, []>()
       .mockRejectedValueOnce(new Error('timeout exceeded when trying to connect'))
       .mockResolvedValueOnce({ events: [event(8)], skipped: 0 });
-    const sut = new SseHub(quietBus(), replay, m, 1);
+    const sut = new SseHub(quietBus(), history(replay), m, 1);
     const c = client(7);
     await sut.open(c.sut);
     expect(replay).toHaveBeenCalledTimes(2);
@@ -70,7 +79,12 @@ describe('SseHub replay', () => {
 
   it('says the history is unavailable when the replay cannot be read, and goes live', async () => {
     const m = metrics();
-    const sut = new SseHub(quietBus(), () => Promise.reject(new Error('no responders')), m, 1);
+    const sut = new SseHub(
+      quietBus(),
+      history(() => Promise.reject(new Error('no responders'))),
+      m,
+      1,
+    );
     const c = client(7);
     await sut.open(c.sut);
     expect(c.named('replay-gap')).toEqual([
@@ -85,7 +99,11 @@ describe('SseHub replay', () => {
     let confirm!: () => void;
     const flushed = new Promise<void>((resolve) => (confirm = resolve));
     const bus = { subscribe: () => () => undefined, flush: () => flushed } as unknown as Bus;
-    const sut = new SseHub(bus, async () => ({ events: [] }), metrics());
+    const sut = new SseHub(
+      bus,
+      history(async () => ({ events: [] })),
+      metrics(),
+    );
     let opened = false;
     const opening = sut.open(client().sut).then(() => (opened = true));
     await new Promise((r) => setImmediate(r));
@@ -96,7 +114,11 @@ describe('SseHub replay', () => {
   });
 
   it('ends every stream of a removed cluster and releases its subscription', async () => {
-    const sut = new SseHub(quietBus(), async () => ({ events: [] }), metrics());
+    const sut = new SseHub(
+      quietBus(),
+      history(async () => ({ events: [] })),
+      metrics(),
+    );
     const c = client();
     await sut.open(c.sut);
     sut.clusterRemoved('c');
@@ -107,7 +129,11 @@ describe('SseHub replay', () => {
 
 describe('SseHub: the bus back after an outage', () => {
   it('tells every client that each topic it holds changed, once, since the signals sent meanwhile were lost', async () => {
-    const sut = new SseHub(quietBus(), async () => ({ events: [] }), metrics());
+    const sut = new SseHub(
+      quietBus(),
+      history(async () => ({ events: [] })),
+      metrics(),
+    );
     const queues = client(undefined, ['queues', 'health', 'events']);
     const events = client(undefined, ['events']);
     await sut.open(queues.sut);
@@ -141,7 +167,7 @@ describe('SseHub: a stored event the bus lost', () => {
     const { bus, publish } = storedBus();
     const m = metrics();
     const replay = jest.fn(async (): Promise<Replay> => ({ events: [event(12), event(13)] }));
-    const sut = new SseHub(bus, replay, m);
+    const sut = new SseHub(bus, history(replay), m);
     const c = client();
     await sut.open(c.sut);
 
@@ -161,7 +187,12 @@ describe('SseHub: a stored event the bus lost', () => {
   it('tells the clients of a gap when the hole cannot be read, and goes on', async () => {
     const { bus, publish } = storedBus();
     const m = metrics();
-    const sut = new SseHub(bus, () => Promise.reject(new Error('no responders')), m, 1);
+    const sut = new SseHub(
+      bus,
+      history(() => Promise.reject(new Error('no responders'))),
+      m,
+      1,
+    );
     const c = client();
     await sut.open(c.sut);
 
@@ -179,7 +210,11 @@ describe('SseHub: a stored event the bus lost', () => {
 
   it('sends what it could read of a hole longer than the cap, then says where the gap is', async () => {
     const { bus, publish } = storedBus();
-    const sut = new SseHub(bus, async () => ({ events: [event(11), event(12)] }), metrics());
+    const sut = new SseHub(
+      bus,
+      history(async () => ({ events: [event(11), event(12)] })),
+      metrics(),
+    );
     const c = client();
     await sut.open(c.sut);
     publish(10, 5);
@@ -194,7 +229,7 @@ describe('SseHub: a stored event the bus lost', () => {
   it('reads nothing while the chain is whole', async () => {
     const { bus, publish } = storedBus();
     const replay = jest.fn(async (): Promise<Replay> => ({ events: [] }));
-    const sut = new SseHub(bus, replay, metrics());
+    const sut = new SseHub(bus, history(replay), metrics());
     const c = client();
     await sut.open(c.sut);
     publish(10, 5);
@@ -203,5 +238,67 @@ describe('SseHub: a stored event the bus lost', () => {
     await settle();
     expect(replay).not.toHaveBeenCalled();
     expect(c.named('events').map((e) => e.seq)).toEqual([10, 11, 20]);
+  });
+
+  it("checks a new feed's first event too: one lost after a client's replay read is read back", async () => {
+    const { bus, publish } = storedBus();
+    const since = jest.fn(async (_c: string, after: number): Promise<Replay> => {
+      // The client's replay was read before 10 was committed; the hole read finds it.
+      return { events: after === 7 ? [event(8), event(9)] : [event(10)], skipped: 0 };
+    });
+    const sut = new SseHub(
+      bus,
+      history(since, async () => 9),
+      metrics(),
+    );
+    const c = client(7);
+    await sut.open(c.sut);
+    // 10 was committed and its `event.stored` lost; 11 is the feed's first event.
+    publish(11, 10);
+    await settle();
+    expect(since.mock.calls).toEqual([
+      ['c', 7, 'newest'],
+      ['c', 9, 'oldest'],
+    ]);
+    expect(c.named('events').map((e) => e.seq)).toEqual([8, 9, 10, 11]);
+    expect(c.named('replay-gap')).toEqual([]);
+  });
+
+  it('replays on a new feed only once it has read where the store stands', async () => {
+    const { bus } = storedBus();
+    let newest!: (seq: number) => void;
+    const since = jest.fn(async (): Promise<Replay> => ({ events: [], skipped: 0 }));
+    const sut = new SseHub(
+      bus,
+      history(since, () => new Promise((resolve) => (newest = resolve))),
+      metrics(),
+    );
+    const first = sut.open(client(7).sut);
+    const second = sut.open(client(3).sut);
+    await settle();
+    expect(since).not.toHaveBeenCalled();
+    newest(9);
+    await Promise.all([first, second]);
+    expect(since).toHaveBeenCalledTimes(2);
+  });
+
+  it('tells a resuming client the history is unavailable when where the store stands cannot be read', async () => {
+    const { bus } = storedBus();
+    const m = metrics();
+    const since = jest.fn(async (): Promise<Replay> => ({ events: [event(8)], skipped: 0 }));
+    const newestSeq = jest.fn().mockRejectedValue(new Error('no responders'));
+    const sut = new SseHub(bus, history(since, newestSeq), m, 1);
+    const c = client(7);
+    await sut.open(c.sut);
+    expect(c.named('replay-gap')).toEqual([
+      { clusterId: 'c', lastEventId: 7, replayFrom: null, missed: null, reason: 'history-unavailable' },
+    ]);
+    expect(since).not.toHaveBeenCalled();
+    expect(m.replayFailed).toHaveBeenCalledTimes(1);
+    // The next client to resume asks again.
+    newestSeq.mockResolvedValue(8);
+    const next = client(7);
+    await sut.open(next.sut);
+    expect(next.named('events').map((e) => e.seq)).toEqual([8]);
   });
 });

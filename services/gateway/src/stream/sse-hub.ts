@@ -26,14 +26,25 @@ export interface Replay {
  */
 export type ReplayRead = (clusterId: string, afterSeq: number, from: 'newest' | 'oldest') => Promise<Replay>;
 
+/** What the hub reads from the event store. */
+export interface FeedHistory {
+  since: ReplayRead;
+  /** The cluster's newest stored seq (0 when none): where a new feed starts checking for holes. */
+  newestSeq(clusterId: string): Promise<number>;
+}
+
 interface ClusterFeed {
   clusterId: string;
   clients: Set<SseClient>;
   /** Resolves once the server has the subscriptions: a replay read after it cannot miss an event. */
   subscribed: Promise<void>;
   unsubscribe: Unsubscribe[];
-  /** The newest seq this feed passed on; undefined until its first event. */
+  /** The newest seq this feed passed on, or the store's newest when it was placed; undefined before. */
   lastSeq?: number;
+  /** Where the feed stands is known: by its first event, or by reading the store's newest seq. */
+  placed: boolean;
+  /** The read of the store's newest seq, while it is under way. */
+  placing?: Promise<void>;
   /** Live events held while a hole before them is read from the store. */
   held?: StoredBrokerEvent[];
 }
@@ -59,7 +70,7 @@ export class SseHub {
 
   constructor(
     private readonly bus: Bus,
-    private readonly read: ReplayRead,
+    private readonly history: FeedHistory,
     private readonly metrics: HubMetrics,
     /** How long a failed replay waits before it is asked once more. */
     private readonly retryMs = REPLAY_RETRY_MS,
@@ -71,19 +82,45 @@ export class SseHub {
    * first ask of each returning client while its pool was connecting, and every one of them lost
    * what it had missed from its stream.
    */
-  private async replay(clusterId: string, afterSeq: number, from: 'newest' | 'oldest'): Promise<Replay> {
+  private replay(clusterId: string, afterSeq: number, from: 'newest' | 'oldest'): Promise<Replay> {
+    return this.twice(() => this.history.since(clusterId, afterSeq, from));
+  }
+
+  private async twice<T>(read: () => Promise<T>): Promise<T> {
     try {
-      return await this.read(clusterId, afterSeq, from);
+      return await read();
     } catch {
       await sleep(this.retryMs);
-      return this.read(clusterId, afterSeq, from);
+      return read();
     }
   }
 
   /**
+   * A new feed knows nothing of what its clients hold, so its first event would pass unchecked:
+   * an event committed after a client's replay read and lost on the bus (the event store killed,
+   * NATS restarted) left that client a hole it was never told of (the likely cause of one such
+   * hole in the fault suite's random round, where gateways restart). Before a client replays on a new feed,
+   * the feed reads the store's newest seq and checks every event after it. Replays wait for that
+   * read: one read earlier than it could miss an event the feed then drops as already passed.
+   * Fails when the store could not be read; the next client to replay asks again.
+   */
+  private place(feed: ClusterFeed): Promise<void> {
+    if (feed.placed) return Promise.resolve();
+    feed.placing ??= this.twice(() => this.history.newestSeq(feed.clusterId))
+      .then((newest) => {
+        // An event passed meanwhile placed the feed already, and every client that could replay
+        // was waiting for this read: each reads its replay after that event.
+        feed.lastSeq ??= newest;
+        feed.placed = true;
+      })
+      .finally(() => (feed.placing = undefined));
+    return feed.placing;
+  }
+
+  /**
    * Adds a client once the live subscription is in place, so nothing published after it returns
-   * is missed. With a Last-Event-ID the replay is read after that, and the client holds live
-   * events until the replay is sent: nothing falls in between.
+   * is missed. With a Last-Event-ID the replay is read after that (and, on a new feed, after
+   * `place`), and the client holds live events until the replay is sent: nothing falls in between.
    */
   async open(client: SseClient): Promise<void> {
     const lastEventId = client.resumeAfter;
@@ -94,6 +131,7 @@ export class SseHub {
     if (lastEventId === undefined || !client.wantsEvents) return client.finishReplay([]);
     let replay: Replay;
     try {
+      await this.place(feed);
       replay = await this.replay(client.clusterId, lastEventId, 'newest');
     } catch {
       // No history to replay from (event store away): the client still goes live, told that what
@@ -183,7 +221,13 @@ export class SseHub {
         if (change.change === 'removed') this.clusterRemoved(clusterId);
       }),
     ];
-    const feed: ClusterFeed = { clusterId, clients, unsubscribe, subscribed: this.bus.flush() };
+    const feed: ClusterFeed = {
+      clusterId,
+      clients,
+      unsubscribe,
+      subscribed: this.bus.flush(),
+      placed: false,
+    };
     this.feeds.set(clusterId, feed);
     return feed;
   }
@@ -211,6 +255,7 @@ export class SseHub {
   private pass(feed: ClusterFeed, stored: StoredBrokerEvent): void {
     if (feed.lastSeq !== undefined && stored.seq <= feed.lastSeq) return;
     feed.lastSeq = stored.seq;
+    feed.placed = true;
     const { prevSeq: _prevSeq, ...event } = stored;
     // Each frame is serialised once for all the cluster's clients, not once per client.
     const frame = eventFrame(event);

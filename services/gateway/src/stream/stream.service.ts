@@ -72,7 +72,10 @@ export class StreamService implements OnApplicationBootstrap, OnModuleDestroy {
     this.sendBounds = config.sendBounds;
     this.hub = new SseHub(
       bus,
-      (clusterId, afterSeq, from) => this.readReplay(clusterId, afterSeq, from),
+      {
+        since: (clusterId, afterSeq, from) => this.readReplay(clusterId, afterSeq, from),
+        newestSeq: async (clusterId) => (await bus.request(rpcs.newestSeq, { clusterId })).seq,
+      },
       metrics.hub,
     );
   }
