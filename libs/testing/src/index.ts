@@ -47,3 +47,5 @@ export type { TestAlertmanager } from './alertmanager';
 export { startSmtpServer } from './smtp';
 export type { TestSmtpServer } from './smtp';
 export type { TestIdentityProvider } from './oidc';
+export { JOLOKIA_RECORDING_PATH, JolokiaSimulator, jolokiaRecording } from './jolokia-simulator';
+export type { JolokiaRecording, RecordedAnswer } from './jolokia-simulator';

@@ -1,0 +1,286 @@
+/**
+ * The scale rig (issue 32, item 5): npm run bench -- scale
+ *   SCALE_CLUSTERS=100  SCALE_QUEUES=1000 (the mean; per cluster from a spread of 0.2× to 2.8×)
+ *   SCALE_REPLICAS=1,2  SCALE_SHARES=0.05,1 (share of queues changing per tick, with 1 replica)
+ *   SCALE_TIER_B_MS=15000 (as deployed)  SCALE_TICKS=3 (tier-B ticks measured per configuration)
+ *
+ * A simulated fleet on one Jolokia simulator (libs/testing/src/jolokia-simulator.ts, its bodies
+ * recorded from the real Artemis 2.40 and checked against it by jolokia-simulator.int-spec.ts),
+ * against real scraper processes, PostgreSQL and a private NATS. For each share of changing queues
+ * with one replica, then for each replica count at the first share: the scraper's CPU per 1,000
+ * queues per tick, PostgreSQL's rows written and WAL bytes per second, and how the clusters' queues
+ * split between the replicas. The baseline is the share of 1 (every queue changing at every tick:
+ * what every tick cost before the history followed the changes). Last, with the most replicas, one
+ * is SIGKILLed: how long until its clusters are owned by the others, and whether the lease history
+ * ever shows a cluster taken before its previous owner's lease ran out.
+ * Notifications are not simulated yet: no notifier runs.
+ */
+import { buckets, leaseKey, type Lease } from '@artemis-studio/contracts';
+import { NatsBus } from '@artemis-studio/bus';
+import { StudioSettingEntity, createDataSource } from '@artemis-studio/db';
+import {
+  JolokiaSimulator,
+  createTestDatabase,
+  insertCluster,
+  spawnService,
+  startPrivateNats,
+  type ServiceProcess,
+} from '@artemis-studio/testing';
+import { cpuMsOf } from './support/process-stats';
+import { runBench } from './support/run-bench';
+
+const CLUSTERS = Number(process.env.SCALE_CLUSTERS ?? 100);
+const MEAN_QUEUES = Number(process.env.SCALE_QUEUES ?? 1000);
+const REPLICAS = (process.env.SCALE_REPLICAS ?? '1,2').split(',').map(Number);
+const SHARES = (process.env.SCALE_SHARES ?? '0.05,1').split(',').map(Number);
+const TIER_B_MS = Number(process.env.SCALE_TIER_B_MS ?? 15_000);
+const TICKS = Number(process.env.SCALE_TICKS ?? 3);
+const LEASE_TTL_MS = 15_000;
+/** Queue counts per cluster: a fleet has a few large clusters and many small ones; the mean is 1. */
+const SPREAD = [0.2, 0.4, 0.6, 0.8, 1, 1, 1.2, 1.4, 1.6, 2.8];
+const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Figures {
+  label: string;
+  replicas: number;
+  share: number;
+  cpuMsPer1000QueuesPerTick: number;
+  rowsPerSecond: number;
+  walBytesPerSecond: number;
+  /** Each replica's share of the fleet's queues, largest first. */
+  split: number[];
+  /** Rows per second of the tables written most. */
+  topTables: string;
+}
+
+async function main(): Promise<void> {
+  const queueCounts = Array.from({ length: CLUSTERS }, (_, c) =>
+    Math.max(1, Math.round(MEAN_QUEUES * SPREAD[c % SPREAD.length])),
+  );
+  const totalQueues = queueCounts.reduce((a, b) => a + b, 0);
+  progress(`${CLUSTERS} clusters, ${totalQueues} queues; a private NATS and a fresh database`);
+  const nats = await startPrivateNats();
+  const database = await createTestDatabase({ migrated: true });
+  process.env.STUDIO_TEST_DATABASE_URL = database.url;
+  const db = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
+  const settings = db.getRepository(StudioSettingEntity);
+  for (const [key, value] of [
+    ['artemis-studio.scrape.tier-b-millis', TIER_B_MS],
+    // The simulator keeps no ring: notifications are not part of this rig yet.
+    ['artemis-studio.notifications.ring-size', 0],
+  ] as const)
+    await settings.insert({ key, value, updatedAt: new Date() });
+  const bus = new NatsBus({ servers: nats.url, name: 'scale-rig', log: { warn() {}, error() {} } });
+  const leases = await bus.kv(buckets.leases);
+
+  const sim = await JolokiaSimulator.start({
+    clusters: queueCounts.map((queues) => ({ queues })),
+    changeShare: 0,
+  });
+  const clusterIds: string[] = [];
+  for (let c = 0; c < CLUSTERS; c++) {
+    const cluster = await insertCluster(db, {
+      name: `sim-${c}`,
+      nodes: [{ name: 'live', jolokiaUrl: sim.jolokiaUrl(c) }],
+      jolokia: { username: 'sim', password: 'sim' },
+    });
+    clusterIds[c] = cluster.id;
+  }
+
+  const env = {
+    NATS_URL: nats.url,
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'warn',
+    LEASE_TTL_MS: String(LEASE_TTL_MS),
+  };
+  let replicas: ServiceProcess[] = [];
+  const start = async (count: number) => {
+    replicas = [];
+    for (let i = 0; i < count; i++)
+      replicas.push(await spawnService('scraper', 18_701 + i, { ...env, STUDIO_REPLICA_ID: `scraper-${i}` }));
+  };
+  const stopAll = async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    replicas = [];
+  };
+  const owners = async () => {
+    const byCluster = new Map<string, string>();
+    for (const id of clusterIds) {
+      const lease = await leases.get(leaseKey('scraper', id));
+      if (lease && Date.parse(lease.value.expiresAt) > Date.now()) byCluster.set(id, lease.value.owner);
+    }
+    return byCluster;
+  };
+  /** Until every cluster is owned and `owners` own them all, and the ownership held a tick. */
+  const settled = async (expected: number) => {
+    const deadline = Date.now() + 4 * LEASE_TTL_MS + 4 * TIER_B_MS;
+    let last = '';
+    for (;;) {
+      const now = await owners();
+      const key = JSON.stringify([...now.entries()].sort());
+      if (now.size === CLUSTERS && new Set(now.values()).size === expected && key === last) return now;
+      if (Date.now() > deadline)
+        throw new Error(
+          `ownership did not settle: ${now.size} of ${CLUSTERS} owned by ${new Set(now.values()).size}`,
+        );
+      last = key;
+      await sleep(TIER_B_MS / 2);
+    }
+  };
+  const split = (byCluster: Map<string, string>) => {
+    const queuesOf = new Map<string, number>();
+    clusterIds.forEach((id, c) => {
+      const owner = byCluster.get(id) ?? 'none';
+      queuesOf.set(owner, (queuesOf.get(owner) ?? 0) + queueCounts[c]);
+    });
+    return [...queuesOf.values()].map((q) => q / totalQueues).sort((a, b) => b - a);
+  };
+  /** Rows written so far per table (its hourly and default partitions counted with it), and the WAL's position. */
+  const written = async () => {
+    const rows = (await db.query(
+      `SELECT regexp_replace(relname, '_(p[0-9]+|default)$', '') AS name,
+              sum(n_tup_ins + n_tup_upd + n_tup_del)::float8 AS rows
+         FROM pg_stat_user_tables GROUP BY 1`,
+    )) as { name: string; rows: number }[];
+    const [{ lsn }] = (await db.query(`SELECT pg_current_wal_lsn()::text AS lsn`)) as { lsn: string }[];
+    return { byTable: new Map(rows.map((r) => [r.name, r.rows])), lsn };
+  };
+  const walSince = async (lsn: string) =>
+    (
+      (await db.query(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::float8 AS b`, [lsn])) as {
+        b: number;
+      }[]
+    )[0].b;
+
+  const measure = async (label: string, count: number, share: number): Promise<Figures> => {
+    progress(`${label}: ${count} scraper replica(s), ${share * 100}% of queues changing per tick`);
+    sim.changeShare = share;
+    await start(count);
+    const ownership = await settled(count);
+    // A tick after settling, so the first full read of every queue is not in the window.
+    await sleep(TIER_B_MS);
+    const cpuBefore = replicas.map((r) => cpuMsOf(r.pid));
+    const readsBefore = sim.queueReads;
+    const before = await written();
+    // pg_stat_user_tables lags its writers by up to a second (PGSTAT_MIN_INTERVAL).
+    const startedAt = Date.now();
+    await sleep(TICKS * TIER_B_MS);
+    const seconds = (Date.now() - startedAt) / 1000;
+    await sleep(1000);
+    const cpuMs = replicas.reduce((sum, r, i) => sum + cpuMsOf(r.pid) - cpuBefore[i], 0);
+    const nodeTicks = sim.queueReads - readsBefore;
+    const queuesRead = (nodeTicks / CLUSTERS) * totalQueues;
+    const after = await written();
+    const perTable = [...after.byTable].map(
+      ([name, rows]) => [name, (rows - (before.byTable.get(name) ?? 0)) / seconds] as const,
+    );
+    const figures: Figures = {
+      label,
+      replicas: count,
+      share,
+      cpuMsPer1000QueuesPerTick: cpuMs / (queuesRead / 1000),
+      rowsPerSecond: perTable.reduce((sum, [, r]) => sum + r, 0),
+      topTables: perTable
+        .filter(([, r]) => r > 0)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([name, r]) => `${name} ${r.toFixed(0)}`)
+        .join(', '),
+      walBytesPerSecond: (await walSince(before.lsn)) / seconds,
+      split: split(ownership),
+    };
+    progress(`  ${JSON.stringify(figures)} (${nodeTicks} node ticks in ${seconds.toFixed(0)} s)`);
+    return figures;
+  };
+
+  const results: Figures[] = [];
+  for (const share of SHARES) {
+    results.push(await measure(`share ${share}`, REPLICAS[0], share));
+    await stopAll();
+  }
+  for (const count of REPLICAS.slice(1)) {
+    results.push(await measure(`${count} replicas`, count, SHARES[0]));
+    if (count !== REPLICAS.at(-1)) await stopAll();
+  }
+
+  // The crash: one replica of the last configuration SIGKILLed; its clusters must move within a TTL.
+  const handovers = { late: [] as string[], twice: [] as string[] };
+  let movedAfterMs: number | null = null;
+  if (replicas.length > 1) {
+    const history = new Map<string, (Lease | null)[]>();
+    const watching = leases.watch((key, value) => {
+      if (!history.has(key)) history.set(key, []);
+      history.get(key)!.push(value);
+    });
+    const victim = 'scraper-0';
+    const before = await owners();
+    const orphans = clusterIds.filter((id) => before.get(id) === victim);
+    const killedAt = Date.now();
+    progress(`SIGKILL to ${victim}, owner of ${orphans.length} clusters`);
+    await replicas[0].kill();
+    while (Date.now() - killedAt < 3 * LEASE_TTL_MS) {
+      const now = await owners();
+      if (orphans.every((id) => now.has(id) && now.get(id) !== victim)) {
+        movedAfterMs = Date.now() - killedAt;
+        break;
+      }
+      await sleep(200);
+    }
+    watching.stop();
+    // A lease taken from another owner before that owner's lease ran out: the cluster owned twice.
+    for (const [key, values] of history) {
+      for (let i = 1; i < values.length; i++) {
+        const [prev, next] = [values[i - 1], values[i]];
+        if (!prev || !next || prev.owner === next.owner) continue;
+        if (Date.parse(next.acquiredAt) < Date.parse(prev.expiresAt)) handovers.twice.push(key);
+      }
+    }
+    replicas = replicas.slice(1);
+  }
+  await stopAll();
+  await sim.stop();
+  await bus.close();
+  await db.destroy();
+  await database.drop();
+  await nats.stop();
+
+  const baseline = results.find((r) => r.share === 1 && r.replicas === REPLICAS[0]);
+  console.log(
+    `\nScale rig, ${CLUSTERS} clusters × ${MEAN_QUEUES} queues on average (${totalQueues} in all), tier B every ${TIER_B_MS / 1000} s, ${new Date().toISOString()}\n`,
+  );
+  console.log(
+    '| configuration | scraper CPU ms per 1,000 queues per tick | PostgreSQL rows/s | WAL KB/s | vs every queue changing (CPU, rows, WAL) | queues per replica | rows/s by table |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of results) {
+    const ratio = (a: number, b: number | undefined) =>
+      b ? `${(b / Math.max(a, 1e-9)).toFixed(1)}×` : 'n/a';
+    console.log(
+      `| ${r.replicas} replica(s), ${r.share * 100}% changing | ${r.cpuMsPer1000QueuesPerTick.toFixed(1)} | ${r.rowsPerSecond.toFixed(0)} | ${(r.walBytesPerSecond / 1024).toFixed(0)} | ` +
+        `${ratio(r.cpuMsPer1000QueuesPerTick, baseline?.cpuMsPer1000QueuesPerTick)} lower, ${ratio(r.rowsPerSecond, baseline?.rowsPerSecond)}, ${ratio(r.walBytesPerSecond, baseline?.walBytesPerSecond)} | ` +
+        `${r.split.map((s) => `${(s * 100).toFixed(0)}%`).join(' / ')} | ${r.topTables} |`,
+    );
+  }
+  if (REPLICAS.at(-1)! > 1)
+    console.log(
+      `\nOne of ${REPLICAS.at(-1)} replicas SIGKILLed: its clusters owned by the others after ${movedAfterMs === null ? 'never' : `${(movedAfterMs / 1000).toFixed(1)} s`} (lease TTL ${LEASE_TTL_MS / 1000} s); ` +
+        `leases taken before their owner's ran out: ${handovers.twice.length}`,
+    );
+  const unknown = [...sim.unknown.entries()];
+  if (unknown.length > 0)
+    console.log(`\nRequests the simulator could not answer as a broker: ${JSON.stringify(unknown)}`);
+  const failures = [
+    ...(movedAfterMs === null && REPLICAS.at(-1)! > 1
+      ? ['the killed replica’s clusters did not move within 3 TTLs']
+      : []),
+    ...(movedAfterMs !== null && movedAfterMs > 2 * LEASE_TTL_MS
+      ? [`clusters moved after ${movedAfterMs} ms, over two TTLs`]
+      : []),
+    ...handovers.twice.map((key) => `${key} owned twice`),
+  ];
+  for (const failure of failures) console.log(`FAILED ${failure}`);
+  if (failures.length > 0) process.exitCode = 1;
+}
+
+runBench(__filename, main);
