@@ -184,9 +184,12 @@ export class JolokiaSimulator {
 
   /** The figures a tick changes: messages came and went, and the depth moved. */
   private change(node: SimNode): void {
-    const changing = Math.round(node.queues.length * this.changeShare);
+    const count = node.queues.length;
+    const changing = Math.round(count * this.changeShare);
+    // A run of distinct queues from a random start: exactly the share, a different part each time.
+    const start = Math.floor(this.random() * count);
     for (let i = 0; i < changing; i++) {
-      const q = node.queues[Math.floor(this.random() * node.queues.length)];
+      const q = node.queues[(start + i) % count];
       const added = 1 + Math.floor(this.random() * 50);
       q.messagesAdded += added;
       const acked = Math.min(q.messageCount + added, Math.floor(this.random() * 60));
