@@ -264,6 +264,25 @@ describe('SseHub: a stored event the bus lost', () => {
     expect(c.named('replay-gap')).toEqual([]);
   });
 
+  it('still sends an event committed before that read, and published after it, to a client without a Last-Event-ID', async () => {
+    const { bus, publish } = storedBus();
+    const since = async (): Promise<Replay> => ({ events: [event(8), event(9)], skipped: 0 });
+    const sut = new SseHub(
+      bus,
+      history(since, async () => 9),
+      metrics(),
+    );
+    const resuming = client(7);
+    const fresh = client();
+    await sut.open(resuming.sut);
+    await sut.open(fresh.sut);
+    publish(9, 8);
+    publish(10, 9);
+    await settle();
+    expect(fresh.named('events').map((e) => e.seq)).toEqual([9, 10]);
+    expect(resuming.named('events').map((e) => e.seq)).toEqual([8, 9, 10]);
+  });
+
   it('replays on a new feed only once it has read where the store stands', async () => {
     const { bus } = storedBus();
     let newest!: (seq: number) => void;

@@ -39,10 +39,14 @@ interface ClusterFeed {
   /** Resolves once the server has the subscriptions: a replay read after it cannot miss an event. */
   subscribed: Promise<void>;
   unsubscribe: Unsubscribe[];
-  /** The newest seq this feed passed on, or the store's newest when it was placed; undefined before. */
+  /** The newest seq this feed passed on; undefined until its first event. */
   lastSeq?: number;
-  /** Where the feed stands is known: by its first event, or by reading the store's newest seq. */
-  placed: boolean;
+  /**
+   * The store's newest seq when the feed was placed (`place`): what its first event is checked
+   * against. Only checked against, never used to leave an event out: a client without a
+   * Last-Event-ID is sent an event committed before that read but published after it.
+   */
+  placedAt?: number;
   /** The read of the store's newest seq, while it is under way. */
   placing?: Promise<void>;
   /** Live events held while a hole before them is read from the store. */
@@ -100,18 +104,16 @@ export class SseHub {
    * an event committed after a client's replay read and lost on the bus (the event store killed,
    * NATS restarted) left that client a hole it was never told of (the likely cause of one such
    * hole in the fault suite's random round, where gateways restart). Before a client replays on a new feed,
-   * the feed reads the store's newest seq and checks every event after it. Replays wait for that
-   * read: one read earlier than it could miss an event the feed then drops as already passed.
+   * the feed reads the store's newest seq and checks its first event against it. Replays wait for
+   * that read: a replay read before it could lack an event at or below that seq, lost on the bus,
+   * which the check would then not see. Once an event has passed, the feed checks against that.
    * Fails when the store could not be read; the next client to replay asks again.
    */
   private place(feed: ClusterFeed): Promise<void> {
-    if (feed.placed) return Promise.resolve();
+    if (feed.lastSeq !== undefined || feed.placedAt !== undefined) return Promise.resolve();
     feed.placing ??= this.twice(() => this.history.newestSeq(feed.clusterId))
       .then((newest) => {
-        // An event passed meanwhile placed the feed already, and every client that could replay
-        // was waiting for this read: each reads its replay after that event.
-        feed.lastSeq ??= newest;
-        feed.placed = true;
+        feed.placedAt = newest;
       })
       .finally(() => (feed.placing = undefined));
     return feed.placing;
@@ -226,7 +228,6 @@ export class SseHub {
       clients,
       unsubscribe,
       subscribed: this.bus.flush(),
-      placed: false,
     };
     this.feeds.set(clusterId, feed);
     return feed;
@@ -244,9 +245,10 @@ export class SseHub {
       feed.held.push(event);
       return;
     }
-    if (event.prevSeq !== undefined && feed.lastSeq !== undefined && event.prevSeq > feed.lastSeq) {
+    const checkedFrom = feed.lastSeq ?? feed.placedAt;
+    if (event.prevSeq !== undefined && checkedFrom !== undefined && event.prevSeq > checkedFrom) {
       feed.held = [event];
-      void this.repair(feed, feed.lastSeq);
+      void this.repair(feed, checkedFrom);
       return;
     }
     this.pass(feed, event);
@@ -255,7 +257,6 @@ export class SseHub {
   private pass(feed: ClusterFeed, stored: StoredBrokerEvent): void {
     if (feed.lastSeq !== undefined && stored.seq <= feed.lastSeq) return;
     feed.lastSeq = stored.seq;
-    feed.placed = true;
     const { prevSeq: _prevSeq, ...event } = stored;
     // Each frame is serialised once for all the cluster's clients, not once per client.
     const frame = eventFrame(event);
@@ -280,7 +281,7 @@ export class SseHub {
     if (!first) return;
     const hole = first.prevSeq ?? 0;
     const before = replayed.filter((e) => e.seq < first.seq);
-    const reached = Math.max(feed.lastSeq ?? 0, before.at(-1)?.seq ?? 0);
+    const reached = Math.max(afterSeq, feed.lastSeq ?? 0, before.at(-1)?.seq ?? 0);
     // Read, but not all of it: the hole was longer than the replay cap.
     if (!gap && reached < hole) gap = { replayFrom: first.seq, missed: null, reason: 'replay-cap' };
     for (const event of before) this.pass(feed, event);
