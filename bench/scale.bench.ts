@@ -52,6 +52,8 @@ interface Figures {
   split: number[];
   /** Rows per second of the tables written most. */
   topTables: string;
+  /** Queues with a snapshot at the end: every simulated queue, or the scraper fell behind. */
+  snapshots: number;
 }
 
 async function main(): Promise<void> {
@@ -172,6 +174,9 @@ async function main(): Promise<void> {
     const nodeTicks = sim.queueReads - readsBefore;
     const queuesRead = (nodeTicks / CLUSTERS) * totalQueues;
     const after = await written();
+    const [{ n: snapshots }] = (await db.query(`SELECT count(*)::int AS n FROM queue_snapshot`)) as {
+      n: number;
+    }[];
     const perTable = [...after.byTable].map(
       ([name, rows]) => [name, (rows - (before.byTable.get(name) ?? 0)) / seconds] as const,
     );
@@ -189,6 +194,7 @@ async function main(): Promise<void> {
         .join(', '),
       walBytesPerSecond: (await walSince(before.lsn)) / seconds,
       split: split(ownership),
+      snapshots,
     };
     progress(`  ${JSON.stringify(figures)} (${nodeTicks} node ticks in ${seconds.toFixed(0)} s)`);
     return figures;
@@ -271,6 +277,9 @@ async function main(): Promise<void> {
   if (unknown.length > 0)
     console.log(`\nRequests the simulator could not answer as a broker: ${JSON.stringify(unknown)}`);
   const failures = [
+    ...results
+      .filter((r) => r.snapshots !== totalQueues)
+      .map((r) => `${r.label}: ${r.snapshots} queues stored of ${totalQueues}`),
     ...(movedAfterMs === null && REPLICAS.at(-1)! > 1
       ? ['the killed replica’s clusters did not move within 3 TTLs']
       : []),
