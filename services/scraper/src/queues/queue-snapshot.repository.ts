@@ -48,8 +48,8 @@ const FIGURES = (row: string) =>
 /** The stored snapshot `s` differs from the incoming figures (`EXCLUDED` in the upsert). */
 const changedFrom = (incoming: string) => `${FIGURES('s')} IS DISTINCT FROM ${FIGURES(incoming)}`;
 const CHANGED = changedFrom('EXCLUDED');
-/** The stored snapshot's sample is older than the heartbeat ($6) at the tick ($3), or went unread. */
-const SAMPLE_DUE = `s.sampled_at IS NULL OR s.sampled_at <= $3::timestamptz - make_interval(secs => $6::float8 / 1000)`;
+/** The stored snapshot's sample is older than the heartbeat ($19) at the tick ($3), or went unread. */
+const SAMPLE_DUE = `s.sampled_at IS NULL OR s.sampled_at <= $3::timestamptz - make_interval(secs => $19::float8 / 1000)`;
 
 /** A queue's figures a sample holds: the same columns in `queue_snapshot` and `metric_sample`. */
 const SAMPLED = [
@@ -86,10 +86,7 @@ const ROLL_UP_TICK = `
  * queues were read and what they held in total, folded into its minute and hour rollups
  * (ADR-0020); a snapshot that did not change, whose rates are already 0, is not rewritten.
  * Rates come from the same comparison: each counter's increase since it was last read. Null,
- * writing nothing, when the cluster has been deleted meanwhile. The queues go as one JSON
- * parameter, read by PostgreSQL itself, as the event store's rows do: fourteen array parameters,
- * every element escaped by `pg` in this process, cost about a tenth of the scraper's CPU at fleet
- * scale (docs/benchmarks.md, the scale rig's profile).
+ * writing nothing, when the cluster has been deleted meanwhile.
  */
 @Injectable()
 export class QueueSnapshotRepository {
@@ -104,25 +101,22 @@ export class QueueSnapshotRepository {
     unread: readonly string[] = [],
   ): Promise<QueueSyncResult | null> {
     const db = await this.database.whenReady();
+    const column = <K extends keyof QueueObservation>(key: K) => queues.map((q) => q[key]);
     const rows = await whileClusterExists(db, clusterId, (tx) =>
       rowsOf<QueueSyncResult>(
         tx,
         `WITH incoming AS (
-         SELECT name, address, "routingType" AS routing_type, "messageCount" AS message_count,
-                "consumerCount" AS consumer_count, "deliveringCount" AS delivering_count,
-                "messagesAdded" AS messages_added, "messagesAcknowledged" AS messages_acknowledged,
-                "messagesExpired" AS messages_expired, "messagesKilled" AS messages_killed, paused, durable,
-                temporary, "firstMessageAt" AS first_message_at
-           FROM json_to_recordset($4::json) AS t(name text, address text, "routingType" text,
-                "messageCount" bigint, "consumerCount" int, "deliveringCount" bigint, "messagesAdded" bigint,
-                "messagesAcknowledged" bigint, "messagesExpired" bigint, "messagesKilled" bigint, paused bool,
-                durable bool, temporary bool, "firstMessageAt" timestamptz)
+         SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[], $9::bigint[],
+                              $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bool[], $15::bool[], $16::bool[],
+                              $18::timestamptz[])
+           AS t(name, address, routing_type, message_count, consumer_count, delivering_count, messages_added,
+                messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary, first_message_at)
        ),
        previous_tick AS (
-         -- Within a day ($8, a parameter so that planning leaves out the older hours' partitions,
+         -- Within a day ($21, a parameter so that planning leaves out the older hours' partitions,
          -- ADR-0021): a node unread for longer has its rates over its queues' last writes.
          SELECT max(ticked_at) AS at FROM queue_tick
-          WHERE cluster_id = $1 AND node_id = $2 AND ticked_at < $3 AND ticked_at >= $8
+          WHERE cluster_id = $1 AND node_id = $2 AND ticked_at < $3 AND ticked_at >= $21
        ),
        -- Only what changed, is new, has a sample due or rates still to fall to 0 goes to the upsert:
        -- an unchanged row it saw would be locked (a WAL record each) though left as it was.
@@ -150,14 +144,13 @@ export class QueueSnapshotRepository {
          RETURNING s.name, s.changed_at = s.observed_at AS changed, s.sampled_at = s.observed_at AS sampled
        ),
        removed AS (
-         DELETE FROM queue_snapshot WHERE node_id = $2
-           AND NOT (name IN (SELECT name FROM incoming) OR name = ANY ($5::text[]))
+         DELETE FROM queue_snapshot WHERE node_id = $2 AND NOT (name = ANY ($4::text[]) OR name = ANY ($17::text[]))
          RETURNING name, ${sampleColumns()}
        ),
        -- Unread this tick: its sample no longer holds, and the next read samples it afresh.
        unread AS (
          UPDATE queue_snapshot SET sampled_at = NULL
-          WHERE node_id = $2 AND name = ANY ($5::text[]) AND sampled_at IS NOT NULL
+          WHERE node_id = $2 AND name = ANY ($17::text[]) AND sampled_at IS NOT NULL
          RETURNING name, ${sampleColumns()}
        ),
        sampled AS (
@@ -193,7 +186,7 @@ export class QueueSnapshotRepository {
          SELECT $1, res, date_bin(make_interval(secs => res), $3::timestamptz, 'epoch'), $2, 1, $3, t.depth,
                 t.depth, t.depth, t.consumers, t.delivering, t.added, t.acknowledged,
                 extract(epoch FROM $3::timestamptz - t.oldest_message_at)
-           FROM totals t, unnest($7::int[]) res
+           FROM totals t, unnest($20::int[]) res
          ON CONFLICT (cluster_id, resolution_s, bucket, node_id) DO UPDATE SET ${ROLL_UP_TICK}
          RETURNING 1
        )
@@ -204,8 +197,21 @@ export class QueueSnapshotRepository {
           clusterId,
           nodeId,
           observedAt,
-          JSON.stringify(queues),
+          column('name'),
+          column('address'),
+          column('routingType'),
+          column('messageCount'),
+          column('consumerCount'),
+          column('deliveringCount'),
+          column('messagesAdded'),
+          column('messagesAcknowledged'),
+          column('messagesExpired'),
+          column('messagesKilled'),
+          column('paused'),
+          column('durable'),
+          column('temporary'),
           unread,
+          column('firstMessageAt'),
           QUEUE_SAMPLE_HEARTBEAT_MS,
           NODE_ROLLUP_RESOLUTIONS_S,
           new Date(observedAt.getTime() - 86_400_000),
