@@ -14,7 +14,7 @@
  * until every service was ready again and every follower had an event caused after the fault.
  * A report, not a timed test: the figures go to docs/benchmarks.md.
  */
-import { artemis } from '@artemis-studio/testing';
+import { artemis, seeded } from '@artemis-studio/testing';
 import { UNOBSERVED_EVENT_TYPE, buckets, leaseKey } from '@artemis-studio/contracts';
 import { preferredOwners } from '@artemis-studio/platform';
 import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
@@ -50,18 +50,6 @@ interface PhaseRecord {
   dropsReported: number;
   startedAt: number;
   endedAt: number;
-}
-
-/** mulberry32: a seeded generator, so the random round can be run again as it was. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function main(): Promise<void> {

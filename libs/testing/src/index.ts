@@ -49,3 +49,4 @@ export type { TestSmtpServer } from './smtp';
 export type { TestIdentityProvider } from './oidc';
 export { JOLOKIA_RECORDING_PATH, JolokiaSimulator, jolokiaRecording } from './jolokia-simulator';
 export type { JolokiaRecording, RecordedAnswer } from './jolokia-simulator';
+export { seeded } from './seeded';

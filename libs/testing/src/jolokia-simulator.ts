@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { seeded } from './seeded';
 
 /** One answer of a Jolokia bulk request as the broker sent it, every field of its envelope kept. */
 export interface RecordedAnswer {
@@ -79,18 +80,6 @@ function onlyEntry(answer: RecordedAnswer, what: string): [string, Attributes] {
 /** An MBean name with one key's quoted value replaced (`address="x"` → `address="y"`). */
 const withKey = (mbean: string, key: string, value: string) =>
   mbean.replace(new RegExp(`([:,]${key}=)"[^"]*"`), `$1${JSON.stringify(value)}`);
-
-/** mulberry32, as the fault suite's random round. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A fleet of Artemis nodes as the scraper sees them over Jolokia, on one HTTP port: cluster `c`'s
