@@ -103,11 +103,12 @@ export class SseHub {
    * A new feed knows nothing of what its clients hold, so its first event would pass unchecked:
    * an event committed after a client's replay read and lost on the bus (the event store killed,
    * NATS restarted) left that client a hole it was never told of (the likely cause of one such
-   * hole in the fault suite's random round, where gateways restart). Before a client replays on a new feed,
-   * the feed reads the store's newest seq and checks its first event against it. Replays wait for
-   * that read: a replay read before it could lack an event at or below that seq, lost on the bus,
-   * which the check would then not see. Once an event has passed, the feed checks against that.
-   * Fails when the store could not be read; the next client to replay asks again.
+   * hole in the fault suite's random round, where gateways restart). Before a client replays on
+   * a new feed, the feed reads the store's newest seq and checks its first event against it.
+   * Replays wait for that read: a replay read before it could lack an event at or below that seq,
+   * lost on the bus, which the check would then not see. Once an event has passed, the feed
+   * checks against that. Fails when the store could not be read; the next client to replay asks
+   * again (ADR-0007).
    */
   private place(feed: ClusterFeed): Promise<void> {
     if (feed.lastSeq !== undefined || feed.placedAt !== undefined) return Promise.resolve();
@@ -223,12 +224,7 @@ export class SseHub {
         if (change.change === 'removed') this.clusterRemoved(clusterId);
       }),
     ];
-    const feed: ClusterFeed = {
-      clusterId,
-      clients,
-      unsubscribe,
-      subscribed: this.bus.flush(),
-    };
+    const feed: ClusterFeed = { clusterId, clients, unsubscribe, subscribed: this.bus.flush() };
     this.feeds.set(clusterId, feed);
     return feed;
   }
