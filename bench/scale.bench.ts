@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     }
     return byCluster;
   };
-  /** Until every cluster is owned and `owners` own them all, and the ownership held a tick. */
+  /** Until every cluster is owned, by `expected` replicas in all, and the ownership held half a tick. */
   const settled = async (expected: number) => {
     const deadline = Date.now() + 4 * LEASE_TTL_MS + 4 * TIER_B_MS;
     let last = '';
@@ -276,7 +276,11 @@ async function main(): Promise<void> {
   const unknown = [...sim.unknown.entries()];
   if (unknown.length > 0)
     console.log(`\nRequests the simulator could not answer as a broker: ${JSON.stringify(unknown)}`);
+  // The issue's bound for two replicas, 55/45% of the queues, as a tenth over an even share.
   const failures = [
+    ...results
+      .filter((r) => r.replicas > 1 && r.split[0] > 1.1 / r.replicas)
+      .map((r) => `${r.label}: the busiest replica holds ${(r.split[0] * 100).toFixed(0)}% of the queues`),
     ...results
       .filter((r) => r.snapshots !== totalQueues)
       .map((r) => `${r.label}: ${r.snapshots} queues stored of ${totalQueues}`),

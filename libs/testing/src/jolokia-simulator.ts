@@ -98,12 +98,19 @@ export class JolokiaSimulator {
   changeShare: number;
   private readonly nodes: SimNode[];
   private readonly random: () => number;
+  /** The recorded entries each simulated one is copied from: MBean name and attributes. */
+  private readonly templates: Record<'broker' | 'queue' | 'address', [string, Attributes]>;
 
   private constructor(
     private readonly recording: JolokiaRecording,
     options: SimulatorOptions,
     private readonly server: Server,
   ) {
+    this.templates = {
+      broker: onlyEntry(recording.broker, 'broker'),
+      queue: onlyEntry(recording.queues, 'queue'),
+      address: onlyEntry(recording.addresses, 'address'),
+    };
     this.random = seeded(options.seed ?? 32);
     this.changeShare = options.changeShare;
     this.nodes = options.clusters.map((cluster, c) => this.node(c, cluster.queues));
@@ -153,8 +160,8 @@ export class JolokiaSimulator {
   }
 
   private render(node: SimNode, q: SimQueue): void {
-    const [queueMbean, queueAttrs] = onlyEntry(this.recording.queues, 'queue');
-    const [addressMbean, addressAttrs] = onlyEntry(this.recording.addresses, 'address');
+    const [queueMbean, queueAttrs] = this.templates.queue;
+    const [addressMbean, addressAttrs] = this.templates.address;
     const named = (mbean: string) => withKey(withKey(mbean, 'broker', node.brokerName), 'address', q.name);
     const queue: Attributes = {
       ...queueAttrs,
@@ -225,7 +232,7 @@ export class JolokiaSimulator {
       return `{"value":${value},${JSON.stringify(rest).slice(1)}`;
     };
     if (request.type === 'read' && mbean === 'org.apache.activemq.artemis:broker=*') {
-      const [brokerMbean, attrs] = onlyEntry(this.recording.broker, 'broker');
+      const [brokerMbean, attrs] = this.templates.broker;
       const broker = {
         ...attrs,
         Name: node.brokerName,
@@ -248,7 +255,8 @@ export class JolokiaSimulator {
     )
       return envelope(this.recording.addresses, `{${node.queues.map((q) => q.addressJson).join(',')}}`);
     // The queues of one other address (the ring's read: the rig runs without rings) are none, as
-    // on the broker; anything else is not found here, and counted, since the broker has it.
+    // on the broker; anything else is not found here, and counted, since the broker has it. The
+    // request is echoed as sent: the recording holds no echo of it.
     const what = `${String(request.type)} ${mbean}${request.operation ? ` ${String(request.operation)}` : ''}`;
     if (!(request.type === 'read' && /,address="[^"]*",subcomponent=queues,.*queue=\*$/.test(mbean)))
       this.unknown.set(what, (this.unknown.get(what) ?? 0) + 1);
