@@ -91,8 +91,7 @@ const withKey = (mbean: string, key: string, value: string) =>
 export class JolokiaSimulator {
   /** Requests it could not answer as a broker would, by MBean and operation: the bench says so. */
   readonly unknown = new Map<string, number>();
-  /** Answers given, and of those the reads of every queue of a node (tier-B ticks). */
-  reads = 0;
+  /** Reads of every queue of a node answered: tier-B ticks. */
   queueReads = 0;
   /** The share of a node's queues whose figures change between two reads of them: set at will. */
   changeShare: number;
@@ -223,7 +222,6 @@ export class JolokiaSimulator {
 
   /** One answer, as JSON: the envelope as the broker sends it, around the simulated value. */
   private answer(node: SimNode, request: Attributes): string {
-    this.reads++;
     const mbean = String(request.mbean ?? '');
     // The recorded envelope as it was (its request echo is this request, as the broker wrote it
     // back), with the value spliced in.

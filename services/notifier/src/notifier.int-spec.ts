@@ -65,6 +65,14 @@ describe('notifier against a real broker and NATS', () => {
   const verdictOf = async (clusterId: string): Promise<CapabilityVerdict | undefined> =>
     (await (await bus.kv(buckets.capabilities)).get(clusterId))?.value;
 
+  /** A live cluster registered, its raw events followed, once the notifier subscribes to it. */
+  const followAvailableCluster = async () => {
+    const cluster = await registerLive();
+    const events = streamOf(cluster.id);
+    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+    return { cluster, events };
+  };
+
   /** The notification address's security setting: `roles` may subscribe, `senders` send to it. */
   const securitySettings = (roles: string, senders = '') =>
     axios.post(
@@ -99,9 +107,7 @@ describe('notifier against a real broker and NATS', () => {
   });
 
   it('carries CONSUMER_CREATED and CONSUMER_CLOSED to event.raw with the promoted fields', async () => {
-    const cluster = await registerLive();
-    const events = streamOf(cluster.id);
-    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+    const { cluster, events } = await followAvailableCluster();
 
     const queue = `notifier.${randomUUID()}`;
     const client = await amqp();
@@ -136,9 +142,7 @@ describe('notifier against a real broker and NATS', () => {
   });
 
   it('skips a notification sent by hand that breaks the contract, and the events after it still come', async () => {
-    const cluster = await registerLive();
-    const events = streamOf(cluster.id);
-    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+    const { events } = await followAvailableCluster();
 
     // Whoever may send to the notification address can send anything. Before the normaliser checked
     // the contract, the first was refused at every publish retry, holding up every event behind it,
@@ -178,9 +182,7 @@ describe('notifier against a real broker and NATS', () => {
   });
 
   it('carries a burst of 500 attaching receivers exactly, with at most one consumers signal per window', async () => {
-    const cluster = await registerLive();
-    const events = streamOf(cluster.id);
-    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+    const { cluster, events } = await followAvailableCluster();
     const queue = `notifier.burst.${randomUUID()}`;
     const client = await amqp();
     try {
@@ -239,9 +241,7 @@ describe('notifier against a real broker and NATS', () => {
   }, 60_000);
 
   it('comes back through its backoff when the broker restarts, and the verdict follows', async () => {
-    const cluster = await registerLive();
-    const events = streamOf(cluster.id);
-    await waitFor('AVAILABLE', async () => (await verdictOf(cluster.id))?.status === 'AVAILABLE');
+    const { cluster, events } = await followAvailableCluster();
 
     const stoppedAt = Date.now();
     await artemis('stop', testConfig.brokerProfile);
