@@ -19,7 +19,7 @@ import {
   HOURLY_HISTORY,
   NODE_ROLLUP_RESOLUTIONS_S,
   partitionName,
-  QUEUE_SAMPLE_HEARTBEAT_MS,
+  SAMPLE_HEARTBEAT_MS,
   reapHourlyHistory,
   reapOlderThan,
   rollUpHistory,
@@ -108,7 +108,7 @@ async function measure(db: Database, share: number): Promise<Figures> {
   const rowsPerTick = ((await rowsOf(db, cluster.id)) - rowsBefore) / TICKS;
   // A day's samples per queue: the changes, and a heartbeat for every stretch without one.
   const ticksPerDay = 86_400_000 / TIER_B_MS;
-  const heartbeatsPerDay = 86_400_000 / (QUEUE_SAMPLE_HEARTBEAT_MS + TIER_B_MS);
+  const heartbeatsPerDay = 86_400_000 / (SAMPLE_HEARTBEAT_MS + TIER_B_MS);
   const samplesPerQueuePerDay = Math.min(ticksPerDay, ticksPerDay * share + heartbeatsPerDay * (1 - share));
   const [{ bytes }] = (await db.query(
     // The table is partitioned by the hour (ADR-0021): its size is its partitions'.
@@ -147,7 +147,7 @@ async function measureCharts(db: Database): Promise<void> {
   const node = cluster.nodeIds[0];
   const ticks = (CHART_DAYS * 86_400_000) / TIER_B_MS;
   const busy = Math.round(CHART_QUEUES * 0.05);
-  const heartbeatTicks = QUEUE_SAMPLE_HEARTBEAT_MS / TIER_B_MS;
+  const heartbeatTicks = SAMPLE_HEARTBEAT_MS / TIER_B_MS;
   const to = Math.floor(Date.now() / 60_000) * 60_000;
   const from = to - CHART_DAYS * 86_400_000;
   const began = performance.now();

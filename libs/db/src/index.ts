@@ -23,8 +23,9 @@ export type { AlertRow, AlertRuleRow } from './alert.queries';
 /** The history as the scraper writes it, made from history written without tick totals or rollups. */
 export { addTickTotals, rollUpHistory } from './migrations/1765100000000-node-rollups';
 export {
+  addressSamplesHeld,
   NODE_ROLLUP_RESOLUTIONS_S,
-  QUEUE_SAMPLE_HEARTBEAT_MS,
-  QUEUE_SAMPLE_LOOKBACK_MS,
+  SAMPLE_HEARTBEAT_MS,
+  SAMPLE_LOOKBACK_MS,
   type NodeRollupResolution,
-} from './queue-history';
+} from './sample-history';

@@ -8,6 +8,7 @@ import { MIGRATIONS } from './migrations';
 import { ChangeDrivenQueueSamples1765000000000 } from './migrations/1765000000000-change-driven-queue-samples';
 import { NodeRollups1765100000000 } from './migrations/1765100000000-node-rollups';
 import { HourlyHistory1765200000000 } from './migrations/1765200000000-hourly-history';
+import { ChangeDrivenAddressSamples1765300000000 } from './migrations/1765300000000-change-driven-address-samples';
 import { SecretVault } from './secret-vault';
 
 /**
@@ -209,6 +210,41 @@ describe('migrations against real PostgreSQL', () => {
         expect(indexes.map((i: { indexdef: string }) => i.indexdef.replace(/^.* USING /, '')).sort()).toEqual(
           ['brin (sampled_at)', 'btree (cluster_id, queue, sampled_at)'],
         );
+      },
+    );
+  });
+
+  it('end each address of the history kept so far where its node read on without it (ADR-0022)', async () => {
+    const [cluster, node] = [randomUUID(), randomUUID()];
+    const T = Date.now() - 600_000;
+    const at = (tick: number) => new Date(T + tick * 15_000);
+    await acrossMigration(
+      new ChangeDrivenAddressSamples1765300000000(),
+      async (sut) => {
+        // Ticks 0..5. 'steady' read at each; 'gone' at 0 and 1 (removed); 'flaky' at 0, 1, 4, 5
+        // (unread at 2 and 3); 'last' at 5 only, the node's last tick.
+        await sut.query(
+          `INSERT INTO queue_tick (ticked_at, cluster_id, node_id)
+           SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => t * 15), $2, $3 FROM generate_series(0, 5) t`,
+          [T, cluster, node],
+        );
+        await sut.query(
+          `INSERT INTO address_sample (sampled_at, cluster_id, node_id, address, size_bytes, pages, paging)
+           SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => t * 15), $2, $3, a, t, 0, false
+             FROM (VALUES ('steady', 0), ('steady', 1), ('steady', 2), ('steady', 3), ('steady', 4), ('steady', 5),
+                          ('gone', 0), ('gone', 1), ('flaky', 0), ('flaky', 1), ('flaky', 4), ('flaky', 5),
+                          ('last', 5)) AS v(a, t)`,
+          [T, cluster, node],
+        );
+      },
+      async (sut) => {
+        const ends = await sut.query(
+          `SELECT address, sampled_at AS at, size_bytes::int AS size FROM address_sample WHERE ended ORDER BY 1, 2`,
+        );
+        expect(ends).toEqual([
+          { address: 'flaky', at: at(2), size: 1 },
+          { address: 'gone', at: at(2), size: 1 },
+        ]);
       },
     );
   });

@@ -18,6 +18,7 @@ import { StudioInstallation1764990000000 } from './1764990000000-studio-installa
 import { ChangeDrivenQueueSamples1765000000000 } from './1765000000000-change-driven-queue-samples';
 import { NodeRollups1765100000000 } from './1765100000000-node-rollups';
 import { HourlyHistory1765200000000 } from './1765200000000-hourly-history';
+import { ChangeDrivenAddressSamples1765300000000 } from './1765300000000-change-driven-address-samples';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ChangeDrivenQueueSamples1765000000000,
   NodeRollups1765100000000,
   HourlyHistory1765200000000,
+  ChangeDrivenAddressSamples1765300000000,
 ];

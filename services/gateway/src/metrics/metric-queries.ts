@@ -2,7 +2,7 @@ import type { AddressMetricsResponse, MetricsResponse, QueueGrowthResponse } fro
 import {
   firstRow,
   NODE_ROLLUP_RESOLUTIONS_S,
-  QUEUE_SAMPLE_LOOKBACK_MS,
+  SAMPLE_LOOKBACK_MS,
   rowsOf,
   type Sql,
 } from '@artemis-studio/db';
@@ -15,7 +15,7 @@ import { clusterSeriesSource, type MetricRange } from './metric-range';
  * passed as a parameter: PostgreSQL leaves out the hours' partitions outside a range when planning
  * only for a parameter's bound, not an expression of one, and planning all of a week's took 27 ms.
  */
-const lookbackFrom = (at: Date) => new Date(at.getTime() - QUEUE_SAMPLE_LOOKBACK_MS);
+const lookbackFrom = (at: Date) => new Date(at.getTime() - SAMPLE_LOOKBACK_MS);
 
 /** A series' figures per node (`p`, its name `n`) and in total, by bucket. */
 const PER_NODE_AND_TOTAL = `

@@ -1,4 +1,4 @@
-import { createDataSource, QUEUE_SAMPLE_HEARTBEAT_MS } from '@artemis-studio/db';
+import { createDataSource, SAMPLE_HEARTBEAT_MS } from '@artemis-studio/db';
 import { insertCluster, testDatabaseUrl, waitFor } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
@@ -131,19 +131,19 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     expect(await sampled([queue('q', 1), queue('p')], at(15_000))).toBe(0);
     expect(await sampled([queue('q', 2), queue('p')], at(30_000))).toBe(1);
     // A heartbeat after ten minutes unchanged: p's is due, q's (sampled at 30 s) not yet.
-    expect(await sampled([queue('q', 2), queue('p')], at(QUEUE_SAMPLE_HEARTBEAT_MS + 15_000))).toBe(1);
+    expect(await sampled([queue('q', 2), queue('p')], at(SAMPLE_HEARTBEAT_MS + 15_000))).toBe(1);
     // p unread: its series ends, and the next read samples it afresh though it did not change.
-    expect(await sampled([queue('q', 2)], at(QUEUE_SAMPLE_HEARTBEAT_MS + 20_000), ['p'])).toBe(0);
-    expect(await sampled([queue('q', 2)], at(QUEUE_SAMPLE_HEARTBEAT_MS + 25_000), ['p'])).toBe(0);
-    expect(await sampled([queue('q', 2), queue('p')], at(QUEUE_SAMPLE_HEARTBEAT_MS + 28_000))).toBe(1);
+    expect(await sampled([queue('q', 2)], at(SAMPLE_HEARTBEAT_MS + 20_000), ['p'])).toBe(0);
+    expect(await sampled([queue('q', 2)], at(SAMPLE_HEARTBEAT_MS + 25_000), ['p'])).toBe(0);
+    expect(await sampled([queue('q', 2), queue('p')], at(SAMPLE_HEARTBEAT_MS + 28_000))).toBe(1);
     // The node is no longer live: both series end.
     expect(await sut.clearNode(node)).toBe(2);
     const rows = (await db.query(
       `SELECT queue, message_count::int AS depth, ended, ((extract(epoch FROM sampled_at) * 1000)::bigint - $2)::int AS ms
          FROM metric_sample WHERE cluster_id = $1 AND sampled_at < $3 ORDER BY sampled_at, queue`,
-      [own.id, t0, at(QUEUE_SAMPLE_HEARTBEAT_MS + 61_000)],
+      [own.id, t0, at(SAMPLE_HEARTBEAT_MS + 61_000)],
     )) as { queue: string; depth: number; ended: boolean; ms: number }[];
-    const H = QUEUE_SAMPLE_HEARTBEAT_MS;
+    const H = SAMPLE_HEARTBEAT_MS;
     expect(rows).toEqual([
       { queue: 'p', depth: 0, ended: false, ms: 0 },
       { queue: 'q', depth: 1, ended: false, ms: 0 },
@@ -154,7 +154,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     ]);
     const ended = (await db.query(
       `SELECT queue FROM metric_sample WHERE cluster_id = $1 AND ended AND sampled_at > $2 ORDER BY queue`,
-      [own.id, at(QUEUE_SAMPLE_HEARTBEAT_MS + 61_000)],
+      [own.id, at(SAMPLE_HEARTBEAT_MS + 61_000)],
     )) as { queue: string }[];
     expect(ended.map((r) => r.queue)).toEqual(['p', 'q']);
     const ticks = (await db.query(`SELECT count(*)::int AS n FROM queue_tick WHERE node_id = $1`, [node]))[0]

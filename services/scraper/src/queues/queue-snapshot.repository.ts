@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   HOURLY_HISTORY,
   NODE_ROLLUP_RESOLUTIONS_S,
-  QUEUE_SAMPLE_HEARTBEAT_MS,
+  SAMPLE_HEARTBEAT_MS,
   reapHourlyHistory,
   reapOlderThan,
   rowsOf,
@@ -212,7 +212,7 @@ export class QueueSnapshotRepository {
           column('temporary'),
           unread,
           column('firstMessageAt'),
-          QUEUE_SAMPLE_HEARTBEAT_MS,
+          SAMPLE_HEARTBEAT_MS,
           NODE_ROLLUP_RESOLUTIONS_S,
           new Date(observedAt.getTime() - 86_400_000),
         ],
