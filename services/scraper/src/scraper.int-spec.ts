@@ -249,17 +249,37 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
       await deleteQueue(queue);
     });
 
-    it("samples an address's size and pages at every tick, as the broker reports them", async () => {
+    it("samples an address's size and pages when they change, as the broker reports them, and ends it when it goes", async () => {
       const queue = `scraper.address.${randomUUID()}`;
       await createQueue(queue);
       const samples = async () =>
         (await db.query(
-          `SELECT size_bytes::int AS size, pages, paging, limit_percent FROM address_sample
+          `SELECT size_bytes::int AS size, pages, paging, limit_percent, ended FROM address_sample
             WHERE cluster_id = $1 AND address = $2 ORDER BY sampled_at`,
           [cluster.id, queue],
-        )) as { size: number; pages: number; paging: boolean; limit_percent: number | null }[];
+        )) as {
+          size: number;
+          pages: number;
+          paging: boolean;
+          limit_percent: number | null;
+          ended: boolean;
+        }[];
+      const ticks = async () =>
+        (
+          (await db.query(`SELECT count(*)::int AS n FROM queue_tick WHERE node_id = $1`, [
+            cluster.nodeIds[0],
+          ])) as {
+            n: number;
+          }[]
+        )[0].n;
       await waitFor('an empty address sampled', async () => (await samples()).length > 0);
-      expect((await samples())[0]).toMatchObject({ size: 0, paging: false });
+      expect((await samples())[0]).toMatchObject({ size: 0, paging: false, ended: false });
+      // Unchanged across ticks: no sample more (ADR-0022), its one sample holds at each tick.
+      const since = await ticks();
+      await waitFor('three more ticks', async () => (await ticks()) >= since + 3, {
+        timeoutMs: 10 * TICK_MS,
+      });
+      expect(await samples()).toHaveLength(1);
       await fillQueue(broker, queue, 20, () => ({ body: 'x'.repeat(1000), durable: true }));
       const { data } = await jolokia({
         type: 'read',
@@ -272,7 +292,17 @@ describe('scraper against a real broker, PostgreSQL and NATS', () => {
         async () => (await samples()).at(-1)?.size === data.value,
         { timeoutMs: 5 * TICK_MS },
       );
-      await deleteQueue(queue);
+      // The address with its queue: one created with its queue outlives it.
+      const removed = await jolokia({
+        type: 'exec',
+        mbean: `org.apache.activemq.artemis:broker="${broker.nodes[0].name}"`,
+        operation: 'deleteAddress(java.lang.String,boolean)',
+        arguments: [queue, true],
+      });
+      expect(removed.data.status).toBe(200);
+      await waitFor('the address ended', async () => (await samples()).at(-1)?.ended === true, {
+        timeoutMs: 5 * TICK_MS,
+      });
     });
 
     it('states wrong credentials on the node', async () => {

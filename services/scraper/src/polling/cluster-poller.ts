@@ -9,6 +9,8 @@ import {
   type JolokiaResponse,
 } from '../jolokia/jolokia-client';
 import type { AddressSampleRepository } from '../addresses/address-sample.repository';
+import { AddressSampler } from '../addresses/address-sampler';
+import type { AddressReading } from '../addresses/address-observation';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import {
@@ -48,7 +50,7 @@ export interface PollerDeps {
   jolokia: Pick<JolokiaClient, 'bulk'>;
   nodeStates: Pick<NodeStateRepository, 'load' | 'save'>;
   queues: Pick<QueueSnapshotRepository, 'sync' | 'clearNode'>;
-  addresses: Pick<AddressSampleRepository, 'record'>;
+  addresses: Pick<AddressSampleRepository, 'record' | 'openSamples'>;
   liveNodes: Pick<TypedKv<LiveNodeSet>, 'put'>;
   /** Studio's ring of notifications on each live node (ADR-0015); none when absent. */
   rings?: Pick<RingKeeper, 'keep'>;
@@ -75,6 +77,8 @@ export class ClusterPoller {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** This tick's read of each node's notification queues (the second answer of its tier-A poll). */
   private ringAnswers = new Map<string, JolokiaResponse>();
+  /** Which addresses a tick samples; made at the first tick B from the history's open samples. */
+  private addressSampler: AddressSampler | null = null;
   private stopped = false;
   private readonly now: () => Date;
   /** Until when tier A polls at FAILOVER_POLL_MS: a live node stopped answering (epoch ms). */
@@ -255,8 +259,7 @@ export class ClusterPoller {
         const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
         if (result === null) return;
         this.steps['tier B'] = `storing the addresses of node ${node.name}`;
-        if (addresses)
-          await this.deps.addresses.record(this.target.id, node.id, addresses.addresses, observedAt);
+        await this.recordAddresses(node.id, addresses, observedAt);
         changes += result.changed + result.removed;
         read?.push({ nodeId: node.id, queues, unread, addresses });
       } catch (err) {
@@ -270,10 +273,23 @@ export class ClusterPoller {
     this.steps['tier B'] = "clearing the backups' queues";
     for (const o of this.observations.filter((o) => o.reachable && o.role !== 'live')) {
       changes += await this.deps.queues.clearNode(o.nodeId);
+      await this.recordAddresses(o.nodeId, null, observedAt);
     }
     if (changes > 0) this.deps.signal(this.target.id, 'queues');
     this.steps['tier B'] = 'evaluating the queue alert rules';
     await this.deps.observers.afterQueues(this.target, observedAt, read);
+  }
+
+  /**
+   * A node's addresses at a tick, or (null) unknown from it: what changed, is due or ended
+   * (ADR-0022). The sampler starts from the history at this owner's first tick, and moves on only
+   * once its rows are stored, so it always compares with what the history holds.
+   */
+  private async recordAddresses(nodeId: string, reading: AddressReading | null, at: Date): Promise<void> {
+    this.addressSampler ??= new AddressSampler(await this.deps.addresses.openSamples(this.target.id, at));
+    const plan = this.addressSampler.plan(nodeId, reading, at);
+    await this.deps.addresses.record(this.target.id, nodeId, plan.rows, at);
+    plan.written();
   }
 
   private async observe(
