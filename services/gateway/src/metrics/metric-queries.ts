@@ -1,5 +1,6 @@
 import type { AddressMetricsResponse, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
 import {
+  addressSamplesHeld,
   firstRow,
   NODE_ROLLUP_RESOLUTIONS_S,
   SAMPLE_LOOKBACK_MS,
@@ -293,12 +294,13 @@ export class MetricQueries {
       paging: boolean;
     }>(
       await this.database.forRequest(),
-      `WITH per_node AS (
-         SELECT node_id, date_bin(make_interval(secs => $4::float8 / 1000), sampled_at, $2::timestamptz) AS bucket,
+      // Each sample held at its node's ticks until its next (ADR-0022); a bucket without a tick is unknown.
+      `WITH ${addressSamplesHeld({ lookbackFrom: '$6', address: '$5' })},
+       per_node AS (
+         SELECT node_id, ${binOf('ticked_at')} AS bucket,
                 max(size_bytes) AS size_bytes, max(pages) AS pages, max(limit_percent) AS limit_percent,
                 bool_or(paging) AS paging
-           FROM address_sample
-          WHERE cluster_id = $1 AND address = $5 AND sampled_at >= $2 AND sampled_at < $3
+           FROM held
           GROUP BY 1, 2
        )
        SELECT coalesce(n.name, 'removed node') AS node, grouping(n.name) = 1 AS total, p.bucket,
@@ -307,7 +309,7 @@ export class MetricQueries {
          FROM per_node p LEFT JOIN cluster_node n ON n.id = p.node_id
         GROUP BY GROUPING SETS ((p.bucket, n.name), (p.bucket))
         ORDER BY total DESC, node, p.bucket`,
-      [clusterId, range.from, range.to, range.stepMs, address],
+      [clusterId, range.from, range.to, range.stepMs, address, lookbackFrom(range.from)],
     );
     return windowOf(range, rows, (r) => ({
       t: r.bucket.toISOString(),

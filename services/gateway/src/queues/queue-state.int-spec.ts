@@ -87,17 +87,20 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
          FROM generate_series(0, 8) AS i`,
       [T0, clusterId, cluster.nodeIds[0]],
     );
-    // Address orders.in for the first 10 minutes: node a fills 1 KB per sample and pages from
-    // sample 30, its limit percentage unknown for the first 4 samples; node b holds 500 bytes, 4%.
-    // Nothing sampled in minute 8 (samples 32..35): a gap, not a zero.
+    // Address orders.in for the first 10 minutes, as the scraper writes it (ADR-0022): node a fills
+    // 1 KB per tick and pages from tick 30, its limit percentage unknown for the first 4 ticks; node
+    // b holds 500 bytes, 4%, sampled when first read and when read again. Neither node's addresses
+    // were read in minute 8 (ticks 32..35, ended at 32): a gap, not a zero, though its queues were.
     await db.query(
-      `INSERT INTO address_sample (sampled_at, cluster_id, node_id, address, size_bytes, paging, pages, limit_percent)
+      `INSERT INTO address_sample (sampled_at, cluster_id, node_id, address, size_bytes, paging, pages, limit_percent,
+                                   ended)
        SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2::uuid, $3::uuid, $5::text,
-              1000 * i, i >= 30, greatest(i - 29, 0), CASE WHEN i >= 4 THEN least(i, 101) END
-         FROM generate_series(0, 39) AS i WHERE i NOT BETWEEN 32 AND 35
+              1000 * i, i >= 30, greatest(i - 29, 0), CASE WHEN i >= 4 THEN least(i, 101) END, i = 32
+         FROM generate_series(0, 39) AS i WHERE i NOT BETWEEN 33 AND 35
        UNION ALL
-       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2::uuid, $4::uuid, $5::text, 500, false, 0, 4
-         FROM generate_series(0, 39) AS i WHERE i NOT BETWEEN 32 AND 35`,
+       SELECT to_timestamp($1::float8 / 1000) + make_interval(secs => i * 15), $2::uuid, $4::uuid, $5::text, 500, false,
+              0, 4, i = 32
+         FROM unnest(ARRAY[0, 32, 36]) AS i`,
       [T0, clusterId, cluster.nodeIds[0], cluster.nodeIds[1], QUEUE],
     );
     // Each node's queues were read at every one of those samples (ADR-0019: a sample holds at its
@@ -249,6 +252,8 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
     // Minute 8 was not sampled: no point at all; minute 9 is there again.
     expect(a.points.map((p) => new Date(p.t).getTime())).not.toContain(T0 + 8 * 60_000);
     expect(a.points.at(-1)).toMatchObject({ t: iso(T0 + 9 * 60_000), sizeBytes: 39_000 });
+    // Node b's one sample held at every tick until the end, and its next one after.
+    expect(b.points.map((p) => (new Date(p.t).getTime() - T0) / 60_000)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 9]);
   });
 
   it("charts a queue's messages in delivery and how long its oldest message has waited, unknown once none is dated", async () => {
