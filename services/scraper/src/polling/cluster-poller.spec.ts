@@ -277,3 +277,69 @@ describe('ClusterPoller: a live node that stops answering', () => {
     for (let i = 1; i < late.length; i++) expect(late[i] - late[i - 1]).toBe(5000);
   });
 });
+
+describe('ClusterPoller: the address history (ADR-0022)', () => {
+  const noQueues = { status: 404 } as unknown as JolokiaResponse;
+  const addresses = (sizeBytes: number) =>
+    ({
+      status: 200,
+      value: {
+        'org.apache.activemq.artemis:broker="primary",component=addresses,address="orders"': {
+          Address: 'orders',
+          AddressSize: sizeBytes,
+          Paging: false,
+          NumberOfPages: 0,
+          AddressLimitPercent: 0,
+        },
+      },
+    }) as unknown as JolokiaResponse;
+
+  it("starts from the history's open samples, writes what changed, and ends a node's addresses once it is no longer live", async () => {
+    const answers: JolokiaResponse[][] = [
+      liveBroker,
+      [noQueues, addresses(10)],
+      [noQueues, addresses(10)],
+      [noQueues, addresses(20)],
+      backupBroker,
+    ];
+    const written: string[][] = [];
+    let seeded = 0;
+    let clock = Date.parse('2026-11-30T12:00:00Z');
+    const poller = new ClusterPoller(target, {
+      jolokia: { bulk: async () => answers.shift()! },
+      nodeStates: { load: async () => [], save: async () => true },
+      queues: { sync: async () => ({ changed: 0, removed: 0, sampled: 0 }), clearNode: async () => 0 },
+      addresses: {
+        openSamples: async () => {
+          seeded++;
+          return [
+            {
+              nodeId: 'n1',
+              sampledAt: new Date(clock - 15_000),
+              address: { name: 'gone', sizeBytes: 1, pages: 0, paging: false, limitFraction: null },
+            },
+          ];
+        },
+        record: async (_cluster, _node, rows) => {
+          written.push(rows.map((r) => `${r.name}:${r.ended ? 'end' : r.sizeBytes}`));
+        },
+      },
+      liveNodes: { put: async () => 0 },
+      observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
+      signal: () => undefined,
+      pollFailed: () => undefined,
+      intervals: () => ({ tierAMs: TICK_MS, tierBMs: 5000 }),
+      log: { warn: () => undefined },
+      now: () => new Date(clock),
+    });
+    await poller.tierA();
+    for (let i = 0; i < 3; i++) {
+      await poller.tierB();
+      clock += 5000;
+    }
+    await poller.tierA();
+    await poller.tierB();
+    expect(seeded).toBe(1);
+    expect(written).toEqual([['orders:10', 'gone:end'], [], ['orders:20'], ['orders:end']]);
+  });
+});
