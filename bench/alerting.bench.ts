@@ -23,6 +23,7 @@ import {
 import axios from 'axios';
 import { Agent } from 'node:http';
 import { AddressSampleRepository } from '../services/scraper/src/addresses/address-sample.repository';
+import { AddressSampler } from '../services/scraper/src/addresses/address-sampler';
 import { AlertCourier } from '../services/scraper/src/alerting/alert-courier';
 import { AlertEvaluation } from '../services/scraper/src/alerting/alert-evaluation';
 import { AlertStore } from '../services/scraper/src/alerting/alert-store';
@@ -124,6 +125,7 @@ async function main(): Promise<void> {
 
     /** One tier-B scrape of the node, as the poller does it: what the evaluation is held against. */
     let observed: NodeTierB[] = [];
+    const addressSampler = new AddressSampler([]);
     const scrape = async () => {
       const cpu = process.cpuUsage();
       const started = performance.now();
@@ -134,7 +136,9 @@ async function main(): Promise<void> {
       const unread = unreadable.map((q) => q.name);
       const at = new Date();
       await snapshots.sync(cluster.id, cluster.nodeIds[0], queues, at, unread);
-      if (addresses) await addressSamples.record(cluster.id, cluster.nodeIds[0], addresses.addresses, at);
+      const plan = addressSampler.plan(cluster.nodeIds[0], addresses, at);
+      await addressSamples.record(cluster.id, cluster.nodeIds[0], plan.rows, at);
+      plan.written();
       observed = [{ nodeId: cluster.nodeIds[0], queues, unread, addresses }];
       return { cpuMs: cpuMs(cpu), wallMs: performance.now() - started, queues: queues.length };
     };

@@ -1,4 +1,4 @@
-import type { AddressObservation } from './address-observation';
+import type { AddressObservation, AddressReading } from './address-observation';
 import { AddressSampler } from './address-sampler';
 
 const HEARTBEAT_MS = 600_000;
@@ -15,10 +15,10 @@ const address = (
   pages: 0,
   limitFraction,
 });
-const read = (...addresses: AddressObservation[]) => ({ addresses, unread: [] });
+const read = (...addresses: AddressObservation[]): AddressReading => ({ addresses, unread: [] });
 
 /** Plans a tick and writes it, as the poller does; gives what was written as `name:size` or `name:end`. */
-const tick = (sut: AddressSampler, reading: ReturnType<typeof read> | null, when: Date, node = 'a') => {
+const tick = (sut: AddressSampler, reading: AddressReading | null, when: Date, node = 'a') => {
   const plan = sut.plan(node, reading, when);
   plan.written();
   return plan.rows.map((r) => `${r.name}:${r.ended ? 'end' : r.sizeBytes}`);
@@ -41,7 +41,7 @@ describe('AddressSampler', () => {
   it('samples an unchanged address again once its heartbeat is due, counted from its last sample', () => {
     const sut = new AddressSampler([], HEARTBEAT_MS);
     tick(sut, read(address('orders', 7)), at(0));
-    const beats = [];
+    const beats: number[] = [];
     for (let i = 1; i <= 90; i++) if (tick(sut, read(address('orders', 7)), at(i)).length > 0) beats.push(i);
     expect(beats).toEqual([40, 80]);
   });
