@@ -84,3 +84,27 @@ describe('ClusterLeases with preferred owners', () => {
     expect((await a.reconcile(['c3'], toNobody)).surplus).toEqual(new Set(['c3']));
   });
 });
+
+describe('ClusterLeases and the leases held elsewhere', () => {
+  it('says when the first lease another replica holds runs out, and nothing once none is held', async () => {
+    let now = 1_000_000;
+    const kv = new InMemoryKv<Lease>();
+    const a = new ClusterLeases(kv, 'scraper', 'replica-a', 3000, () => now);
+    const b = new ClusterLeases(kv, 'scraper', 'replica-b', 3000, () => now);
+    const c = new ClusterLeases(kv, 'scraper', 'replica-c', 3000, () => now);
+    await a.reconcile(['c1']);
+    now += 1000;
+    await c.reconcile(['c2']);
+    now += 500;
+    expect(b.msUntilOthersExpire()).toBeNull();
+    await b.reconcile(['c1', 'c2']);
+    expect(b.msUntilOthersExpire()).toBe(1500);
+    now += 1600;
+    // c1 ran out and b took it; c2's end is the next.
+    expect((await b.reconcile(['c1', 'c2'])).owned).toEqual(new Set(['c1']));
+    expect(b.msUntilOthersExpire()).toBe(900);
+    await c.releaseAll();
+    await b.reconcile(['c1', 'c2']);
+    expect(b.msUntilOthersExpire()).toBeNull();
+  });
+});

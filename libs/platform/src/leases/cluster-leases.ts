@@ -19,6 +19,8 @@ export class ClusterLeases {
   private readonly freeSince = new Map<string, number>();
   /** When this replica took a lease its preferred owner left free for a TTL. */
   private readonly tookOver = new Map<string, number>();
+  /** When the first lease held by another replica runs out, as the last reconcile read them. */
+  private othersExpireAt = Infinity;
 
   constructor(
     private readonly kv: TypedKv<Lease>,
@@ -40,6 +42,7 @@ export class ClusterLeases {
   ): Promise<{ owned: Set<string>; surplus: Set<string> }> {
     const wanted = new Set(clusterIds);
     const surplus = new Set<string>();
+    this.othersExpireAt = Infinity;
     for (const clusterId of wanted) {
       const elsewhere = (preferred.get(clusterId) ?? this.owner) !== this.owner;
       const revision = await this.claim(clusterId, elsewhere);
@@ -59,6 +62,15 @@ export class ClusterLeases {
     for (const clusterId of [...this.freeSince.keys()])
       if (!wanted.has(clusterId)) this.freeSince.delete(clusterId);
     return { owned: new Set(this.owned.keys()), surplus };
+  }
+
+  /**
+   * How long until the first lease held by another replica runs out, as the last reconcile read
+   * them; null when none is. A live owner renews a third of a TTL in, so only a lease nobody renews
+   * runs out sooner than the next renewal.
+   */
+  msUntilOthersExpire(): number | null {
+    return this.othersExpireAt === Infinity ? null : Math.max(0, this.othersExpireAt - this.now());
   }
 
   /** Gives up every lease held, so another replica takes over at once (graceful shutdown). */
@@ -88,6 +100,7 @@ export class ClusterLeases {
     const free = !current || Date.parse(current.value.expiresAt) <= now;
     if (!free) {
       this.freeSince.delete(clusterId);
+      this.othersExpireAt = Math.min(this.othersExpireAt, Date.parse(current.value.expiresAt));
       return null;
     }
     if (elsewhere) {

@@ -110,6 +110,33 @@ describe('OwnedClusters handing over', () => {
   });
 });
 
+describe('OwnedClusters after an owner crashed', () => {
+  it("comes back just after the crashed owner's lease runs out, not at its next renewal", async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const kv = new InMemoryKv<Lease>();
+    // Taken by replica a, which then stops renewing it: it runs out at 1,003,000.
+    await new ClusterLeases(kv, 'notifier', 'replica-a', 3000).reconcile(['c1']);
+    jest.setSystemTime(1_002_500);
+    const survivor = new OwnedClusters({
+      leases: new ClusterLeases(kv, 'notifier', 'replica-b', 3000),
+      clusters: async () => [target],
+      start: (t) => ({ target: t, stop: () => undefined }),
+      log: { log: () => undefined, warn: () => undefined },
+    });
+    try {
+      await survivor.run();
+      expect(survivor.all()).toEqual([]);
+      await jest.advanceTimersToNextTimerAsync();
+      // 100 ms past the expiry, not a third of the TTL (1 s) after the last pass.
+      expect(Date.now()).toBe(1_003_100);
+      expect(survivor.all().map((w) => w.target.id)).toEqual(['c1']);
+    } finally {
+      await survivor.stop();
+      jest.useRealTimers();
+    }
+  });
+});
+
 describe('replicaId', () => {
   it('is STUDIO_REPLICA_ID when set, so a restarted process takes its leases back at once', async () => {
     const env = { STUDIO_REPLICA_ID: 'studio-notifier-7c9f-x2kq' };

@@ -8,6 +8,12 @@ import { ClusterLeases } from './cluster-leases';
 import { clusterWeight, preferredOwners } from './preferred-owners';
 import { ReplicaMembership } from './replica-membership';
 
+/**
+ * How long after a lease runs out the early pass comes: past its expiry on this replica's clock,
+ * and past its owner's membership, which it beat just before its last renewal (ADR-0016).
+ */
+const EXPIRY_MARGIN_MS = 100;
+
 /** What a service runs for a cluster it owns. */
 export interface ClusterWork {
   readonly target: ClusterTarget;
@@ -119,7 +125,18 @@ export class OwnedClusters<W extends ClusterWork> {
       this.nudged = false;
       return this.run();
     }
-    this.timer = setTimeout(() => void this.run(), this.options.leases.ttlMs / 3);
+    this.timer = setTimeout(() => void this.run(), this.nextPassInMs());
+  }
+
+  /**
+   * A third of the TTL, or sooner: just after a lease held elsewhere runs out. A crashed owner's
+   * clusters are then taken within a TTL of its last renewal; at the next renewal they waited up to
+   * a third of a TTL more (the scale rig measured 15.1 to 21.4 s with a 15 s TTL).
+   */
+  private nextPassInMs(): number {
+    const regular = this.options.leases.ttlMs / 3;
+    const untilExpiry = this.options.leases.msUntilOthersExpire();
+    return untilExpiry === null ? regular : Math.min(regular, untilExpiry + EXPIRY_MARGIN_MS);
   }
 
   /**
