@@ -26,6 +26,7 @@ export {
   addressSamplesHeld,
   NODE_ROLLUP_RESOLUTIONS_S,
   SAMPLE_HEARTBEAT_MS,
+  samplesHeldAtTicks,
   SAMPLE_LOOKBACK_MS,
   type NodeRollupResolution,
 } from './sample-history';

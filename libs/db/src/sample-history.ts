@@ -20,15 +20,50 @@ export const NODE_ROLLUP_RESOLUTIONS_S = [60, 3600] as const;
 export type NodeRollupResolution = (typeof NODE_ROLLUP_RESOLUTIONS_S)[number];
 
 /**
- * The address samples of cluster `$1` that hold at their node's ticks in [`$2`, `$3`), as a `held`
- * common table (node_id, address, ticked_at, size_bytes, pages, limit_percent, paging), for the
- * gateway's chart and the scraper's forecasts alike (ADR-0022). A sample holds at its own tick (it
- * is written with one) and at its node's later ticks (`queue_tick`: when the node's queues and
- * addresses were read) until its next sample, an end included; a tick without a sample holding is
- * unknown. A sample holds for a lookback at most: the scraper samples every address it reads at
- * least once a heartbeat, so a sample older than that with no successor lost its end (history
- * written before ends were) and is not carried on. Samples are read from `lookbackFrom` (a
- * parameter: the hours' partitions before it are left out when planning); `address` narrows to one.
+ * `tick_gap` and `held`, after a common table `s` of samples (node_id, sampled_at, ended, and
+ * `until` and `ends`: when its next sample is and whether that is an end), read from
+ * `lookbackFrom`: each sample at every tick it holds at in [`$2`, `$3`) of cluster `$1`, as `held`
+ * (its columns and `ticked_at`). A sample holds at its own tick (it is written with one) and at
+ * its node's later ticks (`queue_tick`) until its next sample (ADR-0019); a tick without a sample
+ * holding is unknown.
+ */
+export const samplesHeldAtTicks = (lookbackFrom: string): string => `
+  tick_gap AS (
+    SELECT node_id, min(gap) AS gap
+      FROM (SELECT node_id, ticked_at - lag(ticked_at) OVER (PARTITION BY node_id ORDER BY ticked_at) AS gap
+              FROM queue_tick WHERE cluster_id = $1 AND ticked_at < $3 AND ticked_at >= ${lookbackFrom}) g
+     GROUP BY node_id
+  ), held AS (
+    SELECT s.*, s.sampled_at AS ticked_at FROM s WHERE NOT s.ended AND s.sampled_at >= $2
+    UNION ALL
+    -- The ticks after it, until the next sample. There can be one only if the next is two of the
+    -- node's shortest tick gaps away (or is an end, written at any time): without that test every
+    -- sample of a series changing at every tick was an index probe of queue_tick finding nothing,
+    -- and a busy queue's chart took twice as long. One index range scan per such sample (OFFSET 0
+    -- keeps the planner from turning it into a hash join filtered by the range: a day of a
+    -- 1,000-queue cluster took two minutes so). The test is made before the lateral, not in it:
+    -- over the hours' partitions (ADR-0021) each lateral run costs a pruning of them, found or not
+    -- (a week's busy queue: +40%).
+    SELECT h.*, t.ticked_at
+      FROM (SELECT s.* FROM s LEFT JOIN tick_gap g ON g.node_id = s.node_id
+             WHERE NOT s.ended AND (s.ends OR s.until >= s.sampled_at + 2 * coalesce(g.gap, interval '0'))
+            OFFSET 0) h
+     CROSS JOIN LATERAL (
+           SELECT ticked_at FROM queue_tick
+            WHERE cluster_id = $1 AND node_id = h.node_id AND ticked_at > h.sampled_at
+              AND ticked_at >= $2 AND ticked_at < $3 AND ticked_at < h.until
+           OFFSET 0) t
+  )`;
+
+/**
+ * The address samples of cluster `$1` that hold at their node's ticks in [`$2`, `$3`), as `held`
+ * (node_id, address, ticked_at, size_bytes, pages, limit_percent, paging, ...), for the gateway's
+ * chart and the scraper's forecasts alike (ADR-0022): the queue series' rule, with the node's
+ * ticks saying when its addresses were read too. A sample holds for a lookback at most: the
+ * scraper samples every address it reads at least once a heartbeat, so a sample older than that
+ * with no successor lost its end (history written before ends were) and is not carried on.
+ * Samples are read from `lookbackFrom` (a parameter: the hours' partitions before it are left out
+ * when planning); `address` narrows to one.
  */
 export function addressSamplesHeld(p: { lookbackFrom: string; address?: string }): string {
   return `
@@ -41,25 +76,5 @@ export function addressSamplesHeld(p: { lookbackFrom: string; address?: string }
      WHERE cluster_id = $1 ${p.address ? `AND address = ${p.address}` : ''}
        AND sampled_at >= ${p.lookbackFrom} AND sampled_at < $3
     WINDOW w AS (PARTITION BY node_id, address ORDER BY sampled_at)
-  ), tick_gap AS (
-    SELECT node_id, min(gap) AS gap
-      FROM (SELECT node_id, ticked_at - lag(ticked_at) OVER (PARTITION BY node_id ORDER BY ticked_at) AS gap
-              FROM queue_tick WHERE cluster_id = $1 AND ticked_at < $3 AND ticked_at >= ${p.lookbackFrom}) g
-     GROUP BY node_id
-  ), held AS (
-    SELECT s.node_id, s.address, s.sampled_at AS ticked_at, s.size_bytes, s.pages, s.limit_percent, s.paging
-      FROM s WHERE NOT s.ended AND s.sampled_at >= $2
-    UNION ALL
-    -- Later ticks only where there can be one (the next sample two of the node's shortest tick
-    -- gaps away, or an end), each by one index range scan; OFFSET 0 keeps them so (ADR-0019).
-    SELECT h.node_id, h.address, t.ticked_at, h.size_bytes, h.pages, h.limit_percent, h.paging
-      FROM (SELECT s.* FROM s LEFT JOIN tick_gap g ON g.node_id = s.node_id
-             WHERE NOT s.ended AND (s.ends OR s.until >= s.sampled_at + 2 * coalesce(g.gap, interval '0'))
-            OFFSET 0) h
-     CROSS JOIN LATERAL (
-           SELECT ticked_at FROM queue_tick
-            WHERE cluster_id = $1 AND node_id = h.node_id AND ticked_at > h.sampled_at
-              AND ticked_at >= $2 AND ticked_at < $3 AND ticked_at < h.until
-           OFFSET 0) t
-  )`;
+  ), ${samplesHeldAtTicks(p.lookbackFrom)}`;
 }

@@ -2,6 +2,7 @@ import type { AddressMetricsResponse, MetricsResponse, QueueGrowthResponse } fro
 import {
   addressSamplesHeld,
   firstRow,
+  samplesHeldAtTicks,
   NODE_ROLLUP_RESOLUTIONS_S,
   SAMPLE_LOOKBACK_MS,
   rowsOf,
@@ -216,35 +217,7 @@ export class MetricQueries {
             AND sampled_at >= $6
             AND sampled_at < $3
          WINDOW w AS (PARTITION BY node_id, queue ORDER BY sampled_at)
-       ), tick_gap AS (
-         SELECT node_id, min(gap) AS gap
-           FROM (SELECT node_id, ticked_at - lag(ticked_at) OVER (PARTITION BY node_id ORDER BY ticked_at) AS gap
-                   FROM queue_tick
-                  WHERE cluster_id = $1 AND ticked_at < $3
-                    AND ticked_at >= $6) g
-          GROUP BY node_id
-       ), held AS (
-         -- At its own tick (a sample is written with its tick),
-         SELECT s.*, s.sampled_at AS ticked_at FROM s WHERE NOT s.ended AND s.sampled_at >= $2
-         UNION ALL
-         -- and at the ticks after it, until the next sample. There can be one only if the next is
-         -- two of the node's shortest tick gaps away (or is an end, written at any time): without
-         -- that test every sample of a queue changing at every tick was an index probe of
-         -- queue_tick finding nothing, and such a queue's chart took twice as long as before.
-         -- One index range scan per such sample (OFFSET 0 keeps the planner from turning it into a
-         -- hash join filtered by the range: a day of a 1,000-queue cluster took two minutes so).
-         -- The test is made before the lateral, not in it: over the hours' partitions (ADR-0021)
-         -- each lateral run costs a pruning of them, found or not (a week's busy queue: +40%).
-         SELECT h.*, t.ticked_at
-           FROM (SELECT s.* FROM s LEFT JOIN tick_gap g ON g.node_id = s.node_id
-                  WHERE NOT s.ended AND (s.ends OR s.until >= s.sampled_at + 2 * coalesce(g.gap, interval '0'))
-                 OFFSET 0) h
-          CROSS JOIN LATERAL (
-                SELECT ticked_at FROM queue_tick
-                 WHERE cluster_id = $1 AND node_id = h.node_id AND ticked_at > h.sampled_at
-                   AND ticked_at >= $2 AND ticked_at < $3 AND ticked_at < h.until
-                OFFSET 0) t
-       ), p AS (
+       ), ${samplesHeldAtTicks('$6')}, p AS (
          SELECT node_id, ${binOf('ticked_at')} AS bucket,
                 max(message_count) AS depth, max(consumer_count) AS consumers,
                 coalesce(sum(added) FILTER (WHERE ticked_at = sampled_at), 0) AS added,
