@@ -160,6 +160,26 @@ describe('RingKeeper', () => {
     expect(reports.map((r) => r.count)).toEqual([110, 40]);
   });
 
+  it('believes no rise while the ring cannot have been full: an acknowledgement read half-way is no loss', async () => {
+    const { sut, reports } = keeper(100);
+    const read = (added: number, acknowledged: number, held: number) =>
+      answer(
+        ringAttributes({ MessagesAdded: added, MessagesAcknowledged: acknowledged, MessageCount: held }),
+      );
+    await sut.keep(node({ answer: read(500, 490, 10) }), t0);
+    // One notification out of the held count and not yet counted acknowledged: the counters say 1
+    // discarded, but 10 held and 20 added since cannot have filled a ring of 100.
+    await sut.keep(node({ answer: read(520, 509, 10) }), later(1));
+    await sut.keep(node({ answer: read(530, 520, 10) }), later(2));
+    await settle();
+    expect(reports).toEqual([]);
+    // 170 added onto 10 held: it filled, and the 80 it discarded are counted.
+    const filled = await sut.keep(node({ answer: read(700, 520, 100) }), later(3));
+    await settle();
+    expect(filled.ring?.discarded).toBe(80);
+    expect(reports.map((r) => r.count)).toEqual([80]);
+  });
+
   it('counts afresh when the counters start again (the queue was made again)', async () => {
     const { sut, reports } = keeper(100);
     await sut.keep(node(), t0);

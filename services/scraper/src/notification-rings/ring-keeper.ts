@@ -54,6 +54,16 @@ export interface RingNode {
   startedAt: Date | null;
 }
 
+/**
+ * Whether the ring may have been full since it was last read: it discards only when full, and it
+ * can have filled only if what it held then and what was added since reach its size. Unknown (no
+ * reading before, or a handover's) counts as may.
+ */
+function mayHaveBeenFull(kept: Kept, found: RingReading): boolean {
+  if (kept.added === undefined || kept.held === undefined) return true;
+  return kept.held + (found.added - kept.added) >= found.ringSize;
+}
+
 interface Kept {
   since: Date;
   /** Discards already reported (or in a report not yet acknowledged). */
@@ -63,6 +73,10 @@ interface Kept {
   sending?: boolean;
   /** MessagesAdded at the last reading: it never falls but when the queue was made again. */
   added?: number;
+  /** MessageCount at the last reading. */
+  held?: number;
+  /** Whether the ring may have been full since the reading before the last (see `mayHaveDiscarded`). */
+  fullBefore?: boolean;
   /** When it was last read (by the previous owner, when handed on); unset after a broker restart. */
   readAt?: number;
 }
@@ -129,13 +143,21 @@ export class RingKeeper {
       return this.stateOf(node.name, size);
     }
     const kept = this.continuity(node, found, now);
-    // Added is read first, so a read while notifications flow can only undercount the discards
-    // (a fast drain moves notifications from held to acknowledged between two attributes): a rise
-    // is a loss, or the rest of one an earlier read undercounted, and a dip is such a read.
-    if (found.added < (kept.added ?? 0) && !kept.pending) kept.reported = 0; // counters reset: the queue made again
-    kept.added = found.added;
+    // Added is read first, so a read while notifications flow mostly undercounts the discards (a
+    // fast drain moves notifications from held to acknowledged between two attributes): a rise is
+    // a loss, or the rest of one an earlier read undercounted, and a dip is such a read. But the
+    // broker takes a notification out of the held count before it counts it acknowledged, and a
+    // read between the two counts it discarded: a rise is believed only if the ring may have been
+    // full since the reading before the last.
+    const reset = found.added < (kept.added ?? 0);
+    if (reset && !kept.pending) kept.reported = 0; // counters reset: the queue made again
+    const full = reset || mayHaveBeenFull(kept, found);
     const lastRead = kept.readAt === undefined ? kept.since : new Date(kept.readAt);
-    this.reportDiscards(node.name, kept, discardedBy(found), lastRead, now);
+    if (full || kept.fullBefore) this.reportDiscards(node.name, kept, discardedBy(found), lastRead, now);
+    else this.reportDiscards(node.name, kept, kept.reported, lastRead, now);
+    kept.fullBefore = full;
+    kept.added = found.added;
+    kept.held = found.messageCount;
     kept.readAt = now.getTime();
     return { ring: this.ringState(kept, found.ringSize) };
   }
@@ -196,7 +218,13 @@ export class RingKeeper {
     // ring discarded before is not this replica's to vouch for.
     const fresh: Kept = restarted
       ? { since: node.startedAt!, reported: 0 }
-      : { since: now, reported: discardedBy(found), readAt: now.getTime() };
+      : {
+          since: now,
+          reported: discardedBy(found),
+          readAt: now.getTime(),
+          added: found.added,
+          held: found.messageCount,
+        };
     this.kept.set(node.name, fresh);
     return fresh;
   }
