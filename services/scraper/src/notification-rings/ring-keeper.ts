@@ -75,7 +75,7 @@ interface Kept {
   added?: number;
   /** MessageCount at the last reading. */
   held?: number;
-  /** Whether the ring may have been full since the reading before the last (see `mayHaveDiscarded`). */
+  /** Whether the ring may have been full since the reading before the last (see `mayHaveBeenFull`). */
   fullBefore?: boolean;
   /** When it was last read (by the previous owner, when handed on); unset after a broker restart. */
   readAt?: number;
@@ -153,8 +153,8 @@ export class RingKeeper {
     if (reset && !kept.pending) kept.reported = 0; // counters reset: the queue made again
     const full = reset || mayHaveBeenFull(kept, found);
     const lastRead = kept.readAt === undefined ? kept.since : new Date(kept.readAt);
-    if (full || kept.fullBefore) this.reportDiscards(node.name, kept, discardedBy(found), lastRead, now);
-    else this.reportDiscards(node.name, kept, kept.reported, lastRead, now);
+    const believed = full || kept.fullBefore ? discardedBy(found) : kept.reported;
+    this.reportDiscards(node.name, kept, believed, lastRead, now);
     kept.fullBefore = full;
     kept.added = found.added;
     kept.held = found.messageCount;
