@@ -1,8 +1,8 @@
 /**
  * The history's heartbeat (ADR-0019 for queues, ADR-0022 for addresses): an unchanged queue or
  * address is sampled again after this long, so the sample that holds at any moment is never older
- * than this and a tick. The scraper writes
- * by it and the gateway reads by it: part of the storage's contract, not a setting.
+ * than this and a tick. The scraper writes by it and the gateway reads by it: part of the
+ * storage's contract, not a setting.
  */
 export const SAMPLE_HEARTBEAT_MS = 10 * 60_000;
 
