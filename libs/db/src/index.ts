@@ -24,9 +24,9 @@ export type { AlertRow, AlertRuleRow } from './alert.queries';
 export { addTickTotals, rollUpHistory } from './migrations/1765100000000-node-rollups';
 export {
   addressSamplesHeld,
+  lookbackFrom,
   NODE_ROLLUP_RESOLUTIONS_S,
   SAMPLE_HEARTBEAT_MS,
   samplesHeldAtTicks,
-  SAMPLE_LOOKBACK_MS,
   type NodeRollupResolution,
 } from './sample-history';

@@ -4,20 +4,13 @@ import {
   firstRow,
   samplesHeldAtTicks,
   NODE_ROLLUP_RESOLUTIONS_S,
-  SAMPLE_LOOKBACK_MS,
+  lookbackFrom,
   rowsOf,
   type Sql,
 } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import { clusterSeriesSource, type MetricRange } from './metric-range';
-
-/**
- * How far before a moment the sample holding at it is looked for (ADR-0019). Computed here and
- * passed as a parameter: PostgreSQL leaves out the hours' partitions outside a range when planning
- * only for a parameter's bound, not an expression of one, and planning all of a week's took 27 ms.
- */
-const lookbackFrom = (at: Date) => new Date(at.getTime() - SAMPLE_LOOKBACK_MS);
 
 /** A series' figures per node (`p`, its name `n`) and in total, by bucket. */
 const PER_NODE_AND_TOTAL = `
@@ -268,7 +261,7 @@ export class MetricQueries {
     }>(
       await this.database.forRequest(),
       // Each sample held at its node's ticks until its next (ADR-0022); a bucket without a tick is unknown.
-      `WITH ${addressSamplesHeld({ lookbackFrom: '$6', address: '$5' })},
+      `WITH ${addressSamplesHeld({ lookbackParam: '$6', address: '$5' })},
        per_node AS (
          SELECT node_id, ${binOf('ticked_at')} AS bucket,
                 max(size_bytes) AS size_bytes, max(pages) AS pages, max(limit_percent) AS limit_percent,

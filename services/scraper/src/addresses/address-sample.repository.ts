@@ -5,11 +5,11 @@ import {
   HOURLY_HISTORY,
   reapHourlyHistory,
   rowsOf,
-  SAMPLE_LOOKBACK_MS,
+  lookbackFrom,
   type Reaped,
 } from '@artemis-studio/db';
 import type { AddressSizeSample } from '../alerting/address-facts';
-import type { AddressSampleRow, OpenAddressSample } from './address-sampler';
+import { limitPercentOf, type AddressSampleRow, type OpenAddressSample } from './address-sampler';
 
 /** An address's figures as `address_sample` keeps them. */
 interface AddressSampleRecord {
@@ -52,7 +52,7 @@ export class AddressSampleRepository {
         column((a) => a.sizeBytes),
         column((a) => a.paging),
         column((a) => a.pages),
-        column((a) => (a.limitFraction === null ? null : Math.round(a.limitFraction * 100))),
+        column(limitPercentOf),
         column((a) => a.ended),
       ],
     );
@@ -73,7 +73,7 @@ export class AddressSampleRepository {
           WHERE cluster_id = $1 AND sampled_at >= $2 AND sampled_at <= $3
           ORDER BY node_id, address, sampled_at DESC) last
         WHERE NOT ended`,
-      [clusterId, new Date(now.getTime() - SAMPLE_LOOKBACK_MS), now],
+      [clusterId, lookbackFrom(now), now],
     );
     return rows.map((r) => ({
       nodeId: r.nodeId,
@@ -96,10 +96,10 @@ export class AddressSampleRepository {
     const db = await this.database.whenReady();
     const rows = await rowsOf<{ nodeId: string; address: string; at: Date; sizeBytes: string }>(
       db,
-      `WITH ${addressSamplesHeld({ lookbackFrom: '$4' })}
+      `WITH ${addressSamplesHeld({ lookbackParam: '$4' })}
        SELECT node_id AS "nodeId", address, ticked_at AS at, size_bytes AS "sizeBytes" FROM held
         ORDER BY ticked_at, node_id, address`,
-      [clusterId, since, until, new Date(since.getTime() - SAMPLE_LOOKBACK_MS)],
+      [clusterId, since, until, lookbackFrom(since)],
     );
     return rows.map((r) => ({
       nodeId: r.nodeId,

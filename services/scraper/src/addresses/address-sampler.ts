@@ -24,15 +24,15 @@ interface Sampled {
   atMs: number;
 }
 
-/** As `address_sample` keeps a limit: a whole percent (the broker rounds it so itself). */
-const percentOf = (a: AddressObservation) =>
+/** A limit as `address_sample` keeps it: a whole percent (the broker rounds it so itself). */
+export const limitPercentOf = (a: AddressObservation): number | null =>
   a.limitFraction === null ? null : Math.round(a.limitFraction * 100);
 
 const sameFigures = (a: AddressObservation, b: AddressObservation) =>
   a.sizeBytes === b.sizeBytes &&
   a.pages === b.pages &&
   a.paging === b.paging &&
-  percentOf(a) === percentOf(b);
+  limitPercentOf(a) === limitPercentOf(b);
 
 /**
  * Decides which of a cluster's addresses a tick samples (ADR-0022): an address whose figures changed
