@@ -2,7 +2,15 @@ import { createTestDatabase, type TestDatabase } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './data-source';
-import { ensureHourlyPartitions, HOURLY_HISTORY, hourOf, reapHourlyHistory } from './hourly-history';
+import {
+  ensureHourlyPartitions,
+  HOURLY_HISTORY,
+  hourOf,
+  partitionName,
+  reapHourlyHistory,
+  SORT_AFTER_MS,
+  sortClosedHours,
+} from './hourly-history';
 
 const HOUR = 3_600_000;
 
@@ -100,5 +108,98 @@ describe('hourly history partitions against real PostgreSQL (ADR-0021)', () => {
       [[name(H), name(H + HOUR), name(H + 2 * HOUR)]],
     );
     expect(parts).toEqual([{ relname: name(H + 2 * HOUR) }]);
+  });
+
+  describe('an hour that ended, rewritten in series order (ADR-0023)', () => {
+    const cluster = randomUUID();
+    /** Some days further on than the hours above: hours of their own. */
+    const S = H + 2 * 86_400_000;
+    const sample = (sql: Pick<DataSource, 'query'>, queue: string, at: number) =>
+      sql.query(
+        `INSERT INTO metric_sample (sampled_at, cluster_id, node_id, queue, message_count, messages_added,
+                                    messages_acknowledged, consumer_count)
+         VALUES ($1, $2, $2, $3, 1, 1, 0, 1)`,
+        [new Date(at), cluster, queue],
+      );
+    /** An hour's rows in the order they lie in its table: queue and minute. */
+    const stored = async (hour: number) =>
+      (
+        await db.query(
+          `SELECT queue, sampled_at FROM ${partitionName('metric_sample', new Date(hour))} ORDER BY ctid`,
+        )
+      ).map((r: { queue: string; sampled_at: Date }) => `${r.queue}${r.sampled_at.getUTCMinutes()}`);
+    const sortAt = (sql: Pick<DataSource, 'transaction' | 'query'>, now: number) =>
+      sortClosedHours(sql, HOURLY_HISTORY.metric_sample, new Date(now), new Date(S - HOUR));
+    const indexes = async (table: string) =>
+      (await db.query(`SELECT count(*)::int AS n FROM pg_index WHERE indrelid = $1::regclass`, [table]))[0]
+        .n as number;
+
+    beforeAll(async () => {
+      await ensureHourlyPartitions(db, HOURLY_HISTORY.metric_sample, new Date(S), new Date(S + 2 * HOUR));
+      // Three queues sampled at each of three ticks, as a scraper writes them: tick by tick.
+      for (const minute of [10, 20, 30])
+        for (const queue of ['c', 'a', 'b']) await sample(db, queue, S + minute * 60_000);
+      await sample(db, 'b', S + HOUR + 10 * 60_000);
+      await sample(db, 'a', S + HOUR + 20 * 60_000);
+    });
+
+    it('keeps every row, in series order, with the indexes of the table, once the hour has ended', async () => {
+      const written = ['c10', 'a10', 'b10', 'c20', 'a20', 'b20', 'c30', 'a30', 'b30'];
+      expect(await stored(S)).toEqual(written);
+      // Ended, but not SORT_AFTER_MS ago: a tick may still be writing into it.
+      expect(await sortAt(db, S + HOUR + SORT_AFTER_MS - 1)).toBe(0);
+      expect(await sortAt(db, S + HOUR + SORT_AFTER_MS)).toBe(1);
+      expect(await stored(S)).toEqual(['a10', 'a20', 'a30', 'b10', 'b20', 'b30', 'c10', 'c20', 'c30']);
+      expect(await stored(S + HOUR)).toEqual(['b10', 'a20']);
+      const part = partitionName('metric_sample', new Date(S));
+      expect(await indexes(part)).toBe(await indexes('metric_sample'));
+      // Still the table's partition: a read through the table finds its rows, by its index.
+      const [{ n }] = await db.query(
+        `SELECT count(*)::int AS n FROM metric_sample WHERE cluster_id = $1 AND queue = 'a' AND sampled_at < $2`,
+        [cluster, new Date(S + HOUR)],
+      );
+      expect(n).toBe(3);
+      expect(await sortAt(db, S + 3 * HOUR)).toBe(1);
+      expect(await stored(S + HOUR)).toEqual(['a20', 'b10']);
+      expect(await sortAt(db, S + 3 * HOUR)).toBe(0);
+    });
+
+    it('waits for a late writer into the hour, and keeps its row', async () => {
+      const T = S + 3 * HOUR;
+      await ensureHourlyPartitions(db, HOURLY_HISTORY.metric_sample, new Date(T), new Date(T + HOUR));
+      await sample(db, 'a', T + 5 * 60_000);
+      const writer = db.createQueryRunner();
+      await writer.connect();
+      try {
+        await writer.startTransaction();
+        await sample(writer.manager, 'z', T + 59 * 60_000);
+        const sorting = sortAt(db, T + HOUR + SORT_AFTER_MS);
+        // Committed while the sort waits: a copy taken without waiting would leave this row behind.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await writer.commitTransaction();
+        expect(await sorting).toBe(1);
+      } finally {
+        await writer.release();
+      }
+      expect(await stored(T)).toEqual(['a5', 'z59']);
+    });
+
+    it('sorts an hour once when replicas run at once', async () => {
+      const T = S + 5 * HOUR;
+      await ensureHourlyPartitions(db, HOURLY_HISTORY.metric_sample, new Date(T), new Date(T + HOUR));
+      for (const queue of ['b', 'a']) await sample(db, queue, T + 5 * 60_000);
+      const replicas = await Promise.all(
+        [1, 2, 3].map(() => createDataSource({ url: database.url, poolSize: 1 }).initialize()),
+      );
+      try {
+        const sorted = await Promise.all(
+          replicas.map((replica) => sortAt(replica, T + HOUR + SORT_AFTER_MS)),
+        );
+        expect(sorted.sort()).toEqual([0, 0, 1]);
+      } finally {
+        await Promise.all(replicas.map((replica) => replica.destroy()));
+      }
+      expect(await stored(T)).toEqual(['a5', 'b5']);
+    });
   });
 });

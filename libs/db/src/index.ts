@@ -11,6 +11,7 @@ export {
   HOURLY_PARTITIONS_AHEAD_MS,
   partitionName,
   reapHourlyHistory,
+  sortClosedHours,
   type Reaped,
 } from './hourly-history';
 export { whileClusterExists } from './cluster-hold';

@@ -41,4 +41,12 @@ describe('HistoryKeeperService against real PostgreSQL (ADR-0021)', () => {
     );
     expect(n).toBe(7);
   });
+
+  it('sorts each hour of every history table once it has ended, and not those past retention', async () => {
+    // The 28 hours of the test above, seen 8 hours after the first: all ended, sorted once each.
+    // The hours the migration made, 10 days before, are past the retention of a day: left alone.
+    const later = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 10 * 86_400_000 + 8 * 3_600_000);
+    expect(await sut.sortClosedHours(later)).toBe(4 * 7);
+    expect(await sut.sortClosedHours(later)).toBe(0);
+  });
 });

@@ -2,6 +2,7 @@ import {
   ensureHourlyPartitions,
   HOURLY_HISTORY,
   HOURLY_PARTITIONS_AHEAD_MS,
+  sortClosedHours,
   type Reaped,
 } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
@@ -16,8 +17,9 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Keeps the history the scraper writes, hourly: makes the hours' partitions of `metric_sample`,
- * `queue_tick`, `node_sample` and `address_sample` ahead of the clock (ADR-0021), and removes what
- * is past its retention from them (whole hours dropped) and from each resolution of `node_rollup`.
+ * `queue_tick`, `node_sample` and `address_sample` ahead of the clock (ADR-0021), removes what is
+ * past its retention from them (whole hours dropped) and from each resolution of `node_rollup`,
+ * and rewrites each hour that ended in series order, so that a chart reads few pages (ADR-0023).
  */
 @Injectable()
 export class HistoryKeeperService implements OnApplicationBootstrap {
@@ -45,6 +47,9 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
       this.logger.warn(`could not make the hours ahead: ${e.message}`),
     );
     await this.reap().catch((e: Error) => this.logger.warn(`could not reap the history: ${e.message}`));
+    await this.sortClosedHours().catch((e: Error) =>
+      this.logger.warn(`could not sort the hours that ended: ${e.message}`),
+    );
   }
 
   /**
@@ -65,8 +70,23 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
     return made;
   }
 
+  /** The hours that ended since the last run (and any a run missed), in series order; returns how many. */
+  async sortClosedHours(now = new Date()): Promise<number> {
+    const db = await this.database.whenReady();
+    const keepFrom = this.retentionCutOff(now);
+    let sorted = 0;
+    for (const history of Object.values(HOURLY_HISTORY))
+      sorted += await sortClosedHours(db, history, now, keepFrom);
+    if (sorted) this.logger.log(`sorted ${sorted} hours' partitions of the history by series`);
+    return sorted;
+  }
+
+  private retentionCutOff(now: Date): Date {
+    return new Date(now.getTime() - this.config.sampleRetentionHours * HOUR_MS);
+  }
+
   async reap(): Promise<Reaped> {
-    const cutOff = new Date(Date.now() - this.config.sampleRetentionHours * HOUR_MS);
+    const cutOff = this.retentionCutOff(new Date());
     const reaped = [
       await this.queues.reapSamples(cutOff),
       await this.nodes.reapSamples(cutOff),
