@@ -77,7 +77,7 @@ describe('hourly history partitions against real PostgreSQL (ADR-0021)', () => {
     expect((await placed())[1]).toBe(`${hh(H + 50 * 60_000)} ${name(H)}`);
   });
 
-  it('drops the hours past the cut-off whole, deletes the older rows of the hour it falls in, and leaves the rest', async () => {
+  it('drops the hours past the cut-off whole, keeps the hour it falls in whole, and deletes the older rows of the default partition', async () => {
     await ensureHourlyPartitions(
       db,
       HOURLY_HISTORY.queue_tick,
@@ -86,6 +86,8 @@ describe('hourly history partitions against real PostgreSQL (ADR-0021)', () => {
     );
     await tick(H + 2 * HOUR + 10 * 60_000);
     await tick(H + 2 * HOUR + 40 * 60_000);
+    // An hour no partition was made for: the default partition's.
+    await tick(H - 5 * HOUR);
     // Hours H and H+1 hold 3 ticks; H+2 one before the cut-off and one after. The hours the
     // migration made (now and six ahead) ended before the cut-off too, empty.
     const partitions = async () =>
@@ -96,12 +98,16 @@ describe('hourly history partitions against real PostgreSQL (ADR-0021)', () => {
     const before = await partitions();
     const cutOff = new Date(H + 2 * HOUR + 30 * 60_000);
     const reaped = await reapHourlyHistory(db, HOURLY_HISTORY.queue_tick, cutOff, 1);
-    // Left: the hour the cut-off falls in, and the default partition.
+    // Left: the hour the cut-off falls in, whole until it has all passed, and the default
+    // partition, whose older row is deleted.
     expect(reaped).toEqual({ rows: 1, partitions: before - 2 });
     expect(await partitions()).toBe(2);
-    expect(await placed()).toEqual([
-      `${new Date(H + 2 * HOUR + 40 * 60_000).toISOString().slice(11, 16)} ${name(H + 2 * HOUR)}`,
-    ]);
+    expect(await placed()).toEqual(
+      [10, 40].map(
+        (minute) =>
+          `${new Date(H + 2 * HOUR + minute * 60_000).toISOString().slice(11, 16)} ${name(H + 2 * HOUR)}`,
+      ),
+    );
     const parts = await db.query(
       `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
         WHERE i.inhparent = 'queue_tick'::regclass AND c.relname = ANY ($1)`,

@@ -236,8 +236,13 @@ export interface Reaped {
 
 /**
  * Removes a table's rows older than the cut-off: each hour's partition that ended by then is
- * dropped whole, and the rows older than it in the hour it falls in and in the default partition
- * are deleted in bounded batches. Says how many rows were deleted, and how many partitions dropped.
+ * dropped whole, and the older rows of the default partition are deleted in bounded batches. Says
+ * how many rows were deleted, and how many partitions dropped.
+ *
+ * The hour the cut-off falls in is kept whole until it has all passed, so a row outlives the
+ * retention by up to an hour. Deleting its older rows instead, at every hourly run, would delete
+ * most rows one by one before their hour was dropped (as many as the run's minute in the hour
+ * says), which is what the partitions are there to spare.
  */
 export async function reapHourlyHistory(
   db: Pick<DataSource, 'transaction' | 'query'>,
@@ -253,9 +258,11 @@ export async function reapHourlyHistory(
       // IF EXISTS: every scraper replica keeps the history, and another may have dropped it first.
       await tx.query(`DROP TABLE IF EXISTS ${partition.name}`);
     });
-  let rows = 0;
-  const straddling = hours.filter((p) => p.hour < olderThan && !ended.includes(p)).map((p) => p.name);
-  for (const table of [...straddling, defaultPartition(history.table)])
-    rows += await reapOlderThan(db, { table, age: history.age }, olderThan, batchSize);
+  const rows = await reapOlderThan(
+    db,
+    { table: defaultPartition(history.table), age: history.age },
+    olderThan,
+    batchSize,
+  );
   return { rows, partitions: ended.length };
 }
