@@ -254,7 +254,9 @@ async function readCharts(
  * hours' partitions, against its next day's rows deleted in batches, as retention did before.
  */
 async function measureRetention(db: Database, from: number): Promise<void> {
-  const day = 86_400_000;
+  const [day, hour] = [86_400_000, 3_600_000];
+  // The first whole hour a day on: the hours before it are the day dropped.
+  const dayEnd = Math.ceil((from + day) / hour) * hour;
   const timed = async (remove: () => Promise<number>) => {
     const lsn = await walLsn(db);
     const start = performance.now();
@@ -263,19 +265,26 @@ async function measureRetention(db: Database, from: number): Promise<void> {
   };
   const [{ n: dayRows }] = (await db.query(
     `SELECT count(*)::int AS n FROM metric_sample WHERE sampled_at < $1`,
-    [new Date(from + day)],
+    [new Date(dayEnd)],
   )) as { n: number }[];
   const dropped = await timed(async () => {
-    await reapHourlyHistory(db, HOURLY_HISTORY.metric_sample, new Date(from + day), 10_000);
+    // A cut-off half an hour into an hour, as an hourly run's falls: that hour is kept whole.
+    const reaped = await reapHourlyHistory(
+      db,
+      HOURLY_HISTORY.metric_sample,
+      new Date(dayEnd + hour / 2),
+      10_000,
+    );
+    if (reaped.rows) throw new Error(`${reaped.rows} rows deleted one by one: only whole hours should go`);
     return dayRows;
   });
   const deleted = await timed(async () => {
     let rows = 0;
-    for (let hour = from + day; hour < from + 2 * day; hour += 3_600_000)
+    for (let at = dayEnd; at < dayEnd + day; at += hour)
       rows += await reapOlderThan(
         db,
-        { table: partitionName('metric_sample', new Date(hour)), age: 'sampled_at' },
-        new Date(from + 2 * day),
+        { table: partitionName('metric_sample', new Date(at)), age: 'sampled_at' },
+        new Date(dayEnd + day),
         10_000,
       );
     return rows;
