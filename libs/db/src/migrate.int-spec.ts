@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@artemis-studio/testing';
+import { createTestDatabase, insertCluster, type TestDatabase } from '@artemis-studio/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource, MigrationInterface } from 'typeorm';
 import { createDataSource } from './data-source';
@@ -9,6 +9,7 @@ import { ChangeDrivenQueueSamples1765000000000 } from './migrations/176500000000
 import { NodeRollups1765100000000 } from './migrations/1765100000000-node-rollups';
 import { HourlyHistory1765200000000 } from './migrations/1765200000000-hourly-history';
 import { ChangeDrivenAddressSamples1765300000000 } from './migrations/1765300000000-change-driven-address-samples';
+import { QueueSnapshotRoomToUpdate1765400000000 } from './migrations/1765400000000-queue-snapshot-room-to-update';
 import { SecretVault } from './secret-vault';
 
 /**
@@ -245,6 +246,49 @@ describe('migrations against real PostgreSQL', () => {
           { address: 'flaky', at: at(2), size: 1 },
           { address: 'gone', at: at(2), size: 1 },
         ]);
+      },
+    );
+  });
+
+  it("leave room in the queue snapshots' pages, so that a changed snapshot stays in its page", async () => {
+    let node = '';
+    /** The snapshots whose page changed when every 20th queue's depth did: none stays in a full page. */
+    const moved = async (sut: DataSource) => {
+      const where = `node_id = $1 AND substr(name, 3)::int % 20 = 0`;
+      const pages = `SELECT name, (ctid::text::point)[0] AS page FROM queue_snapshot WHERE ${where}`;
+      const before = await sut.query(pages, [node]);
+      await sut.query(`UPDATE queue_snapshot SET message_count = message_count + 1 WHERE ${where}`, [node]);
+      const after = new Map(
+        (await sut.query(pages, [node])).map((r: { name: string; page: number }) => [r.name, r.page]),
+      );
+      return before.filter((r: { name: string; page: number }) => after.get(r.name) !== r.page).length;
+    };
+    await acrossMigration(
+      new QueueSnapshotRoomToUpdate1765400000000(),
+      async (sut) => {
+        const cluster = await insertCluster(sut, {
+          nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+        });
+        node = cluster.nodeIds[0];
+        await sut.query(
+          `INSERT INTO queue_snapshot (node_id, cluster_id, observed_at, changed_at, name, address, routing_type,
+             message_count, consumer_count, delivering_count, messages_added, messages_acknowledged,
+             messages_expired, messages_killed, paused, durable, temporary)
+           SELECT $1, $2, now(), now(), 'q.' || i, 'q.' || i, 'ANYCAST', 0, 1, 0, 0, 0, 0, 0, false, true, false
+             FROM generate_series(1, 2000) i`,
+          [node, cluster.id],
+        );
+        // As it was: full pages, so the new versions went elsewhere.
+        expect(await moved(sut)).toBe(100);
+      },
+      async (sut) => {
+        const [table] = await sut.query(`SELECT reloptions FROM pg_class WHERE relname = 'queue_snapshot'`);
+        expect(table.reloptions).toContain('fillfactor=50');
+        const [{ n }] = await sut.query(`SELECT count(*)::int AS n FROM queue_snapshot WHERE node_id = $1`, [
+          node,
+        ]);
+        expect(n).toBe(2000);
+        expect(await moved(sut)).toBe(0);
       },
     );
   });

@@ -19,6 +19,7 @@ import { ChangeDrivenQueueSamples1765000000000 } from './1765000000000-change-dr
 import { NodeRollups1765100000000 } from './1765100000000-node-rollups';
 import { HourlyHistory1765200000000 } from './1765200000000-hourly-history';
 import { ChangeDrivenAddressSamples1765300000000 } from './1765300000000-change-driven-address-samples';
+import { QueueSnapshotRoomToUpdate1765400000000 } from './1765400000000-queue-snapshot-room-to-update';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   NodeRollups1765100000000,
   HourlyHistory1765200000000,
   ChangeDrivenAddressSamples1765300000000,
+  QueueSnapshotRoomToUpdate1765400000000,
 ];
