@@ -8,8 +8,9 @@
  * recorded from the real Artemis 2.40 and checked against it by jolokia-simulator.int-spec.ts),
  * against real scraper processes, PostgreSQL and a private NATS. For each share of changing queues
  * with one replica, then for each replica count at the first share: the scraper's CPU per 1,000
- * queues per tick, PostgreSQL's rows written and WAL bytes per second, and how the clusters' queues
- * split between the replicas. The baseline is the share of 1 (every queue changing at every tick:
+ * queues per tick, PostgreSQL's rows written and WAL bytes per second (and the full-page images
+ * among them, each window a tick after a checkpoint), and how the clusters' queues split between
+ * the replicas. The baseline is the share of 1 (every queue changing at every tick:
  * what every tick cost before the history followed the changes). Last, with the most replicas, one
  * is SIGKILLed: how long until its clusters are owned by the others, and whether the lease history
  * ever shows a cluster taken before its previous owner's lease ran out.
@@ -48,6 +49,8 @@ interface Figures {
   cpuMsPer1000QueuesPerTick: number;
   rowsPerSecond: number;
   walBytesPerSecond: number;
+  /** Full-page images PostgreSQL logged in the window (the first change to a page after a checkpoint). */
+  fullPageImages: number;
   /** Each replica's share of the fleet's queues, largest first. */
   split: number[];
   /** Rows per second of the tables written most. */
@@ -145,8 +148,10 @@ async function main(): Promise<void> {
               sum(n_tup_ins + n_tup_upd + n_tup_del)::float8 AS rows
          FROM pg_stat_user_tables GROUP BY 1`,
     )) as { name: string; rows: number }[];
-    const [{ lsn }] = (await db.query(`SELECT pg_current_wal_lsn()::text AS lsn`)) as { lsn: string }[];
-    return { byTable: new Map(rows.map((r) => [r.name, r.rows])), lsn };
+    const [{ lsn, fpi }] = (await db.query(
+      `SELECT pg_current_wal_lsn()::text AS lsn, (SELECT wal_fpi::float8 FROM pg_stat_wal) AS fpi`,
+    )) as { lsn: string; fpi: number }[];
+    return { byTable: new Map(rows.map((r) => [r.name, r.rows])), lsn, fpi };
   };
   const walSince = async (lsn: string) =>
     (
@@ -160,6 +165,12 @@ async function main(): Promise<void> {
     sim.changeShare = share;
     await start(count);
     const ownership = await settled(count);
+    // Every window a tick after a vacuum and a checkpoint. The first change to a page after a
+    // checkpoint logs the whole page: left to chance, those images fall on whichever window follows
+    // the checkpoint the configuration before brought on (max_wal_size), on tables that one left
+    // full of dead rows (a server without autovacuum, as here), and it logs half as much again.
+    await db.query(`VACUUM`);
+    await db.query(`CHECKPOINT`);
     // A tick after settling, so the first full read of every queue is not in the window.
     await sleep(TIER_B_MS);
     const cpuBefore = replicas.map((r) => cpuMsOf(r.pid));
@@ -193,6 +204,7 @@ async function main(): Promise<void> {
         .map(([name, r]) => `${name} ${r.toFixed(0)}`)
         .join(', '),
       walBytesPerSecond: (await walSince(before.lsn)) / seconds,
+      fullPageImages: after.fpi - before.fpi,
       split: split(ownership),
       snapshots,
     };
@@ -257,14 +269,14 @@ async function main(): Promise<void> {
     `\nScale rig, ${CLUSTERS} clusters × ${MEAN_QUEUES} queues on average (${totalQueues} in all), tier B every ${TIER_B_MS / 1000} s, ${new Date().toISOString()}\n`,
   );
   console.log(
-    '| configuration | scraper CPU ms per 1,000 queues per tick | PostgreSQL rows/s | WAL KB/s | lower than every queue changing: CPU / rows / WAL | queues per replica | rows/s by table |',
+    '| configuration | scraper CPU ms per 1,000 queues per tick | PostgreSQL rows/s | WAL KB/s | full-page images | lower than every queue changing: CPU / rows / WAL | queues per replica | rows/s by table |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
     const ratio = (a: number, b: number | undefined) =>
       b ? `${(b / Math.max(a, 1e-9)).toFixed(1)}×` : 'n/a';
     console.log(
-      `| ${r.replicas} replica(s), ${r.share * 100}% changing | ${r.cpuMsPer1000QueuesPerTick.toFixed(1)} | ${r.rowsPerSecond.toFixed(0)} | ${(r.walBytesPerSecond / 1024).toFixed(0)} | ` +
+      `| ${r.replicas} replica(s), ${r.share * 100}% changing | ${r.cpuMsPer1000QueuesPerTick.toFixed(1)} | ${r.rowsPerSecond.toFixed(0)} | ${(r.walBytesPerSecond / 1024).toFixed(0)} | ${r.fullPageImages} | ` +
         `${ratio(r.cpuMsPer1000QueuesPerTick, baseline?.cpuMsPer1000QueuesPerTick)} / ${ratio(r.rowsPerSecond, baseline?.rowsPerSecond)} / ${ratio(r.walBytesPerSecond, baseline?.walBytesPerSecond)} | ` +
         `${r.split.map((s) => `${(s * 100).toFixed(0)}%`).join(' / ')} | ${r.topTables} |`,
     );
