@@ -10,8 +10,9 @@
  * 5% changing, read by the gateway's own series queries over an hour, a day and the whole history
  * (a queue's from its samples, the cluster's from its node's ticks or rollups, ADR-0020), against
  * the goal of 200 ms p99: first as written, in time order, then again once every hour is sorted by
- * series as the scraper's keeper does when an hour ends (ADR-0023). Last, retention: that history's oldest day dropped by the hour
- * (ADR-0021), against its next day deleted in batches as before.
+ * series as the scraper's keeper does when an hour ends (ADR-0023). Last, retention: that
+ * history's oldest day dropped by the hour (ADR-0021), against its next day deleted in batches as
+ * before.
  */
 import {
   addTickTotals,
