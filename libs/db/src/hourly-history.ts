@@ -241,8 +241,8 @@ export interface Reaped {
  *
  * The hour the cut-off falls in is kept whole until it has all passed, so a row outlives the
  * retention by up to an hour. Deleting its older rows instead, at every hourly run, would delete
- * most rows one by one before their hour was dropped (as many as the run's minute in the hour
- * says), which is what the partitions are there to spare.
+ * a share of every hour's rows one by one before their hour was dropped (as large as the run's
+ * minute in the hour), which is what the partitions are there to spare.
  */
 export async function reapHourlyHistory(
   db: Pick<DataSource, 'transaction' | 'query'>,
