@@ -32,9 +32,17 @@ const LOCK_TIMEOUT = '5s';
  * drop while it waits for the queries already running. An hour not dropped now is the next run's.
  */
 const DROP_LOCK_TIMEOUT = '1s';
+/** PostgreSQL's lock_not_available and deadlock_detected: a lock not had, for the next run to try again. */
+const LOCK_LOST = new Set(['55P03', '40P01']);
 
 /** The start of the UTC hour `at` falls in. */
 export const hourOf = (at: Date): Date => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+
+/** An hour's partition bounds, as the ISO instants its DDL is written with (DDL takes no parameters). */
+const hourBounds = (hour: Date): [string, string] => [
+  hour.toISOString(),
+  new Date(hour.getTime() + HOUR_MS).toISOString(),
+];
 
 /** An hour's partition: `metric_sample_p2026120309` holds the rows of 09:00 to 10:00 UTC that day. */
 export function partitionName(table: string, hour: Date): string {
@@ -82,7 +90,7 @@ async function partitionedHours(sql: Sql, table: string): Promise<HourPartition[
  */
 async function makeHourPartition(sql: Sql, { table, age }: HourlyHistory, hour: Date): Promise<void> {
   const name = partitionName(table, hour);
-  const [from, to] = [hour.toISOString(), new Date(hour.getTime() + HOUR_MS).toISOString()];
+  const [from, to] = hourBounds(hour);
   await sql.query(`CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS) WITH (fillfactor = 100)`);
   await sql.query(
     `WITH moved AS (DELETE FROM ${defaultPartition(table)} WHERE ${age} >= $1 AND ${age} < $2 RETURNING *)
@@ -153,10 +161,7 @@ async function sortHourPartition(
     if (!present || sorted) return false;
     const { name } = partition;
     const copy = `${name}_sorting`;
-    const [from, to] = [
-      partition.hour.toISOString(),
-      new Date(partition.hour.getTime() + HOUR_MS).toISOString(),
-    ];
+    const [from, to] = hourBounds(partition.hour);
     // No row may be written into the hour between the copy and the swap: it would be lost.
     await tx.query(`LOCK TABLE ${name} IN SHARE MODE`);
     await tx.query(`CREATE TABLE ${copy} (LIKE ${table} INCLUDING DEFAULTS) WITH (fillfactor = 100)`);
@@ -221,9 +226,6 @@ export async function sortClosedHours(
     }
   return sorted;
 }
-
-/** PostgreSQL's lock_not_available and deadlock_detected. */
-const LOCK_LOST = new Set(['55P03', '40P01']);
 
 /**
  * What a retention run removed: the rows deleted one by one, and the hours' partitions dropped

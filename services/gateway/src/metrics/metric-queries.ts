@@ -2,10 +2,10 @@ import type { AddressMetricsResponse, MetricsResponse, QueueGrowthResponse } fro
 import {
   addressSamplesHeld,
   firstRow,
-  samplesHeldAtTicks,
-  NODE_ROLLUP_RESOLUTIONS_S,
   lookbackFrom,
+  NODE_ROLLUP_RESOLUTIONS_S,
   rowsOf,
+  samplesHeldAtTicks,
   type Sql,
 } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
