@@ -168,6 +168,31 @@ describe('EventPublisher', () => {
     await sut.stop();
   });
 
+  it('keeps the room of credit already granted when a record of an unobserved period comes in', async () => {
+    const stream = new FakeStream();
+    stream.up = false;
+    const dropped: string[] = [];
+    const metrics = { ...noMetrics, dropped: (c: string) => void dropped.push(c) };
+    const gate = new CreditGate({ capacity: 10, holdLimitMs: 60_000 });
+    const sut = new EventPublisher(stream, () => 10, metrics, quiet, gate);
+    expect(gate.take(10)).toBe(10);
+    for (let i = 0; i < 9; i++) {
+      gate.used();
+      sut.enqueue(...encoded(event('c1')));
+    }
+    sut.enqueueUnobserved({ ...event('c2'), type: UNOBSERVED_EVENT_TYPE });
+    // The tenth credited notification still has its place, and the pool is not overdrawn.
+    gate.used();
+    expect(sut.enqueue(...encoded(event('c1')))).toBe(true);
+    expect(dropped).toEqual([]);
+    expect(gate.take(1)).toBe(0);
+
+    stream.up = true;
+    await until(() => stream.events.length === 11);
+    expect(gate.take(10)).toBe(10);
+    await sut.stop();
+  });
+
   it('counts what it cannot flush on stop as dropped, never losing it silently', async () => {
     const stream = new FakeStream();
     stream.up = false;
