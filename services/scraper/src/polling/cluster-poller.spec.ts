@@ -51,7 +51,10 @@ function pollerWith(answers: (() => JolokiaResponse[])[], table = { keepsBrokerN
         return true;
       },
     },
-    queues: { sync: async () => ({ changed: 0, removed: 0, sampled: 0 }), clearNode: async () => 0 },
+    queues: {
+      sync: async () => ({ changed: 0, removed: 0, sampled: 0, storedMissing: 0 }),
+      clearNode: async () => 0,
+    },
     addresses: { record: async () => undefined, openSamples: async () => [] },
     liveNodes: { put: async () => ++puts },
     observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
@@ -192,7 +195,10 @@ describe('ClusterPoller: a tick that does not end', () => {
       // The write of the queues waits, as on a row lock, until the test lets it go.
       queues: {
         sync: () =>
-          new Promise((resolve) => (storeQueues = () => resolve({ changed: 0, removed: 0, sampled: 0 }))),
+          new Promise(
+            (resolve) =>
+              (storeQueues = () => resolve({ changed: 0, removed: 0, sampled: 0, storedMissing: 0 })),
+          ),
         clearNode: async () => 0,
       },
       addresses: { record: async () => undefined, openSamples: async () => [] },
@@ -250,7 +256,10 @@ describe('ClusterPoller: a live node that stops answering', () => {
           return true;
         },
       },
-      queues: { sync: async () => ({ changed: 0, removed: 0, sampled: 0 }), clearNode: async () => 0 },
+      queues: {
+        sync: async () => ({ changed: 0, removed: 0, sampled: 0, storedMissing: 0 }),
+        clearNode: async () => 0,
+      },
       addresses: { record: async () => undefined, openSamples: async () => [] },
       liveNodes: { put: async () => 1 },
       observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
@@ -308,7 +317,10 @@ describe('ClusterPoller: the address history (ADR-0022)', () => {
     const poller = new ClusterPoller(target, {
       jolokia: { bulk: async () => answers.shift()! },
       nodeStates: { load: async () => [], save: async () => true },
-      queues: { sync: async () => ({ changed: 0, removed: 0, sampled: 0 }), clearNode: async () => 0 },
+      queues: {
+        sync: async () => ({ changed: 0, removed: 0, sampled: 0, storedMissing: 0 }),
+        clearNode: async () => 0,
+      },
       addresses: {
         openSamples: async () => {
           seeded++;
@@ -341,5 +353,86 @@ describe('ClusterPoller: the address history (ADR-0022)', () => {
     await poller.tierB();
     expect(seeded).toBe(1);
     expect(written).toEqual([['orders:10', 'gone:end'], [], ['orders:20'], ['orders:end']]);
+  });
+});
+
+describe('ClusterPoller: the queue figures sent to PostgreSQL (ADR-0024)', () => {
+  const noAddresses = { status: 404 } as unknown as JolokiaResponse;
+  /** The node's queues read at a tick: name and depth. */
+  const queues = (depths: Record<string, number>) =>
+    ({
+      status: 200,
+      value: Object.fromEntries(
+        Object.entries(depths).map(([name, depth]) => [
+          `org.apache.activemq.artemis:address="${name}",broker="primary",component=addresses,queue="${name}",routing-type="anycast",subcomponent=queues`,
+          { Name: name, Address: name, RoutingType: 'ANYCAST', MessageCount: depth, MessagesAdded: depth },
+        ]),
+      ),
+    }) as unknown as JolokiaResponse;
+
+  it('sends every queue at first, then only the changed ones in full, and all again when a statement failed, a snapshot was missing or the node was not live', async () => {
+    const answers: JolokiaResponse[][] = [liveBroker];
+    const sent: string[] = [];
+    const warnings: string[] = [];
+    let failNext = false;
+    let missingNext = 0;
+    const poller = new ClusterPoller(target, {
+      jolokia: { bulk: async () => answers.shift()! },
+      nodeStates: { load: async () => [], save: async () => true },
+      queues: {
+        sync: async (_cluster, _node, changed, _at, _unread, stored = []) => {
+          sent.push(`${changed.map((q) => `${q.name}=${q.messageCount}`).join(' ')} | ${stored.join(' ')}`);
+          if (failNext) {
+            failNext = false;
+            throw new Error('connection lost');
+          }
+          const storedMissing = missingNext;
+          missingNext = 0;
+          return { changed: changed.length, removed: 0, sampled: 0, storedMissing };
+        },
+        clearNode: async () => 0,
+      },
+      addresses: { record: async () => undefined, openSamples: async () => [] },
+      liveNodes: { put: async () => 0 },
+      observers: { afterNodes: async () => undefined, afterQueues: async () => undefined },
+      signal: () => undefined,
+      pollFailed: () => undefined,
+      intervals: () => ({ tierAMs: TICK_MS, tierBMs: 5000 }),
+      log: { warn: (message) => void warnings.push(message) },
+    });
+    const tick = async (depths: Record<string, number>) => {
+      answers.push([queues(depths), noAddresses]);
+      await poller.tierB();
+    };
+    await poller.tierA();
+    await tick({ a: 0, b: 0, c: 0 });
+    await tick({ a: 0, b: 1, c: 0 });
+    failNext = true;
+    await tick({ a: 2, b: 1, c: 0 });
+    // The failed statement wrote nothing: a is sent in full again.
+    await tick({ a: 2, b: 1, c: 0 });
+    missingNext = 1;
+    await tick({ a: 2, b: 1, c: 0 });
+    await tick({ a: 2, b: 1, c: 0 });
+    // A backup for a while (its snapshots cleared), then live again.
+    answers.push(backupBroker);
+    await poller.tierA();
+    await poller.tierB();
+    answers.push(liveBroker);
+    await poller.tierA();
+    await tick({ a: 2, b: 1, c: 0 });
+    expect(sent).toEqual([
+      'a=0 b=0 c=0 | ',
+      'b=1 | a c',
+      'a=2 | b c',
+      'a=2 | b c',
+      ' | a b c',
+      'a=2 b=1 c=0 | ',
+      'a=2 b=1 c=0 | ',
+    ]);
+    expect(warnings).toEqual([
+      expect.stringContaining('queue poll failed: connection lost'),
+      'cluster prod, node primary: 1 queue(s) had no snapshot to take their figures from, and are left out until the next tick',
+    ]);
   });
 });

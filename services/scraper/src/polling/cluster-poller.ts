@@ -12,6 +12,7 @@ import type { AddressSampleRepository } from '../addresses/address-sample.reposi
 import { AddressSampler } from '../addresses/address-sampler';
 import type { AddressReading } from '../addresses/address-observation';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
+import { StoredQueues } from '../queues/stored-queues';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import {
   NodeObservation,
@@ -79,6 +80,8 @@ export class ClusterPoller {
   private ringAnswers = new Map<string, JolokiaResponse>();
   /** Which addresses a tick samples; made at the first tick B from the history's open samples. */
   private addressSampler: AddressSampler | null = null;
+  /** What each live node's queue snapshots hold, as this owner wrote them: only changes are sent. */
+  private readonly storedQueues = new Map<string, StoredQueues>();
   private stopped = false;
   private readonly now: () => Date;
   /** Until when tier A polls at FAILOVER_POLL_MS: a live node stopped answering (epoch ms). */
@@ -256,8 +259,25 @@ export class ClusterPoller {
           );
         const unread = unreadable.map((q) => q.name);
         this.steps['tier B'] = `storing the queues of node ${node.name}`;
-        const result = await this.deps.queues.sync(this.target.id, node.id, queues, observedAt, unread);
+        const stored = this.storedQueuesOf(node.id);
+        const tick = stored.split(queues);
+        const result = await this.deps.queues.sync(
+          this.target.id,
+          node.id,
+          tick.changed,
+          observedAt,
+          unread,
+          tick.stored,
+        );
         if (result === null) return;
+        if (result.storedMissing === 0) stored.wrote(queues);
+        else {
+          stored.forget();
+          this.deps.log.warn(
+            `cluster ${this.target.name}, node ${node.name}: ${result.storedMissing} queue(s) had no snapshot to take their figures from, and are left out until the next tick`,
+            { clusterId: this.target.id, node: node.name },
+          );
+        }
         this.steps['tier B'] = `storing the addresses of node ${node.name}`;
         await this.recordAddresses(node.id, addresses, observedAt);
         changes += result.changed + result.removed;
@@ -270,6 +290,9 @@ export class ClusterPoller {
         );
       }
     }
+    // A node no longer live starts afresh when it is live again: its snapshots go (below).
+    const live = new Set(this.liveNodes().map((n) => n.id));
+    for (const nodeId of this.storedQueues.keys()) if (!live.has(nodeId)) this.storedQueues.delete(nodeId);
     this.steps['tier B'] = "clearing the backups' queues";
     for (const o of this.observations.filter((o) => o.reachable && o.role !== 'live')) {
       changes += await this.deps.queues.clearNode(o.nodeId);
@@ -278,6 +301,12 @@ export class ClusterPoller {
     if (changes > 0) this.deps.signal(this.target.id, 'queues');
     this.steps['tier B'] = 'evaluating the queue alert rules';
     await this.deps.observers.afterQueues(this.target, observedAt, read);
+  }
+
+  private storedQueuesOf(nodeId: string): StoredQueues {
+    let stored = this.storedQueues.get(nodeId);
+    if (!stored) this.storedQueues.set(nodeId, (stored = new StoredQueues()));
+    return stored;
   }
 
   /**

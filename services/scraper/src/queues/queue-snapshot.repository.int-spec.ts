@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { QueueObservation } from './queue-observation';
 import { observedQueue } from './queue-observation.fixture';
 import { QueueSnapshotRepository } from './queue-snapshot.repository';
+import { StoredQueues } from './stored-queues';
 
 const queue = (name: string, messageCount = 0) =>
   observedQueue(name, { messageCount, messagesAdded: messageCount });
@@ -29,18 +30,26 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       changed: 2,
       removed: 0,
       sampled: 2,
+      storedMissing: 0,
     });
     expect(await sut.sync(cluster.id, node, [queue('a'), queue('b')], new Date())).toEqual({
       changed: 0,
       removed: 0,
       sampled: 0,
+      storedMissing: 0,
     });
     expect(await sut.sync(cluster.id, node, [queue('a', 3)], new Date())).toEqual({
       changed: 1,
       removed: 1,
       sampled: 1,
+      storedMissing: 0,
     });
-    expect(await sut.sync(cluster.id, node, [], new Date())).toEqual({ changed: 0, removed: 1, sampled: 0 });
+    expect(await sut.sync(cluster.id, node, [], new Date())).toEqual({
+      changed: 0,
+      removed: 1,
+      sampled: 0,
+      storedMissing: 0,
+    });
   });
 
   it('keeps when the oldest message was sent, and counts a new head as a change, the same head as none', async () => {
@@ -53,6 +62,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       changed: 0,
       removed: 0,
       sampled: 0,
+      storedMissing: 0,
     });
     const next = new Date('2026-12-01T10:00:05.000Z');
     expect(
@@ -61,6 +71,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       changed: 1,
       removed: 0,
       sampled: 1,
+      storedMissing: 0,
     });
     const [row] = (await db.query(
       `SELECT first_message_at FROM queue_snapshot WHERE node_id = $1 AND name = 'h'`,
@@ -78,6 +89,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       changed: 0,
       removed: 1,
       sampled: 0,
+      storedMissing: 0,
     });
     const rows = await db.query(
       `SELECT name, message_count, observed_at FROM queue_snapshot WHERE node_id = $1`,
@@ -262,6 +274,65 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       await db.query(`DELETE FROM ${table} WHERE cluster_id = $1`, [own.id]);
   });
 
+  it('writes the same history when the queues whose figures are stored are sent by name only', async () => {
+    const [full, byName] = [await insertCluster(db, oneNodeCluster), await insertCluster(db, oneNodeCluster)];
+    const stored = new StoredQueues();
+    const t0 = Date.UTC(2026, 10, 30, 16, 0, 0);
+    const H = SAMPLE_HEARTBEAT_MS;
+    // Ticks: changes, rates falling to 0, a heartbeat, a queue unread, one removed, one new.
+    const ticks: [number, QueueObservation[], string[]][] = [
+      [0, [queue('a', 1), queue('b'), queue('c')], []],
+      [15_000, [queue('a', 1), queue('b', 2), queue('c')], []],
+      [30_000, [queue('a', 1), queue('b', 2), queue('c')], []],
+      [H + 15_000, [queue('a', 1), queue('b', 2)], ['c']],
+      [H + 30_000, [queue('a', 4), queue('b', 2), queue('c')], []],
+      [H + 45_000, [queue('b', 2), queue('c'), queue('d', 7)], []],
+    ];
+    for (const [ms, queues, unread] of ticks) {
+      const at = new Date(t0 + ms);
+      const sent = await sut.sync(full.id, full.nodeIds[0], queues, at, unread);
+      const tick = stored.split(queues);
+      const split = await sut.sync(byName.id, byName.nodeIds[0], tick.changed, at, unread, tick.stored);
+      expect(split).toEqual(sent);
+      stored.wrote(queues);
+    }
+    const history = async (cluster: string) => ({
+      snapshots: await db.query(
+        `SELECT name, observed_at, changed_at, sampled_at, message_count, messages_added, added_per_second
+           FROM queue_snapshot WHERE cluster_id = $1 ORDER BY name`,
+        [cluster],
+      ),
+      samples: await db.query(
+        `SELECT sampled_at, queue, message_count, messages_added, ended FROM metric_sample
+          WHERE cluster_id = $1 ORDER BY sampled_at, queue`,
+        [cluster],
+      ),
+      ticks: await db.query(
+        `SELECT ticked_at, depth, consumers, added, acknowledged FROM queue_tick WHERE cluster_id = $1 ORDER BY ticked_at`,
+        [cluster],
+      ),
+    });
+    const written = await history(full.id);
+    expect(written.samples.length).toBeGreaterThan(6);
+    expect(await history(byName.id)).toEqual(written);
+  });
+
+  it('says how many queues sent by name had no snapshot, and leaves them out', async () => {
+    const own = await insertCluster(db, oneNodeCluster);
+    const node = own.nodeIds[0];
+    await sut.sync(own.id, node, [queue('kept', 2)], new Date());
+    expect(await sut.sync(own.id, node, [], new Date(), [], ['kept', 'never-written'])).toEqual({
+      changed: 0,
+      removed: 0,
+      sampled: 0,
+      storedMissing: 1,
+    });
+    const names = (await db.query(`SELECT name FROM queue_snapshot WHERE node_id = $1`, [node])) as {
+      name: string;
+    }[];
+    expect(names).toEqual([{ name: 'kept' }]);
+  });
+
   it('reaps only samples older than the cut-off, in bounded batches', async () => {
     // Its own cluster and a cut-off in the year 2000: the reaper deletes across clusters, and
     // the other tests' samples carry fixed dates that a cut-off relative to the clock catches
@@ -301,11 +372,11 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       try {
         const tick = sut.sync(doomed.id, node, [queue('a', 2), queue('b', 2), queue('c', 1)], new Date());
         // Its statement's beginning: pg_stat_activity keeps the first 1,024 bytes of a query.
-        await waitFor('the tick to wait', () => waitingOn('WITH incoming AS'));
+        await waitFor('the tick to wait', () => waitingOn('WITH stored AS'));
         const deletion = db.query(`DELETE FROM cluster WHERE id = $1`, [doomed.id]);
         await waitFor('the deletion to wait', () => waitingOn('DELETE FROM cluster'));
         await gate.rollbackTransaction();
-        expect(await tick).toEqual({ changed: 3, removed: 0, sampled: 3 });
+        expect(await tick).toEqual({ changed: 3, removed: 0, sampled: 3, storedMissing: 0 });
         await deletion;
       } finally {
         if (gate.isTransactionActive) await gate.rollbackTransaction();

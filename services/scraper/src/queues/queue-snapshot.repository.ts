@@ -20,6 +20,11 @@ export interface QueueSyncResult {
   removed: number;
   /** Samples written: the changed queues, and those whose heartbeat was due. */
   sampled: number;
+  /**
+   * Queues sent by name whose snapshot was not there to give their figures: the caller's idea of
+   * the snapshots is wrong (0 unless something else removed them), and they were left out this tick.
+   */
+  storedMissing: number;
 }
 
 const RATES = ['added', 'acknowledged', 'expired', 'killed'] as const;
@@ -39,6 +44,10 @@ const rateOf = (r: (typeof RATES)[number]) =>
   `CASE WHEN EXCLUDED.observed_at > ${READ_AT} AND EXCLUDED.${COUNTER[r]} >= s.${COUNTER[r]}
         THEN (EXCLUDED.${COUNTER[r]} - s.${COUNTER[r]}) / extract(epoch FROM EXCLUDED.observed_at - ${READ_AT})::float8
    END`;
+
+/** A queue's figures as the tick's statement takes them in: sent, or (known by name) from its snapshot. */
+const INCOMING_COLUMNS = `name, address, routing_type, message_count, consumer_count, delivering_count, messages_added,
+  messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary, first_message_at`;
 
 /** A snapshot's figures, compared with the incoming ones to tell a change. */
 const FIGURES = (row: string) =>
@@ -85,8 +94,9 @@ const ROLL_UP_TICK = `
  * removed or left unread (what it holds is unknown from here), and a tick that says the node's
  * queues were read and what they held in total, folded into its minute and hour rollups
  * (ADR-0020); a snapshot that did not change, whose rates are already 0, is not rewritten.
- * Rates come from the same comparison: each counter's increase since it was last read. Null,
- * writing nothing, when the cluster has been deleted meanwhile.
+ * Rates come from the same comparison: each counter's increase since it was last read. Queues
+ * whose figures the caller knows their snapshot holds come by name only, and their figures from
+ * the snapshot (ADR-0024). Null, writing nothing, when the cluster has been deleted meanwhile.
  */
 @Injectable()
 export class QueueSnapshotRepository {
@@ -99,18 +109,26 @@ export class QueueSnapshotRepository {
     observedAt: Date,
     /** Queues listed but not read this tick: their snapshot stays as it was. */
     unread: readonly string[] = [],
+    /**
+     * Queues read this tick with the figures their snapshot holds, by name: their figures come
+     * from the snapshot (StoredQueues), and they count as read as much as those in `queues`.
+     */
+    stored: readonly string[] = [],
   ): Promise<QueueSyncResult | null> {
     const db = await this.database.whenReady();
     const column = <K extends keyof QueueObservation>(key: K) => queues.map((q) => q[key]);
     const rows = await whileClusterExists(db, clusterId, (tx) =>
       rowsOf<QueueSyncResult>(
         tx,
-        `WITH incoming AS (
+        `WITH stored AS (
+         SELECT ${INCOMING_COLUMNS} FROM queue_snapshot WHERE node_id = $2 AND name = ANY ($22::text[])
+       ),
+       incoming AS (
          SELECT * FROM unnest($4::text[], $5::text[], $6::text[], $7::bigint[], $8::int[], $9::bigint[],
                               $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bool[], $15::bool[], $16::bool[],
                               $18::timestamptz[])
-           AS t(name, address, routing_type, message_count, consumer_count, delivering_count, messages_added,
-                messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary, first_message_at)
+           AS t(${INCOMING_COLUMNS})
+         UNION ALL SELECT * FROM stored
        ),
        previous_tick AS (
          -- Within a day ($21, a parameter so that planning leaves out the older hours' partitions,
@@ -144,7 +162,8 @@ export class QueueSnapshotRepository {
          RETURNING s.name, s.changed_at = s.observed_at AS changed, s.sampled_at = s.observed_at AS sampled
        ),
        removed AS (
-         DELETE FROM queue_snapshot WHERE node_id = $2 AND NOT (name = ANY ($4::text[]) OR name = ANY ($17::text[]))
+         DELETE FROM queue_snapshot
+          WHERE node_id = $2 AND NOT (name = ANY ($4::text[]) OR name = ANY ($17::text[]) OR name = ANY ($22::text[]))
          RETURNING name, ${sampleColumns()}
        ),
        -- Unread this tick: its sample no longer holds, and the next read samples it afresh.
@@ -192,7 +211,8 @@ export class QueueSnapshotRepository {
        )
        SELECT (SELECT count(*) FROM upserted WHERE changed)::int AS changed,
               (SELECT count(*) FROM removed)::int AS removed,
-              (SELECT count(*) FROM sampled)::int AS sampled`,
+              (SELECT count(*) FROM sampled)::int AS sampled,
+              cardinality($22::text[]) - (SELECT count(*) FROM stored)::int AS "storedMissing"`,
         [
           clusterId,
           nodeId,
@@ -215,10 +235,11 @@ export class QueueSnapshotRepository {
           SAMPLE_HEARTBEAT_MS,
           NODE_ROLLUP_RESOLUTIONS_S,
           new Date(observedAt.getTime() - 86_400_000),
+          stored,
         ],
       ),
     );
-    return rows && { changed: rows[0].changed, removed: rows[0].removed, sampled: rows[0].sampled };
+    return rows && rows[0];
   }
 
   /**
