@@ -5,7 +5,9 @@
  * One node's ticks written by the scraper's own statement into a fresh database, at 0, 5, 50 and
  * 100% of queues changing per tick. The baseline is 100%: every queue sampled at every tick is what
  * the history cost before, whatever changed. Rows are the samples and ticks written; WAL is what
- * PostgreSQL logged for the whole tick (the snapshots' upsert included, which both pay).
+ * PostgreSQL logged for the whole tick (the snapshots' upsert included, which both pay). Each share
+ * twice: the queues whose figures are stored sent by name, as the scraper does (ADR-0024), and
+ * every queue sent in full, as before: the caller's CPU per tick for each.
  * Then the charts: a cluster of BENCH_CHART_QUEUES (1,000) with BENCH_CHART_DAYS (7) of history at
  * 5% changing, read by the gateway's own series queries over an hour, a day and the whole history
  * (a queue's from its samples, the cluster's from its node's ticks or rollups, ADR-0020), against
@@ -37,6 +39,7 @@ import { createTestDatabase, insertCluster } from '@artemis-studio/testing';
 import { MetricQueries } from '../services/gateway/src/metrics/metric-queries';
 import { observedQueue } from '../services/scraper/src/queues/queue-observation.fixture';
 import { QueueSnapshotRepository } from '../services/scraper/src/queues/queue-snapshot.repository';
+import { StoredQueues } from '../services/scraper/src/queues/stored-queues';
 import { percentile } from './support/percentile';
 import { runBench } from './support/run-bench';
 
@@ -56,6 +59,8 @@ interface Figures {
   rowsPerTick: number;
   walBytesPerTick: number;
   msPerTick: number;
+  /** The caller's CPU for the tick's statement: building its parameters, sending it, reading its answer. */
+  cpuMsPerTick: number;
   /** Samples a queue costs a day at this share, the heartbeat's included. */
   samplesPerQueuePerDay: number;
   bytesPerQueuePerDay: number;
@@ -75,7 +80,10 @@ async function walBytesSince(db: Sql, lsn: string): Promise<number> {
   return row.bytes;
 }
 
-async function measure(db: Database, share: number): Promise<Figures> {
+/** How a tick's queues go to the statement: by name where their figures are stored (ADR-0024), or all in full. */
+type Sent = 'by name' | 'in full';
+
+async function measure(db: Database, share: number, sent: Sent): Promise<Figures> {
   const cluster = await insertCluster(db, {
     nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
   });
@@ -84,27 +92,35 @@ async function measure(db: Database, share: number): Promise<Figures> {
   const depths = Array.from({ length: QUEUES }, () => 0);
   const changing = Math.round(QUEUES * share);
   const start = Date.UTC(2026, 11, 1);
-  // The first tick samples every queue (none was known), and the second writes their first rates
-  // (unknown until then): not what a running scraper pays.
-  for (const tick of [-1, 0])
+  const stored = new StoredQueues();
+  let cpuMs = 0;
+  const tick = async (at: number) => {
+    const queues = depths.map((d, i) => observation(i, d));
+    const cpu = process.cpuUsage();
+    const split = sent === 'by name' ? stored.split(queues) : { changed: queues, stored: [] };
     await repository.sync(
       cluster.id,
       node,
-      depths.map((d, i) => observation(i, d)),
-      new Date(start + tick * TIER_B_MS),
+      split.changed,
+      new Date(start + at * TIER_B_MS),
+      [],
+      split.stored,
     );
+    stored.wrote(queues);
+    const used = process.cpuUsage(cpu);
+    cpuMs += (used.user + used.system) / 1000;
+  };
+  // The first tick samples every queue (none was known), and the second writes their first rates
+  // (unknown until then): not what a running scraper pays.
+  for (const at of [-1, 0]) await tick(at);
+  cpuMs = 0;
   const rowsBefore = await rowsOf(db, cluster.id);
   const lsn = await walLsn(db);
   const began = performance.now();
-  for (let tick = 1; tick <= TICKS; tick++) {
+  for (let at = 1; at <= TICKS; at++) {
     // The same queues change at every tick (the busy ones); the rest stay flat and heartbeat.
     for (let k = 0; k < changing; k++) depths[k]++;
-    await repository.sync(
-      cluster.id,
-      node,
-      depths.map((d, i) => observation(i, d)),
-      new Date(start + tick * TIER_B_MS),
-    );
+    await tick(at);
   }
   const msPerTick = (performance.now() - began) / TICKS;
   const walBytesPerTick = (await walBytesSince(db, lsn)) / TICKS;
@@ -124,6 +140,7 @@ async function measure(db: Database, share: number): Promise<Figures> {
     rowsPerTick,
     walBytesPerTick,
     msPerTick,
+    cpuMsPerTick: cpuMs / TICKS,
     samplesPerQueuePerDay,
     bytesPerQueuePerDay: samplesPerQueuePerDay * bytes,
   };
@@ -305,15 +322,19 @@ async function main(): Promise<void> {
   const db = await createDataSource({ url: database.url, poolSize: 2 }).initialize();
   try {
     const figures: Figures[] = [];
-    for (const share of SHARES) figures.push(await measure(db, share));
+    const inFull: Figures[] = [];
+    for (const share of SHARES) {
+      figures.push(await measure(db, share, 'by name'));
+      inFull.push(await measure(db, share, 'in full'));
+    }
     const baseline = figures.find((f) => f.share === 1)!;
     console.log(
       `queue history, ${QUEUES} queues on one node, ${TICKS} tier-B ticks of ${TIER_B_MS / 1000} s each; baseline: 100% changing (every queue sampled every tick, as before ADR-0019)`,
     );
     console.log(
-      'changing | rows/tick | ratio | WAL KB/tick | ratio | ms/tick | samples/queue/day | KB/queue/day | ratio',
+      'changing | rows/tick | ratio | WAL KB/tick | ratio | ms/tick | caller CPU ms/tick: by name / all in full | ratio | samples/queue/day | KB/queue/day | ratio',
     );
-    for (const f of figures)
+    for (const [i, f] of figures.entries())
       console.log(
         [
           `${(f.share * 100).toFixed(0)}%`,
@@ -322,6 +343,8 @@ async function main(): Promise<void> {
           (f.walBytesPerTick / 1024).toFixed(0),
           `${(baseline.walBytesPerTick / f.walBytesPerTick).toFixed(1)}x less`,
           f.msPerTick.toFixed(0),
+          `${f.cpuMsPerTick.toFixed(1)} / ${inFull[i].cpuMsPerTick.toFixed(1)} (${inFull[i].msPerTick.toFixed(0)} ms/tick)`,
+          `${(inFull[i].cpuMsPerTick / f.cpuMsPerTick).toFixed(1)}x less`,
           f.samplesPerQueuePerDay.toFixed(0),
           (f.bytesPerQueuePerDay / 1024).toFixed(1),
           `${(baseline.bytesPerQueuePerDay / f.bytesPerQueuePerDay).toFixed(1)}x less`,
