@@ -96,16 +96,10 @@ async function measure(db: Database, share: number, sent: Sent): Promise<Figures
   let cpuMs = 0;
   const tick = async (at: number) => {
     const queues = depths.map((d, i) => observation(i, d));
+    const tickAt = new Date(start + at * TIER_B_MS);
     const cpu = process.cpuUsage();
-    const split = sent === 'by name' ? stored.split(queues) : { changed: queues, stored: [] };
-    await repository.sync(
-      cluster.id,
-      node,
-      split.changed,
-      new Date(start + at * TIER_B_MS),
-      [],
-      split.stored,
-    );
+    const split = sent === 'by name' ? stored.split(queues, tickAt) : { changed: queues, stored: [] };
+    await repository.sync(cluster.id, node, split.changed, tickAt, [], split.stored);
     stored.wrote(queues);
     const used = process.cpuUsage(cpu);
     cpuMs += (used.user + used.system) / 1000;

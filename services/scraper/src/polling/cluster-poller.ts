@@ -260,7 +260,7 @@ export class ClusterPoller {
         const unread = unreadable.map((q) => q.name);
         this.steps['tier B'] = `storing the queues of node ${node.name}`;
         const stored = this.storedQueuesOf(node.id);
-        const tick = stored.split(queues);
+        const tick = stored.split(queues, observedAt);
         const result = await this.deps.queues.sync(
           this.target.id,
           node.id,

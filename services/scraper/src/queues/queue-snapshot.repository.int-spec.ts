@@ -275,8 +275,10 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
   });
 
   it('writes the same history when the queues whose figures are stored are sent by name only', async () => {
-    const [full, byName] = [await insertCluster(db, oneNodeCluster), await insertCluster(db, oneNodeCluster)];
-    const stored = new StoredQueues();
+    const [full, other] = [await insertCluster(db, oneNodeCluster), await insertCluster(db, oneNodeCluster)];
+    // Never all in full once a heartbeat, so that the heartbeat's tick too goes by name.
+    const stored = new StoredQueues(Number.POSITIVE_INFINITY);
+    let byName = 0;
     const t0 = Date.UTC(2026, 10, 30, 16, 0, 0);
     const H = SAMPLE_HEARTBEAT_MS;
     // Ticks: changes, rates falling to 0, a heartbeat, a queue unread, one removed, one new.
@@ -291,11 +293,13 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     for (const [ms, queues, unread] of ticks) {
       const at = new Date(t0 + ms);
       const sent = await sut.sync(full.id, full.nodeIds[0], queues, at, unread);
-      const tick = stored.split(queues);
-      const split = await sut.sync(byName.id, byName.nodeIds[0], tick.changed, at, unread, tick.stored);
+      const tick = stored.split(queues, at);
+      byName += tick.stored.length;
+      const split = await sut.sync(other.id, other.nodeIds[0], tick.changed, at, unread, tick.stored);
       expect(split).toEqual(sent);
       stored.wrote(queues);
     }
+    expect(byName).toBe(9);
     const history = async (cluster: string) => ({
       snapshots: await db.query(
         `SELECT name, observed_at, changed_at, sampled_at, message_count, messages_added, added_per_second
@@ -314,7 +318,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     });
     const written = await history(full.id);
     expect(written.samples.length).toBeGreaterThan(6);
-    expect(await history(byName.id)).toEqual(written);
+    expect(await history(other.id)).toEqual(written);
   });
 
   it('says how many queues sent by name had no snapshot, and leaves them out', async () => {
