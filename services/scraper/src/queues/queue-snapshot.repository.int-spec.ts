@@ -299,7 +299,7 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
       expect(split).toEqual(sent);
       stored.wrote(queues);
     }
-    expect(byName).toBe(9);
+    expect(byName).toBe(10);
     const history = async (cluster: string) => ({
       snapshots: await db.query(
         `SELECT name, observed_at, changed_at, sampled_at, message_count, messages_added, added_per_second
