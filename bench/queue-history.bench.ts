@@ -100,7 +100,7 @@ async function measure(db: Database, share: number, sent: Sent): Promise<Figures
     const cpu = process.cpuUsage();
     const split = sent === 'by name' ? stored.split(queues, tickAt) : { changed: queues, stored: [] };
     await repository.sync(cluster.id, node, split.changed, tickAt, [], split.stored);
-    stored.wrote(queues);
+    if (sent === 'by name') stored.wrote(queues);
     const used = process.cpuUsage(cpu);
     cpuMs += (used.user + used.system) / 1000;
   };

@@ -45,15 +45,27 @@ const rateOf = (r: (typeof RATES)[number]) =>
         THEN (EXCLUDED.${COUNTER[r]} - s.${COUNTER[r]}) / extract(epoch FROM EXCLUDED.observed_at - ${READ_AT})::float8
    END`;
 
-/** A queue's figures as the tick's statement takes them in: sent, or (known by name) from its snapshot. */
-const INCOMING_COLUMNS = `name, address, routing_type, message_count, consumer_count, delivering_count, messages_added,
-  messages_acknowledged, messages_expired, messages_killed, paused, durable, temporary, first_message_at`;
+/** A queue's figures: what a snapshot holds and a tick compares, in the order the statement takes them in. */
+const FIGURE_COLUMNS = [
+  'address',
+  'routing_type',
+  'message_count',
+  'consumer_count',
+  'delivering_count',
+  'messages_added',
+  'messages_acknowledged',
+  'messages_expired',
+  'messages_killed',
+  'paused',
+  'durable',
+  'temporary',
+  'first_message_at',
+];
+/** A queue as the tick's statement takes it in: sent, or (known by name) from its snapshot. */
+const INCOMING_COLUMNS = ['name', ...FIGURE_COLUMNS].join(', ');
 
 /** A snapshot's figures, compared with the incoming ones to tell a change. */
-const FIGURES = (row: string) =>
-  `(${row}.address, ${row}.routing_type, ${row}.message_count, ${row}.consumer_count, ${row}.delivering_count,
-    ${row}.messages_added, ${row}.messages_acknowledged, ${row}.messages_expired, ${row}.messages_killed,
-    ${row}.paused, ${row}.durable, ${row}.temporary, ${row}.first_message_at)`;
+const FIGURES = (row: string) => `(${FIGURE_COLUMNS.map((c) => `${row}.${c}`).join(', ')})`;
 /** The stored snapshot `s` differs from the incoming figures (`EXCLUDED` in the upsert). */
 const changedFrom = (incoming: string) => `${FIGURES('s')} IS DISTINCT FROM ${FIGURES(incoming)}`;
 const CHANGED = changedFrom('EXCLUDED');
