@@ -10,7 +10,7 @@ import {
   reapHourlyHistory,
   SORT_AFTER_MS,
   sortClosedHours,
-} from './hourly-history';
+} from './time-partitions';
 
 const HOUR = 3_600_000;
 

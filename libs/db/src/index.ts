@@ -6,14 +6,18 @@ export { ClusterTargetQueries, sealCredential } from './cluster-target.queries';
 export type { ClusterTarget, ClusterTargetNode } from './cluster-target.queries';
 export { reapOlderThan } from './reap';
 export {
+  BROKER_EVENT_DAYS,
   ensureHourlyPartitions,
+  ensurePartitions,
+  EVENT_PARTITIONS_AHEAD_MS,
   HOURLY_HISTORY,
   HOURLY_PARTITIONS_AHEAD_MS,
   partitionName,
   reapHourlyHistory,
+  reapPartitions,
   sortClosedHours,
   type Reaped,
-} from './hourly-history';
+} from './time-partitions';
 export { whileClusterExists } from './cluster-hold';
 export { MessageJobQueries } from './message-job.queries';
 export type { JobProgress, NewMessageJob } from './message-job.queries';
