@@ -10,6 +10,8 @@ import { NodeRollups1765100000000 } from './migrations/1765100000000-node-rollup
 import { HourlyHistory1765200000000 } from './migrations/1765200000000-hourly-history';
 import { ChangeDrivenAddressSamples1765300000000 } from './migrations/1765300000000-change-driven-address-samples';
 import { QueueSnapshotRoomToUpdate1765400000000 } from './migrations/1765400000000-queue-snapshot-room-to-update';
+import { BrokerEventDays1765500000000 } from './migrations/1765500000000-broker-event-days';
+import { eventIdAt } from './time-partitions';
 import { SecretVault } from './secret-vault';
 
 /**
@@ -215,6 +217,67 @@ describe('migrations against real PostgreSQL', () => {
     );
   });
 
+  it('partition the broker events kept so far by the day of their id, keeping each seq, every index and the identity (ADR-0025)', async () => {
+    const cluster = randomUUID();
+    const day = (ms: number) => `broker_event_p${new Date(ms).toISOString().slice(0, 10).replace(/\D/g, '')}`;
+    // Received two days ago and now; one id of the broker's time two days ago, one of now, and a
+    // random one (an id of no day given a partition: the default partition's).
+    const twoDaysAgo = Date.now() - 2 * 86_400_000;
+    const ids = [
+      eventIdAt(new Date(twoDaysAgo)).replace(/0{12}$/, '000000000001'),
+      eventIdAt(new Date()).replace(/0{12}$/, '000000000002'),
+      'f0000000-0000-4000-8000-000000000003',
+    ];
+    await acrossMigration(
+      new BrokerEventDays1765500000000(),
+      async (sut) => {
+        await sut.query(
+          `INSERT INTO broker_event (received_at, cluster_id, event_id, type, node, props)
+           SELECT to_timestamp($1::float8 / 1000) + make_interval(days => i::int), $2, id::uuid, 'T', 'a', '{}'
+             FROM unnest($3::text[]) WITH ORDINALITY AS v(id, i)`,
+          [twoDaysAgo - 86_400_000, cluster, ids],
+        );
+      },
+      async (sut) => {
+        expect(
+          await sut.query(`SELECT seq::int, tableoid::regclass::text AS part FROM broker_event ORDER BY seq`),
+        ).toEqual([
+          { seq: 1, part: day(twoDaysAgo) },
+          { seq: 2, part: day(Date.now()) },
+          { seq: 3, part: 'broker_event_default' },
+        ]);
+        // The identity goes on from the last seq, and an event id stays unique across the days.
+        await sut.query(
+          `INSERT INTO broker_event (received_at, cluster_id, event_id, type, node, props)
+           VALUES (now(), $1, $2, 'T', 'a', '{}') ON CONFLICT (event_id) DO NOTHING`,
+          [cluster, ids[1]],
+        );
+        const [{ seq }] = await sut.query(
+          `INSERT INTO broker_event (received_at, cluster_id, event_id, type, node, props)
+           VALUES (now(), $1, $2, 'T', 'a', '{}') RETURNING seq::int`,
+          [cluster, eventIdAt(new Date()).replace(/0{12}$/, '000000000004')],
+        );
+        expect(seq).toBeGreaterThan(3);
+        expect(await sut.query(`SELECT count(*)::int AS n FROM broker_event`)).toEqual([{ n: 4 }]);
+        // Two days ahead are there for the event store's first writes, each with the table's indexes.
+        const indexes = await sut.query(`SELECT indexdef FROM pg_indexes WHERE tablename = $1`, [
+          day(Date.now() + 86_400_000),
+        ]);
+        expect(indexes.map((i: { indexdef: string }) => i.indexdef.replace(/^.* USING /, '')).sort()).toEqual(
+          [
+            'brin (received_at)',
+            'btree (cluster_id, address, seq) WHERE (address IS NOT NULL)',
+            'btree (cluster_id, queue, seq) WHERE (queue IS NOT NULL)',
+            'btree (cluster_id, seq)',
+            'btree (cluster_id, type, seq)',
+            'btree (event_id)',
+            'btree (seq, event_id)',
+          ],
+        );
+      },
+    );
+  });
+
   it('end each address of the history kept so far where its node read on without it (ADR-0022)', async () => {
     const [cluster, node] = [randomUUID(), randomUUID()];
     const T = Date.now() - 600_000;
@@ -293,15 +356,19 @@ describe('migrations against real PostgreSQL', () => {
     );
   });
 
-  it('create broker_event as an identity-keyed log with fillfactor 100 and its indexes', async () => {
+  it('create broker_event as an identity-keyed log partitioned by day, with fillfactor 100 and its indexes', async () => {
     const sut = await connect();
     const [column] = await sut.query(
       `SELECT data_type, is_identity, identity_generation FROM information_schema.columns
         WHERE table_name = 'broker_event' AND column_name = 'seq'`,
     );
     expect(column).toEqual({ data_type: 'bigint', is_identity: 'YES', identity_generation: 'ALWAYS' });
-    const [table] = await sut.query(`SELECT reloptions FROM pg_class WHERE relname = 'broker_event'`);
-    expect(table.reloptions).toContain('fillfactor=100');
+    const [table] = await sut.query(`SELECT relkind FROM pg_class WHERE relname = 'broker_event'`);
+    expect(table.relkind).toBe('p');
+    const [partition] = await sut.query(
+      `SELECT reloptions FROM pg_class WHERE relname = 'broker_event_default'`,
+    );
+    expect(partition.reloptions).toContain('fillfactor=100');
     const indexes = (
       await sut.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'broker_event'`)
     ).map((r: { indexname: string }) => r.indexname);

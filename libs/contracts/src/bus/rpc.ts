@@ -71,8 +71,18 @@ export const rpcs = {
     DropReportSchema,
     z.object({ dropped: z.number().int().nonnegative() }),
   ),
-  /** Runs the retention reaper now; answers how many events it removed. */
-  reapEvents: rpc('event-store.reap', z.object({}), z.object({ removed: z.number().int().nonnegative() })),
+  /**
+   * Runs the retention reaper now; answers how many events it deleted one by one, and how many
+   * days' partitions it dropped whole (their events are not counted: that would read each one).
+   */
+  reapEvents: rpc(
+    'event-store.reap',
+    z.object({}),
+    z.object({
+      removed: z.number().int().nonnegative(),
+      daysDropped: z.number().int().nonnegative().optional(),
+    }),
+  ),
   liveList: rpc(
     'scraper.live-list',
     z.object({

@@ -20,6 +20,7 @@ import { NodeRollups1765100000000 } from './1765100000000-node-rollups';
 import { HourlyHistory1765200000000 } from './1765200000000-hourly-history';
 import { ChangeDrivenAddressSamples1765300000000 } from './1765300000000-change-driven-address-samples';
 import { QueueSnapshotRoomToUpdate1765400000000 } from './1765400000000-queue-snapshot-room-to-update';
+import { BrokerEventDays1765500000000 } from './1765500000000-broker-event-days';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   HourlyHistory1765200000000,
   ChangeDrivenAddressSamples1765300000000,
   QueueSnapshotRoomToUpdate1765400000000,
+  BrokerEventDays1765500000000,
 ];

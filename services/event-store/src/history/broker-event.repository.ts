@@ -1,5 +1,16 @@
 import type { BrokerEvent, DropReport, EventDrops, EventsPage, EventsQuery } from '@artemis-studio/contracts';
-import { changeOf, Filters, firstRow, pageBefore, reapOlderThan, rowsOf } from '@artemis-studio/db';
+import {
+  BROKER_EVENT_DAYS,
+  changeOf,
+  ensurePartitions,
+  EVENT_PARTITIONS_AHEAD_MS,
+  Filters,
+  firstRow,
+  pageBefore,
+  reapPartitions,
+  rowsOf,
+  type Reaped,
+} from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 
@@ -155,18 +166,23 @@ export class BrokerEventRepository {
   }
 
   /**
-   * Deletes events received before the cut-off, oldest first, in bounded batches so no statement
-   * holds its locks for long; also forgets drop-report ids as old.
+   * Removes the events past the cut-off (ADR-0025): each day's partition that ended by then is
+   * dropped whole, and the default partition's events received before it are deleted in bounded
+   * batches; also forgets drop-report ids as old.
    */
-  async reap(olderThan: Date, batchSize = 5000): Promise<number> {
+  async reap(olderThan: Date, batchSize = 5000): Promise<Reaped> {
     const db = await this.database.forRequest();
-    const removed = await reapOlderThan(
-      db,
-      { table: 'broker_event', age: 'received_at', orderBy: 'seq' },
-      olderThan,
-      batchSize,
-    );
+    const reaped = await reapPartitions(db, BROKER_EVENT_DAYS, olderThan, batchSize);
     await changeOf(db, `DELETE FROM event_drop_report WHERE received_at < $1`, [olderThan]);
-    return removed;
+    return reaped;
+  }
+
+  /**
+   * The days' partitions from today to EVENT_PARTITIONS_AHEAD_MS ahead; what was written meanwhile
+   * into the default partition moves into its day's. Returns how many were made.
+   */
+  async makeDaysAhead(now = new Date()): Promise<number> {
+    const db = await this.database.whenReady();
+    return ensurePartitions(db, BROKER_EVENT_DAYS, now, new Date(now.getTime() + EVENT_PARTITIONS_AHEAD_MS));
   }
 }

@@ -1,5 +1,6 @@
 import { Bus, RpcError, type Unsubscribe } from '@artemis-studio/bus';
 import { rpcs } from '@artemis-studio/contracts';
+import type { Reaped } from '@artemis-studio/db';
 import { BUS, DatabaseUnavailableError, SettingsService } from '@artemis-studio/platform';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { BrokerEventRepository } from './broker-event.repository';
@@ -27,12 +28,15 @@ export class HistoryService implements OnApplicationBootstrap, OnApplicationShut
       this.bus.serve(rpcs.recordDrops, async (report) => ({
         dropped: await unavailableAs503(this.queries.recordDrops(report)),
       })),
-      this.bus.serve(rpcs.reapEvents, async () => ({ removed: await unavailableAs503(this.reap()) })),
+      this.bus.serve(rpcs.reapEvents, async () => {
+        const { rows, partitions } = await unavailableAs503(this.reap());
+        return { removed: rows, daysDropped: partitions };
+      }),
     );
   }
 
-  /** Deletes events older than the retention in force. */
-  reap(): Promise<number> {
+  /** Removes the events older than the retention in force: days dropped whole, and rows deleted. */
+  reap(): Promise<Reaped> {
     const hours = this.settings.get('artemis-studio.events.retention-hours');
     return this.queries.reap(new Date(Date.now() - hours * 3_600_000));
   }

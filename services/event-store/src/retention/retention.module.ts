@@ -3,6 +3,6 @@ import { HistoryModule } from '../history/history.module';
 import { WriterModule } from '../writer/writer.module';
 import { RetentionService } from './retention.service';
 
-/** Hourly reaping past the retention, on the writer replica. */
+/** The days of `broker_event` made ahead on every replica; reaping past the retention on the writer. */
 @Module({ imports: [HistoryModule, WriterModule], providers: [RetentionService] })
 export class RetentionModule {}
