@@ -1,8 +1,9 @@
 /**
  * A stream's replay after a reconnect (issue 32, item 3: "replay of 500 events after a reconnect
  * p99 ≤ 50 ms"):   npm run bench -- gateway-replay      (BENCH_RECONNECTS=30)
- * The event store and one gateway on a private NATS server, a cluster with 2,000 stored events;
- * each reconnect asks for the `events` topic with a Last-Event-ID 500 events back and is timed
+ * The event store and one gateway on a private NATS server, a cluster with 2,000 stored events
+ * among 300,000 of 20 other clusters (BENCH_OTHER_EVENTS), received over the last 72 hours (the
+ * default retention: four days' partitions, ADR-0025) with ids of those times; each reconnect asks for the `events` topic with a Last-Event-ID 500 events back and is timed
  * from the request to its 500th replayed frame. The limit, in the same run: the same 500 rows read
  * straight from PostgreSQL and serialised, with no event store, bus, gateway or HTTP between.
  */
@@ -14,12 +15,30 @@ import {
   spawnService,
   startPrivateNats,
 } from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
 import { percentile } from './support/percentile';
 import { runBench } from './support/run-bench';
 
 const RECONNECTS = Number(process.env.BENCH_RECONNECTS ?? 30);
 const STORED = 2000;
 const BEHIND = 500;
+const OTHER_EVENTS = Number(process.env.BENCH_OTHER_EVENTS ?? 300_000);
+const SPREAD_HOURS = 72;
+
+/**
+ * `n` events of `cluster` (a column expression over the series index `i`), received evenly over
+ * the last SPREAD_HOURS in order, each id led by its time as the notifier makes them.
+ */
+const insertEvents = (cluster: string) => `
+  INSERT INTO broker_event (broker_ts, received_at, cluster_id, event_id, type, node, address, queue,
+                            consumer, session, connection, remote_address, "user", props)
+  SELECT t, t, ${cluster}, (lpad(to_hex((extract(epoch FROM t) * 1000)::bigint), 12, '0') ||
+                          substr(replace(gen_random_uuid()::text, '-', ''), 13))::uuid,
+         'CONSUMER_CREATED', 'n', 'orders', 'orders.in', 'consumer-' || i,
+         'session-' || i, 'connection-' || i, '127.0.0.1:' || (40000 + i % 20000), 'app',
+         jsonb_build_object('_AMQ_ConsumerCount', i, '_AMQ_RoutingName', 'orders.in')
+    FROM generate_series(1, $2) i,
+         LATERAL (SELECT now() - make_interval(secs => ${SPREAD_HOURS} * 3600.0 * ($2 - i) / $2) AS t) at`;
 
 /** Opens the stream `behind` events back and resolves with the ms until the last of them arrived. */
 async function replayMs(url: string, headers: Record<string, string>, lastEventId: number): Promise<number> {
@@ -56,15 +75,11 @@ async function main(): Promise<void> {
     const cluster = await insertCluster(db, {
       nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
     });
-    await db.query(
-      `INSERT INTO broker_event (broker_ts, received_at, cluster_id, event_id, type, node, address, queue,
-                                 consumer, session, connection, remote_address, "user", props)
-       SELECT now(), now(), $1, gen_random_uuid(), 'CONSUMER_CREATED', 'n', 'orders', 'orders.in', 'consumer-' || i,
-              'session-' || i, 'connection-' || i, '127.0.0.1:' || (40000 + i), 'app',
-              jsonb_build_object('_AMQ_ConsumerCount', i, '_AMQ_RoutingName', 'orders.in')
-         FROM generate_series(1, $2) i`,
-      [cluster.id, STORED],
-    );
+    const others = Array.from({ length: 20 }, () => randomUUID());
+    await db.query(insertEvents(`($1::uuid[])[1 + i % 20]`), [others, OTHER_EVENTS]);
+    await db.query(insertEvents('$1'), [cluster.id, STORED]);
+    // As autovacuum would have, over hours of writes.
+    await db.query('ANALYZE broker_event');
     const [{ last }] = (await db.query(
       `SELECT max(seq)::int AS last FROM broker_event WHERE cluster_id = $1`,
       [cluster.id],
