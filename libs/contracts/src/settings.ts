@@ -34,7 +34,8 @@ export const SETTINGS = {
       .max(24 * 365),
     default: 72,
     unit: 'h',
-    description: 'How long broker events stay in the history before they are reaped.',
+    description:
+      'How long broker events stay in the history. Whole days are removed, so an event stays up to a day longer.',
   },
   'artemis-studio.audit.retention-days': {
     schema: z.number().int().min(1).max(3650),
