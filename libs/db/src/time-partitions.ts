@@ -274,8 +274,8 @@ export async function sortClosedHours(
 }
 
 /**
- * What a retention run removed: the rows deleted one by one, and the hours' partitions dropped
- * whole (their rows are not counted: that would read every one of them).
+ * What a retention run removed: the rows deleted one by one, and the partitions (hours or days)
+ * dropped whole (their rows are not counted: that would read every one of them).
  */
 export interface Reaped {
   rows: number;
