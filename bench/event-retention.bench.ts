@@ -15,29 +15,18 @@ import {
   reapPartitions,
 } from '@artemis-studio/db';
 import { createTestDatabase } from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { BrokerEventDays1765500000000 } from '../libs/db/src/migrations/1765500000000-broker-event-days';
 import { runBench } from './support/run-bench';
+import { insertEventsSql } from './support/stored-events';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const DAY_MS = 86_400_000;
 const BATCH = 5000;
-
-/**
- * `n` events of 20 clusters received evenly from `from` over `seconds`, each id led by its time
- * as the notifier makes them.
- */
-const insertEvents = (table: string) => `
-  INSERT INTO ${table} (broker_ts, received_at, cluster_id, event_id, type, node, address, queue,
-                        consumer, session, connection, remote_address, "user", props)
-  SELECT t, t, ('00000000-0000-4000-8000-0000000000' || lpad((i % 20)::text, 2, '0'))::uuid,
-         (lpad(to_hex((extract(epoch FROM t) * 1000)::bigint), 12, '0') ||
-          substr(replace(gen_random_uuid()::text, '-', ''), 13))::uuid,
-         'CONSUMER_CREATED', 'n', 'orders', 'orders.in', 'consumer-' || i, 'session-' || i,
-         'connection-' || i, '127.0.0.1:' || (40000 + i % 20000), 'app',
-         jsonb_build_object('_AMQ_ConsumerCount', i, '_AMQ_RoutingName', 'orders.in')
-    FROM generate_series(1, $1) i,
-         LATERAL (SELECT to_timestamp($2::float8 / 1000) + make_interval(secs => $3 * (i - 1)::float8 / $1) AS t) at`;
+/** The events' 20 clusters, in turn. */
+const CLUSTER_OF_EVENT = '($4::uuid[])[1 + i % 20]';
+const clusters = Array.from({ length: 20 }, () => randomUUID());
 
 /** Runs `work` after a checkpoint; its time and the WAL it wrote. */
 async function measured(db: DataSource, work: () => Promise<unknown>): Promise<{ s: number; walMb: number }> {
@@ -61,7 +50,7 @@ async function main(): Promise<void> {
     const day = Math.floor(Date.now() / DAY_MS) * DAY_MS - 5 * DAY_MS;
     const cutOff = new Date(day + DAY_MS);
     await ensurePartitions(db, BROKER_EVENT_DAYS, new Date(day), cutOff);
-    await db.query(insertEvents('broker_event'), [EVENTS, day, 86_399]);
+    await db.query(insertEventsSql('broker_event', CLUSTER_OF_EVENT), [EVENTS, day, 86_399, clusters]);
     // The table as it was before ADR-0025: one heap with the same indexes.
     await db.query(`CREATE TABLE broker_event_unpartitioned (LIKE broker_event INCLUDING ALL)`);
     await db.query(
@@ -81,7 +70,12 @@ async function main(): Promise<void> {
     const runner = db.createQueryRunner();
     const migration = new BrokerEventDays1765500000000();
     await migration.down(runner);
-    await db.query(insertEvents('broker_event'), [EVENTS, Date.now() - 3 * DAY_MS, 3 * 86_400]);
+    await db.query(insertEventsSql('broker_event', CLUSTER_OF_EVENT), [
+      EVENTS,
+      Date.now() - 3 * DAY_MS,
+      3 * 86_400,
+      clusters,
+    ]);
     const migrated = await measured(db, () => migration.up(runner));
     await runner.release();
 

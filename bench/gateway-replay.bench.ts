@@ -18,27 +18,13 @@ import {
 import { randomUUID } from 'node:crypto';
 import { percentile } from './support/percentile';
 import { runBench } from './support/run-bench';
+import { insertEventsSql } from './support/stored-events';
 
 const RECONNECTS = Number(process.env.BENCH_RECONNECTS ?? 30);
 const STORED = 2000;
 const BEHIND = 500;
 const OTHER_EVENTS = Number(process.env.BENCH_OTHER_EVENTS ?? 300_000);
 const SPREAD_HOURS = 72;
-
-/**
- * `n` events of `cluster` (a column expression over the series index `i`), received evenly over
- * the last SPREAD_HOURS in order, each id led by its time as the notifier makes them.
- */
-const insertEvents = (cluster: string) => `
-  INSERT INTO broker_event (broker_ts, received_at, cluster_id, event_id, type, node, address, queue,
-                            consumer, session, connection, remote_address, "user", props)
-  SELECT t, t, ${cluster}, (lpad(to_hex((extract(epoch FROM t) * 1000)::bigint), 12, '0') ||
-                          substr(replace(gen_random_uuid()::text, '-', ''), 13))::uuid,
-         'CONSUMER_CREATED', 'n', 'orders', 'orders.in', 'consumer-' || i,
-         'session-' || i, 'connection-' || i, '127.0.0.1:' || (40000 + i % 20000), 'app',
-         jsonb_build_object('_AMQ_ConsumerCount', i, '_AMQ_RoutingName', 'orders.in')
-    FROM generate_series(1, $2) i,
-         LATERAL (SELECT now() - make_interval(secs => ${SPREAD_HOURS} * 3600.0 * ($2 - i) / $2) AS t) at`;
 
 /** Opens the stream `behind` events back and resolves with the ms until the last of them arrived. */
 async function replayMs(url: string, headers: Record<string, string>, lastEventId: number): Promise<number> {
@@ -76,8 +62,19 @@ async function main(): Promise<void> {
       nodes: [{ name: 'n', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
     });
     const others = Array.from({ length: 20 }, () => randomUUID());
-    await db.query(insertEvents(`($1::uuid[])[1 + i % 20]`), [others, OTHER_EVENTS]);
-    await db.query(insertEvents('$1'), [cluster.id, STORED]);
+    const from = Date.now() - SPREAD_HOURS * 3_600_000;
+    await db.query(insertEventsSql('broker_event', `($4::uuid[])[1 + i % 20]`), [
+      OTHER_EVENTS,
+      from,
+      SPREAD_HOURS * 3600,
+      others,
+    ]);
+    await db.query(insertEventsSql('broker_event', '$4::uuid'), [
+      STORED,
+      from,
+      SPREAD_HOURS * 3600,
+      cluster.id,
+    ]);
     // As autovacuum would have, over hours of writes.
     await db.query('ANALYZE broker_event');
     const [{ last }] = (await db.query(
