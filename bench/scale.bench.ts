@@ -3,6 +3,9 @@
  *   SCALE_CLUSTERS=100  SCALE_QUEUES=1000 (the mean; per cluster from a spread of 0.2× to 2.8×)
  *   SCALE_REPLICAS=1,2  SCALE_SHARES=0.05,1 (share of queues changing per tick, with 1 replica)
  *   SCALE_TIER_B_MS=15000 (as deployed)  SCALE_TICKS=3 (tier-B ticks measured per configuration)
+ *   SCALE_HOUR_FILLED=0 (the share of an hour's history at the first share of changing queues put
+ *   into the current hour before the first window: 0.92 measures the hour's last minutes, its
+ *   series indexes as wide as they get)
  *
  * A simulated fleet on one Jolokia simulator (libs/testing/src/jolokia-simulator.ts, its bodies
  * recorded from the real Artemis 2.40 and checked against it by jolokia-simulator.int-spec.ts),
@@ -36,6 +39,10 @@ const REPLICAS = (process.env.SCALE_REPLICAS ?? '1,2').split(',').map(Number);
 const SHARES = (process.env.SCALE_SHARES ?? '0.05,1').split(',').map(Number);
 const TIER_B_MS = Number(process.env.SCALE_TIER_B_MS ?? 15_000);
 const TICKS = Number(process.env.SCALE_TICKS ?? 3);
+const HOUR_FILLED = Number(process.env.SCALE_HOUR_FILLED ?? 0);
+const HOUR_MS = 3_600_000;
+/** Each queue's samples in an hour when it does not change: one a heartbeat (ADR-0019). */
+const HEARTBEATS_PER_HOUR = 6;
 const LEASE_TTL_MS = 15_000;
 /** Queue counts per cluster: a fleet has a few large clusters and many small ones; the mean is 1. */
 const SPREAD = [0.2, 0.4, 0.6, 0.8, 1, 1, 1.2, 1.4, 1.6, 2.8];
@@ -160,11 +167,48 @@ async function main(): Promise<void> {
       }[]
     )[0].b;
 
+  /**
+   * Puts into the current hour the samples the fleet would have written in HOUR_FILLED of it with
+   * `share` of its queues changing at every tick (and a heartbeat for the others), copies of each
+   * queue's first sample dated from the hour's start to before it: the window then measures the
+   * hour as it ends, each new sample placed in a series index that wide.
+   */
+  const fillHour = async (share: number) => {
+    const perQueue = Math.round(HOUR_FILLED * (share * (HOUR_MS / TIER_B_MS) + HEARTBEATS_PER_HOUR));
+    const columns = (
+      (await db.query(
+        `SELECT column_name AS name FROM information_schema.columns
+          WHERE table_name = 'metric_sample' ORDER BY ordinal_position`,
+      )) as { name: string }[]
+    ).map((c) => `"${c.name}"`);
+    const values = columns.map((c) =>
+      c === '"sampled_at"'
+        ? `date_trunc('hour', first.sampled_at) + (first.sampled_at - date_trunc('hour', first.sampled_at)) * random()`
+        : `first.${c}`,
+    );
+    const started = Date.now();
+    await db.query(
+      `INSERT INTO metric_sample (${columns.join(', ')})
+       SELECT ${values.join(', ')}
+         FROM (SELECT DISTINCT ON (cluster_id, queue) * FROM metric_sample ORDER BY cluster_id, queue, sampled_at) first,
+              generate_series(1, $1)`,
+      [perQueue],
+    );
+    progress(
+      `  the hour filled with ${perQueue} samples a queue (${HOUR_FILLED * 100}% of an hour at ${share * 100}%) in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  };
+  let hourFilled = HOUR_FILLED === 0;
+
   const measure = async (label: string, count: number, share: number): Promise<Figures> => {
     progress(`${label}: ${count} scraper replica(s), ${share * 100}% of queues changing per tick`);
     sim.changeShare = share;
     await start(count);
     const ownership = await settled(count);
+    if (!hourFilled) {
+      await fillHour(share);
+      hourFilled = true;
+    }
     // Every window a tick after a vacuum and a checkpoint. The first change to a page after a
     // checkpoint logs the whole page: left to chance, those images fall on whichever window follows
     // the checkpoint the configuration before brought on (max_wal_size), on tables that one left
@@ -208,7 +252,9 @@ async function main(): Promise<void> {
       split: split(ownership),
       snapshots,
     };
-    progress(`  ${JSON.stringify(figures)} (${nodeTicks} node ticks in ${seconds.toFixed(0)} s)`);
+    progress(
+      `  ${JSON.stringify(figures)} (${nodeTicks} node ticks in ${seconds.toFixed(0)} s, from ${new Date(startedAt).toISOString()})`,
+    );
     return figures;
   };
 
