@@ -13,10 +13,10 @@ import {
   ensurePartitions,
   reapOlderThan,
   reapPartitions,
+  type Sql,
 } from '@artemis-studio/db';
 import { createTestDatabase } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { BrokerEventDays1765500000000 } from '../libs/db/src/migrations/1765500000000-broker-event-days';
 import { runBench } from './support/run-bench';
 import { insertEventsSql } from './support/stored-events';
@@ -29,7 +29,7 @@ const CLUSTER_OF_EVENT = '($4::uuid[])[1 + i % 20]';
 const clusters = Array.from({ length: 20 }, () => randomUUID());
 
 /** Runs `work` after a checkpoint; its time and the WAL it wrote. */
-async function measured(db: DataSource, work: () => Promise<unknown>): Promise<{ s: number; walMb: number }> {
+async function measured(db: Sql, work: () => Promise<unknown>): Promise<{ s: number; walMb: number }> {
   await db.query('CHECKPOINT');
   const [{ lsn }] = (await db.query('SELECT pg_current_wal_lsn() AS lsn')) as { lsn: string }[];
   const started = performance.now();
