@@ -17,6 +17,7 @@ import { connect } from 'nats';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { EventStoreModule } from './app.module';
+import { RetentionService } from './retention/retention.service';
 
 const rawEvent = (clusterId: string, n: number, receivedAt = new Date()): RawBrokerEvent =>
   rawBrokerEvent({
@@ -186,6 +187,17 @@ describe('event store against real PostgreSQL and NATS', () => {
       const { removed } = await bus.request(rpcs.reapEvents, {});
       expect(removed).toBeGreaterThanOrEqual(2);
       expect(await countOf(clusterId)).toBe(1);
+    });
+
+    it('makes the days ahead of the clock, a missing one again at its hourly run (ADR-0025)', async () => {
+      // The migration makes today and tomorrow; the day after is the keeper's.
+      const dayAfter = `broker_event_p${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10).replace(/\D/g, '')}`;
+      const present = async () =>
+        (await db.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [dayAfter]))[0].present as boolean;
+      await db.query(`DROP TABLE IF EXISTS ${dayAfter}`);
+      expect(await present()).toBe(false);
+      await store.app.get(RetentionService).keepHourly();
+      expect(await present()).toBe(true);
     });
 
     it('counts a drop report once, however often it is retried', async () => {
