@@ -2,8 +2,10 @@
  * A stream's replay after a reconnect (issue 32, item 3: "replay of 500 events after a reconnect
  * p99 ≤ 50 ms"):   npm run bench -- gateway-replay      (BENCH_RECONNECTS=30)
  * The event store and one gateway on a private NATS server, a cluster with 2,000 stored events
- * among 300,000 of 20 other clusters (BENCH_OTHER_EVENTS), received over the last 72 hours (the
- * default retention: four days' partitions, ADR-0025) with ids of those times; each reconnect asks for the `events` topic with a Last-Event-ID 500 events back and is timed
+ * among 300,000 of 20 other clusters (BENCH_OTHER_EVENTS), received over the last 72 hours with ids
+ * of those times, as a store fresh from its migration holds them (ADR-0025: today's and
+ * tomorrow's partitions, the earlier days' events in the default one); each reconnect asks for
+ * the `events` topic with a Last-Event-ID 500 events back and is timed
  * from the request to its 500th replayed frame. The limit, in the same run: the same 500 rows read
  * straight from PostgreSQL and serialised, with no event store, bus, gateway or HTTP between.
  */
