@@ -50,3 +50,9 @@ export type { TestIdentityProvider } from './oidc';
 export { JOLOKIA_RECORDING_PATH, JolokiaSimulator, jolokiaRecording } from './jolokia-simulator';
 export type { JolokiaRecording, RecordedAnswer } from './jolokia-simulator';
 export { seeded } from './seeded';
+export {
+  NOTIFICATION_RECORDING_PATH,
+  NotificationSimulator,
+  notificationRecording,
+} from './notification-simulator';
+export type { NotificationRecording, RecordedNotification } from './notification-simulator';
