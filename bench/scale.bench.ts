@@ -17,20 +17,30 @@
  * what every tick cost before the history followed the changes). Last, with the most replicas, one
  * is SIGKILLed: how long until its clusters are owned by the others, and whether the lease history
  * ever shows a cluster taken before its previous owner's lease ran out.
- * Notifications are not simulated yet: no notifier runs.
+ *
+ * Then the notifications (SCALE_NOTIFIERS=1,2 notifier replica counts, empty for none;
+ * SCALE_NOTIFY_RATE=1000 per second across the fleet, SCALE_NOTIFY_BURST=2000 into one cluster
+ * every 5 s, SCALE_NOTIFY_SECONDS=30 measured per configuration): real notifier replicas on the
+ * notification simulator (libs/testing/src/notification-simulator.ts, its messages the real
+ * Artemis 2.40's), with the scrapers left from above reporting the live nodes. Per replica count:
+ * the notifiers' CPU per 1,000 notifications, the clusters' split, and every notification caused
+ * counted on the stream; last, one notifier SIGKILLed (bench/support/scale-notifications.ts).
  */
-import { buckets, leaseKey, type Lease } from '@artemis-studio/contracts';
+import { buckets } from '@artemis-studio/contracts';
 import { NatsBus } from '@artemis-studio/bus';
 import { StudioSettingEntity, createDataSource } from '@artemis-studio/db';
 import {
   JolokiaSimulator,
+  NotificationSimulator,
   createTestDatabase,
   insertCluster,
   spawnService,
   startPrivateNats,
   type ServiceProcess,
 } from '@artemis-studio/testing';
+import { crashOne, ownersOf, type Crash } from './support/lease-handover';
 import { cpuMsOf } from './support/process-stats';
+import { measureNotifiers, type NotificationResults } from './support/scale-notifications';
 import { runBench } from './support/run-bench';
 
 const CLUSTERS = Number(process.env.SCALE_CLUSTERS ?? 100);
@@ -40,6 +50,10 @@ const SHARES = (process.env.SCALE_SHARES ?? '0.05,1').split(',').map(Number);
 const TIER_B_MS = Number(process.env.SCALE_TIER_B_MS ?? 15_000);
 const TICKS = Number(process.env.SCALE_TICKS ?? 3);
 const HOUR_FILLED = Number(process.env.SCALE_HOUR_FILLED ?? 0);
+const NOTIFIERS = (process.env.SCALE_NOTIFIERS ?? '1,2').split(',').filter(Boolean).map(Number);
+const NOTIFY_RATE = Number(process.env.SCALE_NOTIFY_RATE ?? 1000);
+const NOTIFY_BURST = Number(process.env.SCALE_NOTIFY_BURST ?? 2000);
+const NOTIFY_SECONDS = Number(process.env.SCALE_NOTIFY_SECONDS ?? 30);
 const HOUR_MS = 3_600_000;
 /** Each queue's samples in an hour when it does not change: one a heartbeat (ADR-0019). */
 const HEARTBEATS_PER_HOUR = 6;
@@ -90,11 +104,16 @@ async function main(): Promise<void> {
     clusters: queueCounts.map((queues) => ({ queues })),
     changeShare: 0,
   });
+  // Quiet until the notifiers run: nobody subscribes before.
+  const notifying = await NotificationSimulator.start({
+    clusters: queueCounts.map((queues) => ({ queues })),
+    perSecond: 0,
+  });
   const clusterIds: string[] = [];
   for (let c = 0; c < CLUSTERS; c++) {
     const cluster = await insertCluster(db, {
       name: `sim-${c}`,
-      nodes: [{ name: 'live', jolokiaUrl: sim.jolokiaUrl(c) }],
+      nodes: [{ name: 'live', jolokiaUrl: sim.jolokiaUrl(c), amqpUrl: notifying.amqpUrl(c) }],
       jolokia: { username: 'sim', password: 'sim' },
     });
     clusterIds[c] = cluster.id;
@@ -105,6 +124,8 @@ async function main(): Promise<void> {
     DATABASE_URL: database.url,
     LOG_LEVEL: 'warn',
     LEASE_TTL_MS: String(LEASE_TTL_MS),
+    // A notifier stopped between configurations has no successor to wait for.
+    NOTIFIER_HANDOVER_SECONDS: '0',
   };
   let replicas: ServiceProcess[] = [];
   const start = async (count: number) => {
@@ -116,14 +137,7 @@ async function main(): Promise<void> {
     await Promise.all(replicas.map((r) => r.stop()));
     replicas = [];
   };
-  const owners = async () => {
-    const byCluster = new Map<string, string>();
-    for (const id of clusterIds) {
-      const lease = await leases.get(leaseKey('scraper', id));
-      if (lease && Date.parse(lease.value.expiresAt) > Date.now()) byCluster.set(id, lease.value.owner);
-    }
-    return byCluster;
-  };
+  const owners = () => ownersOf(leases, 'scraper', clusterIds);
   /** Until every cluster is owned, by `expected` replicas in all, and the ownership held half a tick. */
   const settled = async (expected: number) => {
     const deadline = Date.now() + 4 * LEASE_TTL_MS + 4 * TIER_B_MS;
@@ -270,41 +284,42 @@ async function main(): Promise<void> {
   }
 
   // The crash: one replica of the last configuration SIGKILLed; its clusters must move within a TTL.
-  const handovers = { late: [] as string[], twice: [] as string[] };
-  let movedAfterMs: number | null = null;
+  let crash: Crash | undefined;
   if (replicas.length > 1) {
-    const history = new Map<string, (Lease | null)[]>();
-    const watching = leases.watch((key, value) => {
-      if (!history.has(key)) history.set(key, []);
-      history.get(key)!.push(value);
-    });
-    const victim = 'scraper-0';
-    const before = await owners();
-    const orphans = clusterIds.filter((id) => before.get(id) === victim);
-    const killedAt = Date.now();
-    progress(`SIGKILL to ${victim}, owner of ${orphans.length} clusters`);
-    await replicas[0].kill();
-    while (Date.now() - killedAt < 3 * LEASE_TTL_MS) {
-      const now = await owners();
-      if (orphans.every((id) => now.has(id) && now.get(id) !== victim)) {
-        movedAfterMs = Date.now() - killedAt;
-        break;
-      }
-      await sleep(200);
-    }
-    watching.stop();
-    // A lease taken from another owner before that owner's lease ran out: the cluster owned twice.
-    for (const [key, values] of history) {
-      for (let i = 1; i < values.length; i++) {
-        const [prev, next] = [values[i - 1], values[i]];
-        if (!prev || !next || prev.owner === next.owner) continue;
-        if (Date.parse(next.acquiredAt) < Date.parse(prev.expiresAt)) handovers.twice.push(key);
-      }
-    }
+    progress(`SIGKILL to scraper-0`);
+    crash = await crashOne(
+      leases,
+      'scraper',
+      clusterIds,
+      { process: replicas[0], id: 'scraper-0' },
+      3 * LEASE_TTL_MS,
+    );
     replicas = replicas.slice(1);
+  }
+
+  let notifications: NotificationResults | undefined;
+  if (NOTIFIERS.length > 0) {
+    // The scrapers left from above report the live nodes the notifiers subscribe to.
+    if (replicas.length === 0) await start(1);
+    sim.changeShare = SHARES[0];
+    notifying.perSecond = NOTIFY_RATE;
+    notifications = await measureNotifiers({
+      bus,
+      env,
+      clusterIds,
+      queueCounts,
+      sim: notifying,
+      leases,
+      leaseTtlMs: LEASE_TTL_MS,
+      replicaCounts: NOTIFIERS,
+      seconds: NOTIFY_SECONDS,
+      burst: NOTIFY_BURST,
+      progress,
+    });
   }
   await stopAll();
   await sim.stop();
+  await notifying.stop();
   await bus.close();
   await db.destroy();
   await database.drop();
@@ -327,10 +342,32 @@ async function main(): Promise<void> {
         `${r.split.map((s) => `${(s * 100).toFixed(0)}%`).join(' / ')} | ${r.topTables} |`,
     );
   }
-  if (REPLICAS.at(-1)! > 1)
+  const crashLine = (service: string, c: Crash, of: number) =>
+    `One of ${of} ${service} replicas SIGKILLed: its ${c.orphans} clusters owned by the others after ${c.movedAfterMs === null ? 'never' : `${(c.movedAfterMs / 1000).toFixed(1)} s`} (lease TTL ${LEASE_TTL_MS / 1000} s); ` +
+    `leases taken before their owner's ran out: ${c.ownedTwice.length}`;
+  if (crash) console.log(`\n${crashLine('scraper', crash, REPLICAS.at(-1)!)}`);
+  if (notifications) {
     console.log(
-      `\nOne of ${REPLICAS.at(-1)} replicas SIGKILLed: its clusters owned by the others after ${movedAfterMs === null ? 'never' : `${(movedAfterMs / 1000).toFixed(1)} s`} (lease TTL ${LEASE_TTL_MS / 1000} s); ` +
-        `leases taken before their owner's ran out: ${handovers.twice.length}`,
+      `\nNotifications, ${NOTIFY_RATE}/s across the fleet and a burst of ${NOTIFY_BURST} into one cluster every 5 s, ${NOTIFY_SECONDS} s per configuration\n`,
+    );
+    console.log(
+      '| notifier replicas | notifications | per second | notifier CPU ms per 1,000 | on the stream | most waiting for credit | queues per replica |',
+    );
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    for (const n of notifications.figures)
+      console.log(
+        `| ${n.replicas} | ${n.caused} | ${n.perSecond.toFixed(0)} | ${n.cpuMsPer1000.toFixed(0)} | ${n.published} | ${n.peakBacklog} | ${n.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')} |`,
+      );
+    const c = notifications.crash;
+    if (c)
+      console.log(
+        `\n${crashLine('notifier', c, NOTIFIERS.at(-1)!)} (and every live node subscribed once again); ` +
+          `${c.caused - c.published} of the ${c.caused} notifications caused from the kill until then not on the stream, ${c.unobserved} unobserved periods stated`,
+      );
+  }
+  if (notifying.dropped + notifying.refused > 0)
+    console.log(
+      `\nThe notification simulator dropped ${notifying.dropped} (a subscriber's backlog full) and refused ${notifying.refused} subscriptions`,
     );
   const unknown = [...sim.unknown.entries()];
   if (unknown.length > 0)
@@ -343,13 +380,27 @@ async function main(): Promise<void> {
     ...results
       .filter((r) => r.snapshots !== totalQueues)
       .map((r) => `${r.label}: ${r.snapshots} queues stored of ${totalQueues}`),
-    ...(movedAfterMs === null && REPLICAS.at(-1)! > 1
-      ? ['the killed replica’s clusters did not move within 3 TTLs']
-      : []),
-    ...(movedAfterMs !== null && movedAfterMs > 2 * LEASE_TTL_MS
-      ? [`clusters moved after ${movedAfterMs} ms, over two TTLs`]
-      : []),
-    ...handovers.twice.map((key) => `${key} owned twice`),
+    ...[crash, notifications?.crash].flatMap((c, i) => {
+      if (!c) return [];
+      const service = i === 0 ? 'scraper' : 'notifier';
+      if (c.movedAfterMs === null) return [`the killed ${service}'s clusters did not move within 3 TTLs`];
+      return [
+        ...(c.movedAfterMs > 2 * LEASE_TTL_MS
+          ? [`${service} clusters moved after ${c.movedAfterMs} ms, over two TTLs`]
+          : []),
+        ...c.ownedTwice.map((key) => `${key} owned twice`),
+      ];
+    }),
+    ...(notifications?.figures ?? []).flatMap((n) => [
+      ...(n.published < n.caused
+        ? [
+            `${n.replicas} notifier(s): ${n.caused - n.published} of ${n.caused} notifications not on the stream`,
+          ]
+        : []),
+      ...(n.replicas > 1 && n.split[0] > 1.1 / n.replicas
+        ? [`${n.replicas} notifiers: the busiest holds ${(n.split[0] * 100).toFixed(0)}% of the queues`]
+        : []),
+    ]),
   ];
   for (const failure of failures) console.log(`FAILED ${failure}`);
   if (failures.length > 0) process.exitCode = 1;

@@ -1,0 +1,210 @@
+/**
+ * The scale rig's notifications (issue 32, item 5): real notifier replicas subscribed to every
+ * simulated live node (libs/testing/src/notification-simulator.ts, its messages the real Artemis
+ * 2.40's, checked against it by notification-simulator.int-spec.ts), a steady rate of
+ * notifications shared by the clusters as their queues are, and a burst into one cluster every few
+ * seconds. Measured per replica count: the notifiers' CPU per 1,000 notifications, how the
+ * clusters split between them, and whether every notification caused reached the stream.
+ */
+import { UNOBSERVED_EVENT_TYPE, channels, subjectPatterns, type Lease } from '@artemis-studio/contracts';
+import type { Bus, TypedKv } from '@artemis-studio/bus';
+import { NotificationSimulator, spawnService, type ServiceProcess } from '@artemis-studio/testing';
+import { cpuMsOf } from './process-stats';
+import { crashOne, ownersOf, type Crash } from './lease-handover';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface NotificationRigOptions {
+  bus: Bus;
+  /** Every service's environment: NATS, the database, the lease TTL. */
+  env: Record<string, string>;
+  clusterIds: string[];
+  queueCounts: number[];
+  sim: NotificationSimulator;
+  leases: TypedKv<Lease>;
+  leaseTtlMs: number;
+  /** Notifier replica counts, one configuration each; the last one's first replica is SIGKILLed. */
+  replicaCounts: number[];
+  seconds: number;
+  /** Notifications into one cluster at once, every BURST_EVERY_MS. */
+  burst: number;
+  progress(step: string): void;
+}
+
+export interface NotifierFigures {
+  replicas: number;
+  caused: number;
+  /** Events the stream took of them, once the notifiers caught up: every one, or fewer. */
+  published: number;
+  perSecond: number;
+  cpuMsPer1000: number;
+  /** Each replica's share of the fleet's queues, largest first. */
+  split: number[];
+  /** The most notifications waiting for a notifier's credit at once, in the simulator. */
+  peakBacklog: number;
+}
+
+export interface NotificationResults {
+  figures: NotifierFigures[];
+  /** `unobserved`: the periods the surviving notifiers stated for the killed one's clusters. */
+  crash?: Crash & { caused: number; published: number; unobserved: number };
+}
+
+const BURST_EVERY_MS = 5_000;
+/** How long the pipeline may take to publish what the window caused. */
+const CATCH_UP_MS = 20_000;
+
+export async function measureNotifiers(options: NotificationRigOptions): Promise<NotificationResults> {
+  const { sim, clusterIds, queueCounts, leases, progress } = options;
+  // Every event the stream takes (its duplicates refused by their ids, as deployed), read by a
+  // consumer of the rig's own: the notifications, and apart from them the unobserved periods the
+  // notifiers state.
+  const taken = { notifications: 0, unobserved: 0 };
+  const reading = options.bus.consume(
+    channels.eventRaw,
+    { durable: 'scale-rig', filterSubject: subjectPatterns.eventRaw() },
+    (event, delivery) => {
+      if (event.type === UNOBSERVED_EVENT_TYPE) taken.unobserved++;
+      else taken.notifications++;
+      delivery.ack();
+    },
+  );
+  const caused = () => sim.caused.reduce((a, b) => a + b, 0);
+  const totalQueues = queueCounts.reduce((a, b) => a + b, 0);
+  const split = (byCluster: Map<string, string>) => {
+    const queuesOf = new Map<string, number>();
+    clusterIds.forEach((id, c) => {
+      const owner = byCluster.get(id) ?? 'none';
+      queuesOf.set(owner, (queuesOf.get(owner) ?? 0) + queueCounts[c]);
+    });
+    return [...queuesOf.values()].map((q) => q / totalQueues).sort((a, b) => b - a);
+  };
+  /** Every cluster's live node with exactly one subscriber: each cluster read by one notifier. */
+  const subscribedOnce = () => sim.subscribers().every((n) => n === 1);
+
+  let replicas: ServiceProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    replicas = [];
+  };
+  const rate = sim.perSecond;
+  let bursts = 0;
+  let paused = false;
+  const bursting = setInterval(() => {
+    if (!paused) sim.burst(bursts++ % clusterIds.length, options.burst);
+  }, BURST_EVERY_MS);
+  const mark = () => ({ caused: caused(), published: taken.notifications });
+  const pause = () => {
+    sim.perSecond = 0;
+    paused = true;
+  };
+  const resume = () => {
+    sim.perSecond = rate;
+    paused = false;
+  };
+  /** Pauses until nothing is in flight (nothing waits for credit, the stream took nothing for a second): a start. */
+  const quiesce = async () => {
+    pause();
+    const deadline = Date.now() + CATCH_UP_MS;
+    let last = -1;
+    while ((taken.notifications !== last || sim.backlog() > 0) && Date.now() < deadline) {
+      last = taken.notifications;
+      await sleep(1000);
+    }
+    const now = mark();
+    resume();
+    return now;
+  };
+  /**
+   * Stops causing notifications and waits for the stream to take what was caused since `from`:
+   * what it then lacks is lost. Counted while notifications go on, a loss would hide behind the
+   * later ones published.
+   */
+  const settle = async (from: { caused: number; published: number }) => {
+    pause();
+    const causedSince = caused() - from.caused;
+    const caughtUpBy = Date.now() + CATCH_UP_MS;
+    while (taken.notifications - from.published < causedSince && Date.now() < caughtUpBy) await sleep(250);
+    const published = taken.notifications - from.published;
+    resume();
+    return { caused: causedSince, published };
+  };
+  const results: NotificationResults = { figures: [] };
+  try {
+    for (const count of options.replicaCounts) {
+      progress(
+        `notifications: ${count} notifier replica(s), ${sim.perSecond}/s and a burst of ${options.burst} every ${BURST_EVERY_MS / 1000} s`,
+      );
+      for (let i = 0; i < count; i++)
+        replicas.push(
+          await spawnService('notifier', 18_801 + i, { ...options.env, STUDIO_REPLICA_ID: `notifier-${i}` }),
+        );
+      const deadline = Date.now() + 4 * options.leaseTtlMs;
+      let owners = new Map<string, string>();
+      for (;;) {
+        owners = await ownersOf(leases, 'notifier', clusterIds);
+        if (owners.size === clusterIds.length && new Set(owners.values()).size === count && subscribedOnce())
+          break;
+        if (Date.now() > deadline)
+          throw new Error(
+            `notifiers did not settle: ${owners.size} of ${clusterIds.length} clusters owned, ${sim.subscribers().filter((n) => n === 1).length} subscribed once`,
+          );
+        await sleep(500);
+      }
+      // A few seconds at the rate first, so the window holds no subscription's start; then the
+      // window starts with nothing in flight, so what it counts on the stream is its own.
+      await sleep(5_000);
+      const start = await quiesce();
+      const cpuBefore = replicas.map((r) => cpuMsOf(r.pid));
+      const startedAt = Date.now();
+      let peakBacklog = 0;
+      while (Date.now() - startedAt < options.seconds * 1000) {
+        await sleep(250);
+        peakBacklog = Math.max(peakBacklog, sim.backlog());
+      }
+      const seconds = (Date.now() - startedAt) / 1000;
+      const cpuMs = replicas.reduce((sum, r, i) => sum + cpuMsOf(r.pid) - cpuBefore[i], 0);
+      const inWindow = await settle(start);
+      const figures: NotifierFigures = {
+        replicas: count,
+        caused: inWindow.caused,
+        published: inWindow.published,
+        perSecond: inWindow.caused / seconds,
+        cpuMsPer1000: cpuMs / (inWindow.caused / 1000),
+        split: split(owners),
+        peakBacklog,
+      };
+      progress(`  ${JSON.stringify(figures)}`);
+      results.figures.push(figures);
+      if (count !== options.replicaCounts.at(-1)) await stopAll();
+    }
+
+    if (replicas.length > 1) {
+      const before = await quiesce();
+      const unobservedBefore = taken.unobserved;
+      progress(`SIGKILL to notifier-0`);
+      const crash = await crashOne(
+        leases,
+        'notifier',
+        clusterIds,
+        { process: replicas[0], id: 'notifier-0' },
+        3 * options.leaseTtlMs,
+        subscribedOnce,
+      );
+      replicas = replicas.slice(1);
+      const since = await settle(before);
+      results.crash = {
+        ...crash,
+        caused: since.caused,
+        published: since.published,
+        unobserved: taken.unobserved - unobservedBefore,
+      };
+      progress(`  ${JSON.stringify(results.crash)}`);
+    }
+  } finally {
+    clearInterval(bursting);
+    await stopAll();
+    await reading.stop();
+  }
+  return results;
+}
