@@ -351,12 +351,12 @@ async function main(): Promise<void> {
       `\nNotifications, ${NOTIFY_RATE}/s across the fleet and a burst of ${NOTIFY_BURST} into one cluster every 5 s, ${NOTIFY_SECONDS} s per configuration\n`,
     );
     console.log(
-      '| notifier replicas | notifications | per second | notifier CPU ms per 1,000 | on the stream | most waiting for credit | queues per replica |',
+      '| notifier replicas | notifications | per second | notifier CPU ms per 1,000 | notifier CPU ms per second | on the stream | most waiting for credit | queues per replica |',
     );
-    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const n of notifications.figures)
       console.log(
-        `| ${n.replicas} | ${n.caused} | ${n.perSecond.toFixed(0)} | ${n.cpuMsPer1000.toFixed(0)} | ${n.published} | ${n.peakBacklog} | ${n.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')} |`,
+        `| ${n.replicas} | ${n.caused} | ${n.perSecond.toFixed(0)} | ${n.cpuMsPer1000.toFixed(0)} | ${n.cpuMsPerSecond.toFixed(0)} | ${n.published} | ${n.peakBacklog} | ${n.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')} |`,
       );
     const c = notifications.crash;
     if (c)

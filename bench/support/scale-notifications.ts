@@ -38,6 +38,8 @@ export interface NotifierFigures {
   published: number;
   perSecond: number;
   cpuMsPer1000: number;
+  /** The notifiers' CPU per second of the window, all replicas: what they cost at this rate, idle costs included. */
+  cpuMsPerSecond: number;
   /** Each replica's share of the fleet's queues, largest first. */
   split: number[];
   /** The most notifications waiting for a notifier's credit at once, in the simulator. */
@@ -170,7 +172,8 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
         caused: inWindow.caused,
         published: inWindow.published,
         perSecond: inWindow.caused / seconds,
-        cpuMsPer1000: cpuMs / (inWindow.caused / 1000),
+        cpuMsPer1000: inWindow.caused > 0 ? cpuMs / (inWindow.caused / 1000) : 0,
+        cpuMsPerSecond: cpuMs / seconds,
         split: split(owners),
         peakBacklog,
       };
