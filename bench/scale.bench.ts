@@ -392,10 +392,8 @@ async function main(): Promise<void> {
       ];
     }),
     ...(notifications?.figures ?? []).flatMap((n) => [
-      ...(n.published < n.caused
-        ? [
-            `${n.replicas} notifier(s): ${n.caused - n.published} of ${n.caused} notifications not on the stream`,
-          ]
+      ...(n.published !== n.caused
+        ? [`${n.replicas} notifier(s): ${n.published} of ${n.caused} notifications on the stream`]
         : []),
       ...(n.replicas > 1 && n.split[0] > 1.1 / n.replicas
         ? [`${n.replicas} notifiers: the busiest holds ${(n.split[0] * 100).toFixed(0)}% of the queues`]
