@@ -24,7 +24,9 @@
  * notification simulator (libs/testing/src/notification-simulator.ts, its messages the real
  * Artemis 2.40's), with the scrapers left from above reporting the live nodes. Per replica count:
  * the notifiers' CPU per 1,000 notifications, the clusters' split, and every notification caused
- * counted on the stream; last, one notifier SIGKILLed (bench/support/scale-notifications.ts).
+ * counted on the stream. Then one more notifier joins the last configuration (a rebalance: only
+ * clusters moving to it, nothing lost or stored twice), and one is SIGKILLed
+ * (bench/support/scale-notifications.ts).
  */
 import { buckets } from '@artemis-studio/contracts';
 import { NatsBus } from '@artemis-studio/bus';
@@ -124,8 +126,6 @@ async function main(): Promise<void> {
     DATABASE_URL: database.url,
     LOG_LEVEL: 'warn',
     LEASE_TTL_MS: String(LEASE_TTL_MS),
-    // A notifier stopped between configurations has no successor to wait for.
-    NOTIFIER_HANDOVER_SECONDS: '0',
   };
   let replicas: ServiceProcess[] = [];
   const start = async (count: number) => {
@@ -358,10 +358,16 @@ async function main(): Promise<void> {
       console.log(
         `| ${n.replicas} | ${n.caused} | ${n.perSecond.toFixed(0)} | ${n.cpuMsPer1000.toFixed(0)} | ${n.cpuMsPerSecond.toFixed(0)} | ${n.published} | ${n.peakBacklog} | ${n.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')} |`,
       );
+    const r = notifications.rebalance;
+    if (r)
+      console.log(
+        `\nA notifier joined ${r.from}: ${r.moved} of ${CLUSTERS} clusters moved, ${r.movedElsewhere} of them not to it; settled after ${(r.settledAfterMs / 1000).toFixed(1)} s, ` +
+          `split ${r.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')}; ${r.published} of the ${r.caused} notifications caused meanwhile on the stream, ${r.unobserved} unobserved periods stated`,
+      );
     const c = notifications.crash;
     if (c)
       console.log(
-        `\n${crashLine('notifier', c, NOTIFIERS.at(-1)!)} (and every live node subscribed once again); ` +
+        `\n${crashLine('notifier', c, NOTIFIERS.at(-1)! + (r ? 1 : 0))} (and every live node subscribed once again); ` +
           `${c.caused - c.published} of the ${c.caused} notifications caused from the kill until then not on the stream, ${c.unobserved} unobserved periods stated`,
       );
   }
@@ -399,6 +405,18 @@ async function main(): Promise<void> {
         ? [`${n.replicas} notifiers: the busiest holds ${(n.split[0] * 100).toFixed(0)}% of the queues`]
         : []),
     ]),
+    ...(notifications?.rebalance
+      ? [
+          ...(notifications.rebalance.published !== notifications.rebalance.caused
+            ? [
+                `rebalance: ${notifications.rebalance.published} of ${notifications.rebalance.caused} notifications on the stream`,
+              ]
+            : []),
+          ...(notifications.rebalance.unobserved > 0
+            ? [`rebalance: ${notifications.rebalance.unobserved} unobserved periods stated`]
+            : []),
+        ]
+      : []),
   ];
   for (const failure of failures) console.log(`FAILED ${failure}`);
   if (failures.length > 0) process.exitCode = 1;

@@ -23,7 +23,10 @@ export interface NotificationRigOptions {
   sim: NotificationSimulator;
   leases: TypedKv<Lease>;
   leaseTtlMs: number;
-  /** Notifier replica counts, one configuration each; the last one's first replica is SIGKILLed. */
+  /**
+   * Notifier replica counts, one configuration each. Then one more replica joins the last one
+   * (a rebalance), and the first replica is SIGKILLed.
+   */
   replicaCounts: number[];
   seconds: number;
   /** Notifications into one cluster at once, every BURST_EVERY_MS. */
@@ -46,8 +49,24 @@ export interface NotifierFigures {
   peakBacklog: number;
 }
 
+export interface Rebalance {
+  /** Replicas before one joined. */
+  from: number;
+  /** Clusters whose owner changed; `movedElsewhere` of them not to the replica that joined. */
+  moved: number;
+  movedElsewhere: number;
+  /** From the new replica's start until ownership and subscriptions settled. */
+  settledAfterMs: number;
+  caused: number;
+  published: number;
+  unobserved: number;
+  split: number[];
+}
+
 export interface NotificationResults {
   figures: NotifierFigures[];
+  /** A replica joining the last configuration, before the crash. */
+  rebalance?: Rebalance;
   /** `unobserved`: the periods the surviving notifiers stated for the killed one's clusters. */
   crash?: Crash & { caused: number; published: number; unobserved: number };
 }
@@ -131,28 +150,39 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
     resume();
     return { caused: causedSince, published };
   };
+  const spawn = async (i: number) =>
+    replicas.push(
+      await spawnService('notifier', 18_801 + i, { ...options.env, STUDIO_REPLICA_ID: `notifier-${i}` }),
+    );
+  /**
+   * Until every cluster is owned, by `count` replicas in all, each live node subscribed once (a
+   * handover's overlap over), and the owners unchanged for two looks a second apart.
+   */
+  const settledOn = async (count: number) => {
+    const deadline = Date.now() + 4 * options.leaseTtlMs;
+    let last = '';
+    for (;;) {
+      const owners = await ownersOf(leases, 'notifier', clusterIds);
+      const key = JSON.stringify([...owners.entries()].sort());
+      const settled =
+        owners.size === clusterIds.length && new Set(owners.values()).size === count && subscribedOnce();
+      if (settled && key === last) return owners;
+      if (Date.now() > deadline)
+        throw new Error(
+          `notifiers did not settle: ${owners.size} of ${clusterIds.length} clusters owned, ${sim.subscribers().filter((n) => n === 1).length} subscribed once`,
+        );
+      last = settled ? key : '';
+      await sleep(1000);
+    }
+  };
   const results: NotificationResults = { figures: [] };
   try {
     for (const count of options.replicaCounts) {
       progress(
         `notifications: ${count} notifier replica(s), ${sim.perSecond}/s and a burst of ${options.burst} every ${BURST_EVERY_MS / 1000} s`,
       );
-      for (let i = 0; i < count; i++)
-        replicas.push(
-          await spawnService('notifier', 18_801 + i, { ...options.env, STUDIO_REPLICA_ID: `notifier-${i}` }),
-        );
-      const deadline = Date.now() + 4 * options.leaseTtlMs;
-      let owners = new Map<string, string>();
-      for (;;) {
-        owners = await ownersOf(leases, 'notifier', clusterIds);
-        if (owners.size === clusterIds.length && new Set(owners.values()).size === count && subscribedOnce())
-          break;
-        if (Date.now() > deadline)
-          throw new Error(
-            `notifiers did not settle: ${owners.size} of ${clusterIds.length} clusters owned, ${sim.subscribers().filter((n) => n === 1).length} subscribed once`,
-          );
-        await sleep(500);
-      }
+      for (let i = 0; i < count; i++) await spawn(i);
+      const owners = await settledOn(count);
       // A few seconds at the rate first, so the window holds no subscription's start; then the
       // window starts with nothing in flight, so what it counts on the stream is its own.
       await sleep(5_000);
@@ -180,6 +210,33 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
       progress(`  ${JSON.stringify(figures)}`);
       results.figures.push(figures);
       if (count !== options.replicaCounts.at(-1)) await stopAll();
+    }
+
+    if (replicas.length > 0) {
+      // A replica joins: the clusters it is now the preferred owner of move to it, each handed over
+      // (observed by both until the new owner is, duplicates removed by their ids), the rest stay.
+      const from = replicas.length;
+      const before = await quiesce();
+      const ownersBefore = await ownersOf(leases, 'notifier', clusterIds);
+      const unobservedBefore = taken.unobserved;
+      progress(`a notifier joins ${from}`);
+      const joinedAt = Date.now();
+      await spawn(from);
+      const ownersAfter = await settledOn(from + 1);
+      const settledAfterMs = Date.now() - joinedAt;
+      const since = await settle(before);
+      const moved = clusterIds.filter((id) => ownersAfter.get(id) !== ownersBefore.get(id));
+      results.rebalance = {
+        from,
+        moved: moved.length,
+        movedElsewhere: moved.filter((id) => ownersAfter.get(id) !== `notifier-${from}`).length,
+        settledAfterMs,
+        caused: since.caused,
+        published: since.published,
+        unobserved: taken.unobserved - unobservedBefore,
+        split: split(ownersAfter),
+      };
+      progress(`  ${JSON.stringify(results.rebalance)}`);
     }
 
     if (replicas.length > 1) {
