@@ -351,24 +351,26 @@ async function main(): Promise<void> {
       `\nNotifications, ${NOTIFY_RATE}/s across the fleet and a burst of ${NOTIFY_BURST} into one cluster every 5 s, ${NOTIFY_SECONDS} s per configuration\n`,
     );
     console.log(
-      '| notifier replicas | notifications | per second | notifier CPU ms per 1,000 | notifier CPU ms per second | on the stream | most waiting for credit | queues per replica |',
+      '| notifier replicas | notifications | per second | notifier CPU ms per 1,000 | notifier CPU ms per second | on the stream | on it twice | most waiting for credit | queues per replica |',
     );
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const n of notifications.figures)
       console.log(
-        `| ${n.replicas} | ${n.caused} | ${n.perSecond.toFixed(0)} | ${n.cpuMsPer1000.toFixed(0)} | ${n.cpuMsPerSecond.toFixed(0)} | ${n.published} | ${n.peakBacklog} | ${n.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')} |`,
+        `| ${n.replicas} | ${n.caused} | ${n.perSecond.toFixed(0)} | ${n.cpuMsPer1000.toFixed(0)} | ${n.cpuMsPerSecond.toFixed(0)} | ${n.published} | ${n.twice} | ${n.peakBacklog} | ${n.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')} |`,
       );
+    if (notifications.redelivered)
+      console.log(`\nThe rig's consumer was given ${notifications.redelivered} messages again, counted once`);
     const r = notifications.rebalance;
     if (r)
       console.log(
         `\nA notifier joined ${r.from}: ${r.moved} of ${CLUSTERS} clusters moved, ${r.movedElsewhere} of them not to it; settled after ${(r.settledAfterMs / 1000).toFixed(1)} s, ` +
-          `split ${r.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')}; ${r.published} of the ${r.caused} notifications caused meanwhile on the stream, ${r.unobserved} unobserved periods stated`,
+          `split ${r.split.map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')}; ${r.published} of the ${r.caused} notifications caused meanwhile on the stream (${r.twice} twice), ${r.unobserved} unobserved periods stated`,
       );
     const c = notifications.crash;
     if (c)
       console.log(
         `\n${crashLine('notifier', c, NOTIFIERS.at(-1)! + (r ? 1 : 0))} (and every live node subscribed once again); ` +
-          `${c.caused - c.published} of the ${c.caused} notifications caused from the kill until then not on the stream, ${c.unobserved} unobserved periods stated`,
+          `${c.caused - c.published} of the ${c.caused} notifications caused from the kill until then not on the stream (${c.twice} on it twice), ${c.unobserved} unobserved periods stated`,
       );
   }
   if (notifying.dropped + notifying.refused > 0)
@@ -398,6 +400,7 @@ async function main(): Promise<void> {
       ];
     }),
     ...(notifications?.figures ?? []).flatMap((n) => [
+      ...(n.twice > 0 ? [`${n.replicas} notifier(s): ${n.twice} notifications on the stream twice`] : []),
       ...(n.published !== n.caused
         ? [`${n.replicas} notifier(s): ${n.published} of ${n.caused} notifications on the stream`]
         : []),
@@ -407,6 +410,9 @@ async function main(): Promise<void> {
     ]),
     ...(notifications?.rebalance
       ? [
+          ...(notifications.rebalance.twice > 0
+            ? [`rebalance: ${notifications.rebalance.twice} notifications on the stream twice`]
+            : []),
           ...(notifications.rebalance.published !== notifications.rebalance.caused
             ? [
                 `rebalance: ${notifications.rebalance.published} of ${notifications.rebalance.caused} notifications on the stream`,

@@ -39,6 +39,8 @@ export interface NotifierFigures {
   caused: number;
   /** Events the stream took of them, once the notifiers caught up: every one, or fewer. */
   published: number;
+  /** Events on the stream twice (one event id on two messages). */
+  twice: number;
   perSecond: number;
   cpuMsPer1000: number;
   /** The notifiers' CPU per second of the window, all replicas: what they cost at this rate, idle costs included. */
@@ -59,6 +61,7 @@ export interface Rebalance {
   settledAfterMs: number;
   caused: number;
   published: number;
+  twice: number;
   unobserved: number;
   split: number[];
 }
@@ -68,7 +71,9 @@ export interface NotificationResults {
   /** A replica joining the last configuration, before the crash. */
   rebalance?: Rebalance;
   /** `unobserved`: the periods the surviving notifiers stated for the killed one's clusters. */
-  crash?: Crash & { caused: number; published: number; unobserved: number };
+  crash?: Crash & { caused: number; published: number; twice: number; unobserved: number };
+  /** Messages the rig's consumer was given again: counted once, said so it is known. */
+  redelivered?: number;
 }
 
 const BURST_EVERY_MS = 5_000;
@@ -80,14 +85,25 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
   // Every event the stream takes (its duplicates refused by their ids, as deployed), read by a
   // consumer of the rig's own: the notifications, and apart from them the unobserved periods the
   // notifiers state.
-  const taken = { notifications: 0, unobserved: 0 };
+  // A message the consumer is given again (its ack lost) is counted once; an event id on two of
+  // the stream's messages is an event stored twice.
+  const taken = { notifications: 0, unobserved: 0, redelivered: 0, twice: 0 };
+  const ids = new Set<string>();
+  let lastSeq = 0;
   const reading = options.bus.consume(
     channels.eventRaw,
     { durable: 'scale-rig', filterSubject: subjectPatterns.eventRaw() },
     (event, delivery) => {
+      delivery.ack();
+      if (delivery.streamSeq <= lastSeq) {
+        taken.redelivered++;
+        return;
+      }
+      lastSeq = delivery.streamSeq;
+      if (ids.has(event.eventId)) taken.twice++;
+      ids.add(event.eventId);
       if (event.type === UNOBSERVED_EVENT_TYPE) taken.unobserved++;
       else taken.notifications++;
-      delivery.ack();
     },
   );
   const caused = () => sim.caused.reduce((a, b) => a + b, 0);
@@ -114,7 +130,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
   const bursting = setInterval(() => {
     if (!paused) sim.burst(bursts++ % clusterIds.length, options.burst);
   }, BURST_EVERY_MS);
-  const mark = () => ({ caused: caused(), published: taken.notifications });
+  const mark = () => ({ caused: caused(), published: taken.notifications, twice: taken.twice });
   const pause = () => {
     sim.perSecond = 0;
     paused = true;
@@ -123,12 +139,15 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
     sim.perSecond = rate;
     paused = false;
   };
-  /** Pauses until nothing is in flight (nothing waits for credit, the stream took nothing for a second): a start. */
+  /** Pauses until nothing is in flight (nothing waits for credit, the stream took nothing for two seconds): a start. */
   const quiesce = async () => {
     pause();
     const deadline = Date.now() + CATCH_UP_MS;
+    // Still for two looks in a row: a batch the notifier retries can take longer than a second.
+    let still = 0;
     let last = -1;
-    while ((taken.notifications !== last || sim.backlog() > 0) && Date.now() < deadline) {
+    while (still < 2 && Date.now() < deadline) {
+      still = taken.notifications === last && sim.backlog() === 0 ? still + 1 : 0;
       last = taken.notifications;
       await sleep(1000);
     }
@@ -141,14 +160,14 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
    * what it then lacks is lost. Counted while notifications go on, a loss would hide behind the
    * later ones published.
    */
-  const settle = async (from: { caused: number; published: number }) => {
+  const settle = async (from: ReturnType<typeof mark>) => {
     pause();
     const causedSince = caused() - from.caused;
     const caughtUpBy = Date.now() + CATCH_UP_MS;
     while (taken.notifications - from.published < causedSince && Date.now() < caughtUpBy) await sleep(250);
     const published = taken.notifications - from.published;
     resume();
-    return { caused: causedSince, published };
+    return { caused: causedSince, published, twice: taken.twice - from.twice };
   };
   const spawn = async (i: number) =>
     replicas.push(
@@ -201,6 +220,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
         replicas: count,
         caused: inWindow.caused,
         published: inWindow.published,
+        twice: inWindow.twice,
         perSecond: inWindow.caused / seconds,
         cpuMsPer1000: inWindow.caused > 0 ? cpuMs / (inWindow.caused / 1000) : 0,
         cpuMsPerSecond: cpuMs / seconds,
@@ -233,6 +253,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
         settledAfterMs,
         caused: since.caused,
         published: since.published,
+        twice: since.twice,
         unobserved: taken.unobserved - unobservedBefore,
         split: split(ownersAfter),
       };
@@ -257,6 +278,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
         ...crash,
         caused: since.caused,
         published: since.published,
+        twice: since.twice,
         unobserved: taken.unobserved - unobservedBefore,
       };
       progress(`  ${JSON.stringify(results.crash)}`);
@@ -265,6 +287,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
     clearInterval(bursting);
     await stopAll();
     await reading.stop();
+    results.redelivered = taken.redelivered;
   }
   return results;
 }
