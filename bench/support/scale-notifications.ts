@@ -34,7 +34,7 @@ export interface NotificationRigOptions {
   progress(step: string): void;
 }
 
-export interface NotifierFigures {
+interface NotifierFigures {
   replicas: number;
   caused: number;
   /** Events the stream took of them, once the notifiers caught up: every one, or fewer. */
@@ -51,7 +51,7 @@ export interface NotifierFigures {
   peakBacklog: number;
 }
 
-export interface Rebalance {
+interface Rebalance {
   /** Replicas before one joined. */
   from: number;
   /** Clusters whose owner changed; `movedElsewhere` of them not to the replica that joined. */
