@@ -74,9 +74,10 @@ export function partitionName(table: string, hour: Date): string {
 
 /** The period a partition of `table` holds, from its name; null for the default partition (or another table). */
 function periodOfPartition(t: Pick<TimePartitioned, 'table' | 'periodMs'>, name: string): Date | null {
-  const match = new RegExp(`^${t.table}_p(\\d{4})(\\d{2})(\\d{2})(\\d{2})?$`).exec(name);
-  if (!match || (match[4] === undefined) !== (t.periodMs === DAY_MS)) return null;
-  return new Date(`${match[1]}-${match[2]}-${match[3]}T${match[4] ?? '00'}:00:00Z`);
+  const digits = new RegExp(`^${t.table}_p(\\d+)$`).exec(name)?.[1];
+  if (digits?.length !== nameDigits(t.periodMs)) return null;
+  const at = (from: number, to: number) => digits.slice(from, to) || '00';
+  return new Date(`${at(0, 4)}-${at(4, 6)}-${at(6, 8)}T${at(8, 10)}:00:00Z`);
 }
 
 /** A period's partition bounds, as its DDL writes them. */
