@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo, Server } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import { create_container, message, types, type EventContext, type Sender, type Typed } from 'rhea';
 import { NOTIFICATION_ADDRESS } from '@artemis-studio/contracts';
@@ -57,6 +57,8 @@ export interface NotificationSimulatorOptions {
 
 /** The largest backlog a subscriber without credit is given before the simulator counts drops. */
 const MAX_BACKLOG = 1_000_000;
+/** How long stop() lets subscribers answer the close before it cuts their connections. */
+const CLOSE_GRACE_MS = 1000;
 /** How often the steady rate is paid out. */
 const PACE_MS = 20;
 
@@ -100,6 +102,8 @@ const NO_BODY = { collect_sections: () => undefined };
 interface SimCluster {
   queues: number;
   server: Server;
+  /** Every connection accepted, so stop() can end them whether or not their peer closes. */
+  sockets: Set<Socket>;
   subscribers: Set<Subscriber>;
   /** Notifications owed by the steady rate and not yet a whole cycle. */
   owed: number;
@@ -147,7 +151,14 @@ export class NotificationSimulator {
       // The notifier signs in with the cluster's credential (PLAIN); any is taken.
       container.sasl_server_mechanisms.enable_plain(() => true);
       container.sasl_server_mechanisms.enable_anonymous();
-      const cluster: SimCluster = { queues, subscribers: new Set(), owed: 0, cycles: 0, server: undefined! };
+      const cluster: SimCluster = {
+        queues,
+        subscribers: new Set(),
+        owed: 0,
+        cycles: 0,
+        server: undefined!,
+        sockets: new Set(),
+      };
       container.on('sender_open', (ctx: EventContext) => sim.attach(cluster, ctx.sender!));
       // Errors of one connection (a subscriber killed) are that connection's: the node serves on.
       container.on('error', () => undefined);
@@ -158,6 +169,10 @@ export class NotificationSimulator {
         server.once('error', reject);
       });
       cluster.server = server;
+      server.on('connection', (socket: Socket) => {
+        cluster.sockets.add(socket);
+        socket.on('close', () => cluster.sockets.delete(socket));
+      });
       clusters.push(cluster);
     }
     sim.pace = setInterval(() => sim.payOut(), PACE_MS);
@@ -190,10 +205,16 @@ export class NotificationSimulator {
 
   async stop(): Promise<void> {
     clearInterval(this.pace);
-    for (const cluster of this.clusters) {
-      for (const s of cluster.subscribers) s.sender.connection.close();
-      await new Promise<void>((resolve) => cluster.server.close(() => resolve()));
-    }
+    await Promise.all(
+      this.clusters.map(async (cluster) => {
+        for (const s of cluster.subscribers) s.sender.connection.close();
+        const closed = new Promise<void>((resolve) => cluster.server.close(() => resolve()));
+        // A peer that never answers the close (a process stopped) would hold server.close for ever.
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref())]);
+        for (const socket of cluster.sockets) socket.destroy();
+        await closed;
+      }),
+    );
   }
 
   private attach(cluster: SimCluster, sender: Sender): void {

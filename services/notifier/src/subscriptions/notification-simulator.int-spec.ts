@@ -13,6 +13,7 @@ import {
 } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { Connection, ReceiverEvents, type EventContext } from 'rhea-promise';
 import { normaliseNotification } from '../events/broker-event.normaliser';
 import { CreditGate } from '../publishing/credit-gate';
@@ -241,5 +242,24 @@ describe('the scale rig’s notification simulator (issue 32) against the real b
       await connection.close();
       await sim.stop();
     }
+  });
+
+  it('stops with subscribers still attached and a peer that never answers: their connections are ended, not waited for', async () => {
+    const sim = await NotificationSimulator.start({ clusters: [{ queues: 1 }, { queues: 1 }], perSecond: 0 });
+    const connections = await Promise.all([connect(sim.amqpUrl(0)), connect(sim.amqpUrl(1))]);
+    await Promise.all(connections.map((c) => listen(c)));
+    await waitFor('both subscribers to be attached', () => sim.subscribers().every((n) => n === 1));
+    // And a peer that never says a word of AMQP, so never answers a close either.
+    const { port } = new URL(sim.amqpUrl(0));
+    const silent = createConnection(Number(port), '127.0.0.1');
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const silentClosed = new Promise((resolve) => silent.once('close', resolve));
+    const started = Date.now();
+    await sim.stop();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await silentClosed;
+    await waitFor('the subscribers to see their connections end', () =>
+      connections.every((c) => !c.isOpen()),
+    );
   });
 });
