@@ -37,7 +37,7 @@ export interface NotificationRigOptions {
 interface NotifierFigures {
   replicas: number;
   caused: number;
-  /** Events the stream took of them, once the notifiers caught up: every one, or fewer. */
+  /** Events the stream took, once the notifiers caught up: as many as were caused, or fewer. */
   published: number;
   /** Events on the stream twice (one event id on two messages). */
   twice: number;
