@@ -15,8 +15,6 @@ const KEEP_TAKEN_OVER_TTLS = 10;
  */
 export class ClusterLeases {
   private readonly owned = new Map<string, number>(); // clusterId -> revision
-  /** When this replica acquired each lease it holds: a renewal keeps it. */
-  private readonly acquiredAt = new Map<string, number>();
   /** When this replica first saw a lease free that another replica should take. */
   private readonly freeSince = new Map<string, number>();
   /** When this replica took a lease its preferred owner left free for a TTL. */
@@ -94,26 +92,10 @@ export class ClusterLeases {
       acquiredAt: new Date(acquiredAt).toISOString(),
       expiresAt: new Date(now + this.ttlMs).toISOString(),
     });
-    // A lease held is renewed on the revision this replica last wrote, without reading it first:
-    // the write succeeds only if nobody wrote the lease since, so it is still ours. Read first, it
-    // cost every replica a read of every lease it owns at every pass (with 100 clusters, a third
-    // of an idle notifier's bus traffic). Refused, the lease is read and judged as any other.
-    const held = this.owned.get(clusterId);
-    const acquired = this.acquiredAt.get(clusterId);
-    if (held !== undefined && acquired !== undefined) {
-      const renewed = await this.kv.update(key, lease(acquired), held);
-      if (renewed !== null) {
-        this.freeSince.delete(clusterId);
-        return renewed;
-      }
-    }
-    this.acquiredAt.delete(clusterId);
     const current = await this.kv.get(key);
     if (current?.value.owner === this.owner) {
       this.freeSince.delete(clusterId);
-      return this.written(clusterId, Date.parse(current.value.acquiredAt), () =>
-        this.kv.update(key, lease(Date.parse(current.value.acquiredAt)), current.revision),
-      );
+      return this.kv.update(key, lease(Date.parse(current.value.acquiredAt)), current.revision);
     }
     const free = !current || Date.parse(current.value.expiresAt) <= now;
     if (!free) {
@@ -128,27 +110,13 @@ export class ClusterLeases {
       this.tookOver.set(clusterId, now);
     }
     this.freeSince.delete(clusterId);
-    return this.written(clusterId, now, () =>
-      current ? this.kv.update(key, lease(now), current.revision) : this.kv.create(key, lease(now)),
-    );
-  }
-
-  /** Writes a lease and, when the write took, remembers when it was acquired for its renewals. */
-  private async written(
-    clusterId: string,
-    acquiredAt: number,
-    write: () => Promise<number | null>,
-  ): Promise<number | null> {
-    const revision = await write();
-    if (revision !== null) this.acquiredAt.set(clusterId, acquiredAt);
-    return revision;
+    return current ? this.kv.update(key, lease(now), current.revision) : this.kv.create(key, lease(now));
   }
 
   /** Gives one lease back (if still ours): its preferred owner, watching the bucket, takes it at once. */
   async release(clusterId: string): Promise<void> {
     const revision = this.owned.get(clusterId);
     this.owned.delete(clusterId);
-    this.acquiredAt.delete(clusterId);
     const current = await this.kv.get(this.key(clusterId));
     // Only delete a lease that is still ours: it may have expired and moved on.
     if (current && current.value.owner === this.owner && current.revision === revision) {
