@@ -24,8 +24,8 @@
  * notification simulator (libs/testing/src/notification-simulator.ts, its messages the real
  * Artemis 2.40's), with the scrapers left from above reporting the live nodes. Per replica count:
  * the notifiers' CPU per 1,000 notifications, the clusters' split, and every notification caused
- * counted on the stream. Then one more notifier joins the last configuration (a rebalance: only
- * clusters moving to it, nothing lost or stored twice), and one is SIGKILLed
+ * counted on the stream. Then one more notifier joins the last configuration (a rebalance: which
+ * clusters moved and where, and nothing lost or stored twice), and one is SIGKILLed
  * (bench/support/scale-notifications.ts).
  */
 import { buckets } from '@artemis-studio/contracts';
@@ -40,7 +40,7 @@ import {
   startPrivateNats,
   type ServiceProcess,
 } from '@artemis-studio/testing';
-import { crashOne, ownersOf, type Crash } from './support/lease-handover';
+import { crashOne, ownersOf, queueSplit, type Crash } from './support/fleet-ownership';
 import { cpuMsOf } from './support/process-stats';
 import { measureNotifiers, type NotificationResults } from './support/scale-notifications';
 import { runBench } from './support/run-bench';
@@ -154,14 +154,7 @@ async function main(): Promise<void> {
       await sleep(TIER_B_MS / 2);
     }
   };
-  const split = (byCluster: Map<string, string>) => {
-    const queuesOf = new Map<string, number>();
-    clusterIds.forEach((id, c) => {
-      const owner = byCluster.get(id) ?? 'none';
-      queuesOf.set(owner, (queuesOf.get(owner) ?? 0) + queueCounts[c]);
-    });
-    return [...queuesOf.values()].map((q) => q / totalQueues).sort((a, b) => b - a);
-  };
+  const split = (byCluster: Map<string, string>) => queueSplit(byCluster, clusterIds, queueCounts);
   /** Rows written so far per table (its hourly and default partitions counted with it), and the WAL's position. */
   const written = async () => {
     const rows = (await db.query(

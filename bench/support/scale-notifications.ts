@@ -10,7 +10,7 @@ import { UNOBSERVED_EVENT_TYPE, channels, subjectPatterns, type Lease } from '@a
 import type { Bus, TypedKv } from '@artemis-studio/bus';
 import { NotificationSimulator, spawnService, type ServiceProcess } from '@artemis-studio/testing';
 import { cpuMsOf } from './process-stats';
-import { crashOne, ownersOf, type Crash } from './lease-handover';
+import { crashOne, ownersOf, queueSplit, type Crash } from './fleet-ownership';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -107,15 +107,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
     },
   );
   const caused = () => sim.caused.reduce((a, b) => a + b, 0);
-  const totalQueues = queueCounts.reduce((a, b) => a + b, 0);
-  const split = (byCluster: Map<string, string>) => {
-    const queuesOf = new Map<string, number>();
-    clusterIds.forEach((id, c) => {
-      const owner = byCluster.get(id) ?? 'none';
-      queuesOf.set(owner, (queuesOf.get(owner) ?? 0) + queueCounts[c]);
-    });
-    return [...queuesOf.values()].map((q) => q / totalQueues).sort((a, b) => b - a);
-  };
+  const split = (byCluster: Map<string, string>) => queueSplit(byCluster, clusterIds, queueCounts);
   /** Every cluster's live node with exactly one subscriber: each cluster read by one notifier. */
   const subscribedOnce = () => sim.subscribers().every((n) => n === 1);
 

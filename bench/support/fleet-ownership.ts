@@ -18,6 +18,21 @@ export async function ownersOf(
   return byCluster;
 }
 
+/** Each owner's share of the fleet's queues, largest first (`none` for the clusters nobody owns). */
+export function queueSplit(
+  byCluster: Map<string, string>,
+  clusterIds: string[],
+  queueCounts: number[],
+): number[] {
+  const total = queueCounts.reduce((a, b) => a + b, 0);
+  const queuesOf = new Map<string, number>();
+  clusterIds.forEach((id, c) => {
+    const owner = byCluster.get(id) ?? 'none';
+    queuesOf.set(owner, (queuesOf.get(owner) ?? 0) + queueCounts[c]);
+  });
+  return [...queuesOf.values()].map((q) => q / total).sort((a, b) => b - a);
+}
+
 export interface Crash {
   /** The clusters the killed replica owned. */
   orphans: number;
