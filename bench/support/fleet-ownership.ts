@@ -1,8 +1,7 @@
 import { leaseKey, type Lease } from '@artemis-studio/contracts';
 import type { TypedKv } from '@artemis-studio/bus';
 import type { ServiceProcess } from '@artemis-studio/testing';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Which replica of `service` owns each cluster now (a lease not yet run out). */
 export async function ownersOf(

@@ -9,10 +9,9 @@
 import { UNOBSERVED_EVENT_TYPE, channels, subjectPatterns, type Lease } from '@artemis-studio/contracts';
 import type { Bus, TypedKv } from '@artemis-studio/bus';
 import { NotificationSimulator, spawnService, type ServiceProcess } from '@artemis-studio/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuMsOf } from './process-stats';
 import { crashOne, ownersOf, queueSplit, type Crash } from './fleet-ownership';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface NotificationRigOptions {
   bus: Bus;
@@ -82,11 +81,10 @@ const CATCH_UP_MS = 20_000;
 
 export async function measureNotifiers(options: NotificationRigOptions): Promise<NotificationResults> {
   const { sim, clusterIds, queueCounts, leases, progress } = options;
-  // Every event the stream takes (its duplicates refused by their ids, as deployed), read by a
-  // consumer of the rig's own: the notifications, and apart from them the unobserved periods the
-  // notifiers state.
-  // A message the consumer is given again (its ack lost) is counted once; an event id on two of
-  // the stream's messages is an event stored twice.
+  // Every event the stream takes, read by a consumer of the rig's own: the notifications, and apart
+  // from them the unobserved periods the notifiers state. A message the consumer is given again
+  // (its ack lost) is counted once; an event id on two of the stream's messages is an event stored
+  // twice (the stream refuses a repeated id within its window, as deployed).
   const taken = { notifications: 0, unobserved: 0, redelivered: 0, twice: 0 };
   const ids = new Set<string>();
   let lastSeq = 0;
@@ -122,7 +120,12 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
   const bursting = setInterval(() => {
     if (!paused) sim.burst(bursts++ % clusterIds.length, options.burst);
   }, BURST_EVERY_MS);
-  const mark = () => ({ caused: caused(), published: taken.notifications, twice: taken.twice });
+  const mark = () => ({
+    caused: caused(),
+    published: taken.notifications,
+    twice: taken.twice,
+    unobserved: taken.unobserved,
+  });
   const pause = () => {
     sim.perSecond = 0;
     paused = true;
@@ -159,7 +162,12 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
     while (taken.notifications - from.published < causedSince && Date.now() < caughtUpBy) await sleep(250);
     const published = taken.notifications - from.published;
     resume();
-    return { caused: causedSince, published, twice: taken.twice - from.twice };
+    return {
+      caused: causedSince,
+      published,
+      twice: taken.twice - from.twice,
+      unobserved: taken.unobserved - from.unobserved,
+    };
   };
   const spawn = async (i: number) =>
     replicas.push(
@@ -230,7 +238,6 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
       const from = replicas.length;
       const before = await quiesce();
       const ownersBefore = await ownersOf(leases, 'notifier', clusterIds);
-      const unobservedBefore = taken.unobserved;
       progress(`a notifier joins ${from}`);
       const joinedAt = Date.now();
       await spawn(from);
@@ -243,10 +250,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
         moved: moved.length,
         movedElsewhere: moved.filter((id) => ownersAfter.get(id) !== `notifier-${from}`).length,
         settledAfterMs,
-        caused: since.caused,
-        published: since.published,
-        twice: since.twice,
-        unobserved: taken.unobserved - unobservedBefore,
+        ...since,
         split: split(ownersAfter),
       };
       progress(`  ${JSON.stringify(results.rebalance)}`);
@@ -254,7 +258,6 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
 
     if (replicas.length > 1) {
       const before = await quiesce();
-      const unobservedBefore = taken.unobserved;
       progress(`SIGKILL to notifier-0`);
       const crash = await crashOne(
         leases,
@@ -266,13 +269,7 @@ export async function measureNotifiers(options: NotificationRigOptions): Promise
       );
       replicas = replicas.slice(1);
       const since = await settle(before);
-      results.crash = {
-        ...crash,
-        caused: since.caused,
-        published: since.published,
-        twice: since.twice,
-        unobserved: taken.unobserved - unobservedBefore,
-      };
+      results.crash = { ...crash, ...since };
       progress(`  ${JSON.stringify(results.crash)}`);
     }
   } finally {

@@ -5,6 +5,7 @@ import {
   brokerJolokia,
   brokerProfile,
   notificationRecording,
+  openAmqpClient,
   testConfig,
   waitFor,
   type BrokerProfile,
@@ -14,25 +15,12 @@ import {
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { Connection, ReceiverEvents, type EventContext } from 'rhea-promise';
+import { ReceiverEvents, type Connection, type EventContext } from 'rhea-promise';
 import { normaliseNotification } from '../events/broker-event.normaliser';
 import { CreditGate } from '../publishing/credit-gate';
 import { NotificationSubscription } from './notification-subscription';
 
 type Decoded = Record<string, unknown>;
-
-/** A connection to an AMQP URL under a container id of our choosing (the broker's `_AMQ_Client_ID`). */
-function connect(url: string, credential?: { user: string; password: string }, containerId = randomUUID()) {
-  const { hostname, port } = new URL(url);
-  return new Connection({
-    host: hostname,
-    port: Number(port),
-    username: credential?.user,
-    password: credential?.password,
-    container_id: containerId,
-    reconnect: false,
-  }).open();
-}
 
 /** Every notification a receiver of `activemq.notifications` decodes, every section, in order. */
 async function listen(connection: Connection, creditWindow?: number) {
@@ -91,10 +79,9 @@ describe('the scale rig’s notification simulator (issue 32) against the real b
   beforeAll(async () => {
     broker = await brokerProfile(testConfig.brokerProfile);
     const url = broker.nodes[0].amqpUrl;
-    const credential = { user: broker.user, password: broker.password };
-    const listener = await connect(url, credential);
+    const listener = await openAmqpClient(url, broker.user, broker.password);
     const clientId = randomUUID();
-    const client = await connect(url, credential, clientId);
+    const client = await openAmqpClient(url, broker.user, broker.password, clientId);
     try {
       const { heard } = await listen(listener);
       const closedSession = (from: number) =>
@@ -154,7 +141,7 @@ describe('the scale rig’s notification simulator (issue 32) against the real b
 
   it('sends what the broker sends, and the notifier reads it alike', async () => {
     const sim = await NotificationSimulator.start({ clusters: [{ queues: 3 }], perSecond: 0 });
-    const connection = await connect(sim.amqpUrl(0), { user: 'sim', password: 'sim' });
+    const connection = await openAmqpClient(sim.amqpUrl(0), 'sim', 'sim');
     try {
       const { heard } = await listen(connection);
       await waitFor('the subscriber to be attached', () => sim.subscribers()[0] === 1);
@@ -197,7 +184,7 @@ describe('the scale rig’s notification simulator (issue 32) against the real b
       },
       onState: (state) => states.push(state.state),
     });
-    const raw = await connect(sim.amqpUrl(1));
+    const raw = await openAmqpClient(sim.amqpUrl(1));
     try {
       // A raw receiver granting no credit: the simulator keeps its notifications waiting.
       const { heard, receiver } = await listen(raw, 0);
@@ -229,7 +216,7 @@ describe('the scale rig’s notification simulator (issue 32) against the real b
 
   it('refuses a ring it does not keep, as the broker refuses a queue that is not there', async () => {
     const sim = await NotificationSimulator.start({ clusters: [{ queues: 1 }], perSecond: 0 });
-    const connection = await connect(sim.amqpUrl(0));
+    const connection = await openAmqpClient(sim.amqpUrl(0));
     try {
       const attached = connection
         .createReceiver({ source: { address: `${NOTIFICATION_ADDRESS}::artemis-studio.ring` } })
@@ -246,7 +233,7 @@ describe('the scale rig’s notification simulator (issue 32) against the real b
 
   it('stops with subscribers still attached and a peer that never answers: their connections are ended, not waited for', async () => {
     const sim = await NotificationSimulator.start({ clusters: [{ queues: 1 }, { queues: 1 }], perSecond: 0 });
-    const connections = await Promise.all([connect(sim.amqpUrl(0)), connect(sim.amqpUrl(1))]);
+    const connections = await Promise.all([openAmqpClient(sim.amqpUrl(0)), openAmqpClient(sim.amqpUrl(1))]);
     await Promise.all(connections.map((c) => listen(c)));
     await waitFor('both subscribers to be attached', () => sim.subscribers().every((n) => n === 1));
     // And a peer that never says a word of AMQP, so never answers a close either.
