@@ -265,10 +265,9 @@ describe('QueueSnapshotRepository against real PostgreSQL', () => {
     ]);
     // Each resolution is reaped on its own.
     expect(await sut.reapRollups(60, at(60))).toBe(1);
-    expect(await db.query(`SELECT resolution_s FROM node_rollup WHERE node_id = $1`, [node])).toEqual([
-      { resolution_s: 60 },
-      { resolution_s: 3600 },
-    ]);
+    expect(
+      await db.query(`SELECT resolution_s FROM node_rollup WHERE node_id = $1 ORDER BY resolution_s`, [node]),
+    ).toEqual([{ resolution_s: 60 }, { resolution_s: 3600 }]);
     // Out of the way of the samples' reaper below, which counts what it deletes before 2001.
     for (const table of ['metric_sample', 'queue_tick', 'node_rollup'])
       await db.query(`DELETE FROM ${table} WHERE cluster_id = $1`, [own.id]);
