@@ -1,6 +1,7 @@
 /**
  * Broker notification to SSE frame, end to end (issue 6):
  *   npm run bench -- broker-to-browser          (BENCH_EVENTS_PER_SECOND=1000, BENCH_SECONDS=20)
+ *   (BENCH_IDLE_SECONDS=10: the services watched at rest first, their CPU a second printed)
  * A real broker (the `bench` profile), the notifier, the event store and the gateway as their own
  * processes on a private NATS server, and SSE clients in a separate load process
  * (bench/support/sse-load.mjs) following the cluster's `events` topic. Receivers attach and detach
@@ -28,7 +29,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Connection, ReceiverEvents, type EventContext, type Receiver } from 'rhea-promise';
 import { batchStats } from './support/event-store-stats';
-import { cpuSplitOf } from './support/process-stats';
+import { cpuMsOf, cpuSplitOf } from './support/process-stats';
 import { startSseLoad } from './support/sse-load-process';
 import { runBench } from './support/run-bench';
 
@@ -36,6 +37,8 @@ const EVENTS_PER_SECOND = Number(process.env.BENCH_EVENTS_PER_SECOND ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10);
 const CONNECTIONS = 10;
+/** How long the services are watched at rest, before any load. */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const TICK_MS = 20;
 /** How long each receiver stays attached before it detaches. */
 const HOLD_MS = 500;
@@ -67,7 +70,9 @@ async function main(): Promise<void> {
   const bus = new NatsBus({ servers: nats.url, name: 'e2e-bench', log: { warn() {}, error() {} } });
   // The scraper's part, said directly: it is not on this path, and its polling would only add load.
   await declareLive(bus, cluster.id, broker);
-  const env = { NATS_URL: nats.url, LEASE_TTL_MS: '3000' };
+  // The lease TTL as deployed (15 s): a shorter one renews five times as often, at rest and under
+  // load, and the figures per event would count that too.
+  const env = { NATS_URL: nats.url };
   const services = {
     'event store': await spawnService('event-store', 18681, env),
     notifier: await spawnService('notifier', 18682, env),
@@ -94,6 +99,15 @@ async function main(): Promise<void> {
     CLIENTS,
     'events',
     (await signIn(services.gateway.url)).headers,
+  );
+
+  // What each service spends doing nothing (leases, heartbeats, timers), so the figures per event
+  // below can be read as rest plus work: at 1,000/s, 10 ms/s at rest is 10 ms per 1,000 events.
+  progress(`at rest for ${IDLE_SECONDS} s`);
+  const idleBefore = Object.fromEntries(Object.entries(services).map(([name, s]) => [name, cpuMsOf(s.pid)]));
+  await sleep(IDLE_SECONDS * 1000);
+  const atRest = Object.entries(services).map(
+    ([name, s]) => `${name} ${((cpuMsOf(s.pid) - idleBefore[name]) / IDLE_SECONDS).toFixed(1)}`,
   );
 
   // How many notifications one attach and detach makes, so the pace can be set for the target rate.
@@ -180,6 +194,7 @@ async function main(): Promise<void> {
     `CPU ms per 1,000 events: ` +
       figures.map(([name, { user, system }]) => `${name} ${perThousand(user + system)}`).join(', '),
   );
+  console.log(`CPU ms per second at rest, before the load: ${atRest.join(', ')}`);
   // The kernel's share is what the number of socket reads and writes costs, whatever they carry.
   console.log(
     `of which in the kernel: ` +
