@@ -2,11 +2,16 @@ import type { BusMetrics } from '@artemis-studio/bus';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Ownership } from '../leases/owned-clusters';
 
+const LOOP_DELAY_RESOLUTION_MS = 50;
+
 /** One Prometheus registry per service, with the process metrics and the bus's counters. */
 export function createRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: registry });
+  // The event loop's delay histogram wakes the process at this interval. prom-client's 10 ms woke
+  // every service 100 times a second doing nothing: a fifth to a third of an idle service's CPU
+  // (docs/benchmarks.md, broker-to-browser). At 50 ms a stall of 50 ms or more is still seen.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: LOOP_DELAY_RESOLUTION_MS });
   return registry;
 }
 
