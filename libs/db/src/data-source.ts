@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Client, type ClientConfig } from 'pg';
+import { Client, Pool, type ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
@@ -48,4 +48,33 @@ export function createDataSource({
     // 1.2 s of JIT in 2.9 s, ADR-0019).
     extra: { max: poolSize, connectionTimeoutMillis: 5000, Client: GuardedClient, options: '-c jit=off' },
   });
+}
+
+/**
+ * A small pool for prepared statements, whose sessions plan each statement once for every value
+ * (`plan_cache_mode=force_generic_plan`) instead of at each run. For reads by `seq` of a table
+ * partitioned by day (broker events, ADR-0025) planning is most of the cost, and grows with the
+ * days kept; PostgreSQL's own choice keeps planning the replay at each run, as a plan made for the
+ * run's values looks cheaper. Only statements whose best plan is the same for every value belong
+ * here, and no other statement runs on these sessions.
+ */
+export type StatementPool = Pool;
+
+export function createStatementPool({
+  url,
+  poolSize = 4,
+  applicationName = 'artemis-studio',
+}: DataSourceOptions): StatementPool {
+  const pool = new Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    application_name: applicationName,
+    Client: GuardedClient,
+    options: '-c jit=off -c plan_cache_mode=force_generic_plan',
+  });
+  // The pool says so when an idle connection dies, and drops it; with no listener, the event
+  // would end the process (as GuardedClient's does for a single client).
+  pool.on('error', () => undefined);
+  return pool;
 }

@@ -1,5 +1,6 @@
 export * from './entities';
-export { createDataSource } from './data-source';
+export { createDataSource, createStatementPool } from './data-source';
+export type { StatementPool } from './data-source';
 export { migrate } from './migrate';
 export { SecretVault } from './secret-vault';
 export { ClusterTargetQueries, sealCredential } from './cluster-target.queries';
@@ -21,8 +22,17 @@ export {
 export { whileClusterExists } from './cluster-hold';
 export { MessageJobQueries } from './message-job.queries';
 export type { JobProgress, NewMessageJob } from './message-job.queries';
-export { changeOf, Filters, firstChanged, firstRow, isoOrNull, pageBefore, rowsOf } from './sql';
-export type { Sql } from './sql';
+export {
+  changeOf,
+  Filters,
+  firstChanged,
+  firstRow,
+  isoOrNull,
+  pageBefore,
+  preparedRowsOf,
+  rowsOf,
+} from './sql';
+export type { PreparedStatement, Sql } from './sql';
 export { ALERT_SELECT, alertOf, alertRuleOf, SILENCE_OF_ALERT } from './alert.queries';
 export type { AlertRow, AlertRuleRow } from './alert.queries';
 /** The history as the scraper writes it, made from history written without tick totals or rollups. */

@@ -1,4 +1,4 @@
-import { createDataSource, migrate } from '@artemis-studio/db';
+import { createDataSource, createStatementPool, migrate, type StatementPool } from '@artemis-studio/db';
 import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -36,11 +36,13 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   private resolveReady!: (ds: DataSource) => void;
   private readonly readyPromise = new Promise<DataSource>((resolve) => (this.resolveReady = resolve));
 
+  /** Sessions for prepared statements, planned once for every value; none open until used. */
+  private readonly statementPool: StatementPool;
+
   constructor(@Inject(SERVICE_CONFIG) private readonly config: ServiceConfig) {
-    this.dataSource = createDataSource({
-      url: config.databaseUrl,
-      applicationName: `artemis-studio-${config.service}`,
-    });
+    const options = { url: config.databaseUrl, applicationName: `artemis-studio-${config.service}` };
+    this.dataSource = createDataSource(options);
+    this.statementPool = createStatementPool(options);
   }
 
   onModuleInit(): void {
@@ -60,6 +62,12 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
     const ready = await withTimeout(this.readyPromise, REQUEST_WAIT_MS, () => null);
     if (!ready) throw new DatabaseUnavailableError(this.lastError || 'not connected yet');
     return ready;
+  }
+
+  /** The statement pool for a request's prepared statements (`preparedRowsOf`), as `forRequest`. */
+  async forPrepared(): Promise<StatementPool> {
+    await this.forRequest();
+    return this.statementPool;
   }
 
   /** Runs `work` in one transaction of a request's connection: it commits whole or not at all. */
@@ -97,5 +105,6 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
   async onApplicationShutdown(): Promise<void> {
     this.stopping.abort();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.statementPool.end();
   }
 }
