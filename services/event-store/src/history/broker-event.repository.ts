@@ -5,10 +5,11 @@ import {
   ensurePartitions,
   EVENT_PARTITIONS_AHEAD_MS,
   Filters,
-  firstRow,
   pageBefore,
+  preparedRowsOf,
   reapPartitions,
   rowsOf,
+  type PreparedStatement,
   type Reaped,
 } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
@@ -50,6 +51,30 @@ const toEvent = (r: EventRow): BrokerEvent => ({
   props: r.props,
 });
 
+/**
+ * What every reconnect runs, prepared and planned once (ADR-0025): by `seq`, which says nothing of
+ * the day, so each reads every day's partition, and with a long retention planning was most of
+ * their cost.
+ */
+export const REPLAY = {
+  oldestAfter: {
+    name: 'broker-event-oldest-after',
+    text: `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+  },
+  newestAfter: {
+    name: 'broker-event-newest-after',
+    text: `SELECT * FROM (SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`,
+  },
+  countBetween: {
+    name: 'broker-event-count-between',
+    text: `SELECT count(*) FROM broker_event WHERE cluster_id = $1 AND seq > $2 AND seq < $3`,
+  },
+  newestSeq: {
+    name: 'broker-event-newest-seq',
+    text: `SELECT coalesce(max(seq), 0) AS seq FROM broker_event WHERE cluster_id = $1`,
+  },
+} satisfies Record<string, PreparedStatement>;
+
 /** Reads of `broker_event` and the drop counters; every query is served by an index. */
 @Injectable()
 export class BrokerEventRepository {
@@ -66,38 +91,26 @@ export class BrokerEventRepository {
     limit: number,
     newest = false,
   ): Promise<{ events: BrokerEvent[]; skipped?: number }> {
-    const db = await this.database.forRequest();
+    const db = await this.database.forPrepared();
     if (!newest) {
-      const rows = await rowsOf<EventRow>(
-        db,
-        `SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-        [clusterId, afterSeq, limit],
-      );
+      const rows = await preparedRowsOf<EventRow>(db, REPLAY.oldestAfter, [clusterId, afterSeq, limit]);
       return { events: rows.map(toEvent) };
     }
-    const rows = await rowsOf<EventRow>(
-      db,
-      `SELECT * FROM (SELECT * FROM broker_event WHERE cluster_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3) t ORDER BY seq`,
-      [clusterId, afterSeq, limit],
-    );
+    const rows = await preparedRowsOf<EventRow>(db, REPLAY.newestAfter, [clusterId, afterSeq, limit]);
     const events = rows.map(toEvent);
     if (events.length < limit) return { events, skipped: 0 };
-    const counted = await firstRow<{ count: string }>(
-      db,
-      `SELECT count(*) FROM broker_event WHERE cluster_id = $1 AND seq > $2 AND seq < $3`,
-      [clusterId, afterSeq, events[0].seq],
-    );
+    const [counted] = await preparedRowsOf<{ count: string }>(db, REPLAY.countBetween, [
+      clusterId,
+      afterSeq,
+      events[0].seq,
+    ]);
     return { events, skipped: Number(counted?.count ?? 0) };
   }
 
   /** The cluster's newest stored seq, 0 when it has none (index broker_event_cluster_seq). */
   async newestSeq(clusterId: string): Promise<number> {
-    const db = await this.database.forRequest();
-    const row = await firstRow<{ seq: string }>(
-      db,
-      `SELECT coalesce(max(seq), 0) AS seq FROM broker_event WHERE cluster_id = $1`,
-      [clusterId],
-    );
+    const db = await this.database.forPrepared();
+    const [row] = await preparedRowsOf<{ seq: string }>(db, REPLAY.newestSeq, [clusterId]);
     return Number(row?.seq ?? 0);
   }
 
