@@ -112,8 +112,8 @@ async function main(): Promise<void> {
     await limitReader.connect();
     services.push({ stop: () => limitReader.end() });
 
-    // Warm both paths, then time them in turns. PostgreSQL plans a prepared statement for its
-    // values the first five times a connection runs it; what is timed is a store that has run a while.
+    // Warm both paths, then time them in turns. The event store plans each prepared statement at
+    // its first run on a connection; what is timed is a store that has run a while.
     for (let i = 0; i < WARM_UPS; i++) await replayMs(url, session.headers, last - BEHIND);
     const gatewayMs: number[] = [];
     const limitMs: number[] = [];
