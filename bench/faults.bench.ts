@@ -14,7 +14,7 @@
  * until every service was ready again and every follower had an event caused after the fault.
  * A report, not a timed test: the figures go to docs/benchmarks.md.
  */
-import { artemis, seeded } from '@artemis-studio/testing';
+import { artemis, outranking, seeded } from '@artemis-studio/testing';
 import {
   EVENT_STORE_CONSUMER,
   EVENTS_STREAM,
@@ -23,7 +23,6 @@ import {
   leaseKey,
 } from '@artemis-studio/contracts';
 import { connect } from 'nats';
-import { preferredOwners } from '@artemis-studio/platform';
 import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { runBench } from './support/run-bench';
@@ -196,10 +195,7 @@ async function main(): Promise<void> {
   const rebalance = async () => {
     const at = Date.now();
     const current = rig.replicaOf('notifier');
-    const joining = Array.from({ length: 50 }, (_, i) => `notifier-joining-${i}`).find(
-      (name) =>
-        preferredOwners([{ id: rig.clusterId, weight: 1 }], [current, name]).get(rig.clusterId) === name,
-    )!;
+    const joining = outranking(rig.clusterId, current, 'notifier-joining');
     const leases = await rig.bus.kv(buckets.leases);
     const ownerIs = async (replica: string) => {
       while ((await leases.get(leaseKey('notifier', rig.clusterId)))?.value.owner !== replica)

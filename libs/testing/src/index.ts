@@ -50,6 +50,7 @@ export type { TestIdentityProvider } from './oidc';
 export { JOLOKIA_RECORDING_PATH, JolokiaSimulator, jolokiaRecording } from './jolokia-simulator';
 export type { JolokiaRecording, RecordedAnswer } from './jolokia-simulator';
 export { seeded } from './seeded';
+export { outranking, replicaPair } from './replica-names';
 export {
   NOTIFICATION_RECORDING_PATH,
   NotificationSimulator,

@@ -1,7 +1,6 @@
 import type { Stoppable } from '@artemis-studio/bus';
 import { buckets, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
-import { preferredOwners } from '@artemis-studio/platform';
 import {
   brokerCluster,
   type BrokerProfile,
@@ -13,6 +12,7 @@ import {
   declareLive,
   insertCluster,
   openAmqpClient,
+  replicaPair,
   type RunningService,
   startService,
   testBus,
@@ -64,10 +64,7 @@ describe('handover: a notifier stopped while another runs', () => {
     consumers.push(consumer);
     // Named so that the cluster stays with the first until it stops: its shutdown is the handover
     // here (a successor ranking first would take it as it joins: rebalance.int-spec).
-    const first = `handover-${randomUUID().slice(0, 8)}`;
-    const next = Array.from({ length: 50 }, (_, i) => `${first}-next-${i}`).find(
-      (name) => preferredOwners([{ id: cluster.id, weight: 1 }], [first, name]).get(cluster.id) === first,
-    )!;
+    const { preferred: first, other: next } = replicaPair(cluster.id, `handover-${randomUUID().slice(0, 8)}`);
     const old = await startService(NotifierModule, { ...NOTIFIER_ENV, STUDIO_REPLICA_ID: first });
     notifiers.push(old);
     await declareLive(bus, cluster.id, broker);

@@ -1,7 +1,6 @@
 import type { Stoppable } from '@artemis-studio/bus';
 import { buckets, UNOBSERVED_EVENT_TYPE } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
-import { preferredOwners } from '@artemis-studio/platform';
 import {
   brokerCluster,
   type BrokerProfile,
@@ -14,6 +13,7 @@ import {
   followRawEvents,
   insertCluster,
   openAmqpClient,
+  replicaPair,
   type RunningService,
   startService,
   testBus,
@@ -69,11 +69,11 @@ describe('rebalance: a notifier joining takes the cluster, leaving hands it back
       NOTIFIER_HANDOVER_SECONDS: '10',
       STUDIO_REPLICA_ID: replica,
     });
-    const first = `rebalance-${randomUUID().slice(0, 8)}`;
-    // A name that ranks first for the cluster: it is the preferred owner once it runs.
-    const joining = Array.from({ length: 50 }, (_, i) => `${first}-joining-${i}`).find(
-      (name) => preferredOwners([{ id: cluster.id, weight: 1 }], [first, name]).get(cluster.id) === name,
-    )!;
+    // The joining replica's name ranks first for the cluster: it is the preferred owner once it runs.
+    const { preferred: joining, other: first } = replicaPair(
+      cluster.id,
+      `rebalance-${randomUUID().slice(0, 8)}`,
+    );
     notifiers.push(await startService(NotifierModule, env(first)));
     await declareLive(bus, cluster.id, broker);
     const observations = await bus.kv(buckets.observations);
