@@ -22,8 +22,7 @@ import {
   buckets,
   leaseKey,
 } from '@artemis-studio/contracts';
-import { connect } from 'nats';
-import { FAULTS_LOG_DIR, FAULTS_PROFILE } from './support/fault-rig';
+import { FAULTS_LOG_DIR, FAULTS_PROFILE, askJetStream } from './support/fault-rig';
 import { startLoadedRig } from './support/loaded-rig';
 import { runBench } from './support/run-bench';
 import { openFollowers } from './support/followers';
@@ -396,22 +395,20 @@ async function main(): Promise<void> {
 }
 
 /**
- * What the event store's consumer has yet to be sent or to acknowledge. A delivery its writer let
- * go of when PostgreSQL went away comes back after the acknowledgement window (30 s): the stored
- * count stood still for longer than the settle's 3 s, and those events were counted lost
- * (2 and 3 in the PostgreSQL phase, run last with FAULTS_PHASES=p0,p7; stored 10 more 40 s later).
+ * What the event store's consumer has yet to be sent or to acknowledge (-1 when it cannot be
+ * read). Deliveries the event store had when its writer lost PostgreSQL came back only after the
+ * consumer's acknowledgement window (`EVENT_STORE_CONSUMER.ackWaitMs`, 60 s): the stored count
+ * stood still for longer than the settle's 3 s, and those events were counted lost (2 and 3 in the
+ * PostgreSQL phase, run last with FAULTS_PHASES=p0,p7; stored 10 more 40 s later).
  */
-async function eventStoreBacklog(servers: string): Promise<number> {
-  const nc = await connect({ servers: servers.split(',') });
-  try {
-    const jsm = await nc.jetstreamManager();
-    const info = await jsm.consumers.info(EVENTS_STREAM, EVENT_STORE_CONSUMER.durable);
-    return info.num_ack_pending + info.num_pending;
-  } catch {
-    return -1;
-  } finally {
-    await nc.close();
-  }
-}
+const eventStoreBacklog = (servers: string) =>
+  askJetStream(
+    servers.split(','),
+    async (jsm) => {
+      const info = await jsm.consumers.info(EVENTS_STREAM, EVENT_STORE_CONSUMER.durable);
+      return info.num_ack_pending + info.num_pending;
+    },
+    -1,
+  );
 
 runBench(__filename, main);

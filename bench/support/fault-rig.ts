@@ -1,5 +1,5 @@
 import { EVENTS_STREAM, buckets } from '@artemis-studio/contracts';
-import { connect } from 'nats';
+import { connect, type JetStreamManager } from 'nats';
 import { NatsBus } from '@artemis-studio/bus';
 import { StudioSettingEntity, createDataSource } from '@artemis-studio/db';
 import {
@@ -30,6 +30,25 @@ export const FAULTS_PROFILE = 'faults';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Asks the rig's JetStream once, on a connection of its own (NATS may be restarting, or a cluster
+ * node gone: a question must not wait on a connection's reconnects); `fallback` when it cannot.
+ */
+export async function askJetStream<T>(
+  servers: string[],
+  ask: (jsm: JetStreamManager) => Promise<T>,
+  fallback: T,
+): Promise<T> {
+  const nc = await connect({ servers });
+  try {
+    return await ask(await nc.jetstreamManager());
+  } catch {
+    return fallback;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
  * The rig's NATS: one server, or with FAULTS_NATS=cluster three on loopback, as Kubernetes runs
  * them (issue 32). In a cluster, a restart or an outage takes the node leading STUDIO_EVENTS,
  * the worst one to lose; the services are given every node, comma-separated.
@@ -38,16 +57,12 @@ async function startRigNats(): Promise<PrivateNats> {
   if (process.env.FAULTS_NATS !== 'cluster') return startPrivateNats();
   const cluster = await startPrivateNatsCluster(3);
   const url = cluster.urls.join(',');
-  const leader = async () => {
-    const nc = await connect({ servers: cluster.urls });
-    try {
-      return (await (await nc.jetstreamManager()).streams.info(EVENTS_STREAM)).cluster?.leader ?? 'n1';
-    } catch {
-      return 'n1';
-    } finally {
-      await nc.close();
-    }
-  };
+  const leader = () =>
+    askJetStream(
+      cluster.urls,
+      async (jsm) => (await jsm.streams.info(EVENTS_STREAM)).cluster?.leader ?? 'n1',
+      'n1',
+    );
   return {
     url,
     pid: 0,
