@@ -134,6 +134,52 @@ describe('NatsBus against real NATS', () => {
     await cleanStream({ clusterIds: [clusterId], durables: [durable] });
   });
 
+  it('stops a consumer mid-stream without leaving what the server sent it to the acknowledgement window', async () => {
+    const clusterId = randomUUID();
+    const durable = `bus-test-${randomUUID().slice(0, 8)}`;
+    const total = 20_000;
+    for (let n = 0; n < total; n += 1000) {
+      await Promise.all(
+        Array.from({ length: 1000 }, (_, i) => {
+          const event = rawEvent(clusterId, n + i);
+          return sut.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), event, {
+            msgId: event.eventId,
+          });
+        }),
+      );
+    }
+    const read = (seen: Set<number>) =>
+      sut.consume(
+        channels.eventRaw,
+        // The default window is 30 s: what a stop leaves unseen would come back after it.
+        { durable, filterSubject: subjects.eventRaw(clusterId) },
+        (_event, delivery) => {
+          seen.add(delivery.streamSeq);
+          delivery.ack();
+        },
+      );
+
+    const first = new Set<number>();
+    const stoppedEarly = read(first);
+    await waitFor('the first reader mid-stream', () => first.size >= 2_000);
+    await stoppedEarly.stop();
+    expect(first.size).toBeLessThan(total);
+    await raw.flush();
+    const info = await (await raw.jetstreamManager()).consumers.info('STUDIO_EVENTS', durable);
+    // Before: 700 to 1,000 delivered to a pull closed under them, held until the window ran out.
+    expect(info.num_ack_pending).toBe(0);
+
+    const second = new Set<number>();
+    const next = read(second);
+    cleanup.push(next);
+    await waitFor('the rest, long before the window', () => first.size + second.size >= total, {
+      timeoutMs: 10_000,
+    });
+    expect([...second].filter((seq) => first.has(seq))).toEqual([]);
+    await next.stop();
+    await cleanStream({ clusterIds: [clusterId], durables: [durable] });
+  });
+
   it('publishes durably many at once, each acknowledged with its own seq, and refuses a subject no stream captures', async () => {
     const clusterId = randomUUID();
     const events = Array.from({ length: 500 }, (_, n) => rawEvent(clusterId, n));

@@ -348,6 +348,31 @@ describe('event store against real PostgreSQL and NATS', () => {
       expect(new Set(rows.map((r) => r.eventId))).toEqual(new Set(events.map((e) => e.eventId)));
     }, 120_000);
 
+    it('hands a backlog over on a graceful stop without holding any of it for the acknowledgement window', async () => {
+      const clusterId = randomUUID();
+      const events = await publish(clusterId, 30_000);
+      const first = await spawnService('event-store', 18387);
+      processes.push(first);
+      await waitFor('the backlog half drained', async () => (await countOf(clusterId)) > 2000, {
+        timeoutMs: 30_000,
+      });
+      await first.stop();
+      const atStop = await countOf(clusterId);
+      processes.push(await spawnService('event-store', 18388));
+      // The consumer's window is 60 s. Before, a stop mid-drain left the up to 1,000 events its
+      // open pull had been sent unacknowledged until then.
+      await waitFor(
+        'the rest written by the next writer',
+        async () => (await countOf(clusterId)) === 30_000,
+        {
+          timeoutMs: 20_000,
+        },
+      );
+      expect(atStop).toBeLessThan(30_000);
+      const rows = await stored(clusterId);
+      expect(new Set(rows.map((r) => r.eventId))).toEqual(new Set(events.map((e) => e.eventId)));
+    }, 120_000);
+
     it('keeps events in the stream while PostgreSQL is unreachable for 20 s, and writes them once it is back', async () => {
       const clusterId = randomUUID();
       const pg = new URL(testDatabaseUrl());
