@@ -344,6 +344,7 @@ async function main(): Promise<void> {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   const failures: string[] = [];
+  const gapNotes: string[] = [];
   for (const p of phases) {
     const caused = churn.caused.get(p.key) ?? { created: 0, closed: 0, interrupted: 0 };
     const r = storedBy.get(p.key);
@@ -383,7 +384,10 @@ async function main(): Promise<void> {
         `${c.duplicates} | ${(c.silenceMs / 1000).toFixed(1)} | ${seconds(p.readyAfterMs)} | ` +
         `${seconds(p.recoveryMs)}${p.recovered < CLIENTS ? ` (${p.recovered}/${CLIENTS})` : ''} | ${[...p.unready].join('; ') || 'none'} |`,
     );
+    if (c.gapFrames > 0) gapNotes.push(`${p.title}: ${JSON.stringify(c.gapReasons)}`);
   }
+  // Which gap a follower was told of says where to look: a replay refused, or a cap exceeded.
+  if (gapNotes.length > 0) console.log(`\ngap frames by reason:\n  ${gapNotes.join('\n  ')}`);
   const s = await status();
   console.log(`\nfollowers: ${s.open} open at the end, ${s.refusals} stream requests refused in all`);
 
@@ -396,10 +400,11 @@ async function main(): Promise<void> {
 
 /**
  * What the event store's consumer has yet to be sent or to acknowledge (-1 when it cannot be
- * read). Deliveries the event store had when its writer lost PostgreSQL came back only after the
- * consumer's acknowledgement window (`EVENT_STORE_CONSUMER.ackWaitMs`, 60 s): the stored count
- * stood still for longer than the settle's 3 s, and those events were counted lost (2 and 3 in the
- * PostgreSQL phase, run last with FAULTS_PHASES=p0,p7; stored 10 more 40 s later).
+ * read). The stored count standing still for 3 s does not say the store is done: deliveries sent
+ * to a writer whose term ended once came back only after the consumer's acknowledgement window
+ * (`EVENT_STORE_CONSUMER.ackWaitMs`, 60 s), and were counted lost (2 and 3 in the PostgreSQL
+ * phase, run last with FAULTS_PHASES=p0,p7). The bus no longer leaves them so (ADR-0004, amended
+ * 2026-12-04); the settle still waits for what is in flight.
  */
 const eventStoreBacklog = (servers: string) =>
   askJetStream(

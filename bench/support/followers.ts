@@ -16,7 +16,7 @@ export interface FollowerStatus {
  * What bench/support/stream-followers.mjs answers to `check`, per phase: clients with every stored
  * seq, clients missing only seqs a replay-gap frame covered (told), clients missing some untold, the
  * seqs missed in all, duplicates delivered, the longest silence, reconnects, events delivered after
- * a later one, and the replay-gap frames received.
+ * a later one, and the replay-gap frames received (with their reasons).
  */
 export interface PhaseCheck {
   name: string;
@@ -29,6 +29,8 @@ export interface PhaseCheck {
   reconnects: number;
   outOfOrder: number;
   gapFrames: number;
+  /** The gap frames by the reason they gave. */
+  gapReasons: Record<string, number>;
   /** The first follower missing seqs untold: how many, the first and last, the gaps it was told of. */
   untoldSample: {
     count: number;

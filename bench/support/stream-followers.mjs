@@ -176,7 +176,8 @@ function status() {
 /**
  * For each phase and its stored seqs: clients with every seq, clients missing only seqs a
  * replay-gap frame covered (told, in whichever phase the frame came), clients missing some untold, the seqs missed in all,
- * duplicates delivered, the longest silence, reconnects, events out of order and gap frames.
+ * duplicates delivered, the longest silence, reconnects, events out of order and gap frames (with
+ * their reasons).
  */
 function check(phases) {
   return phases.map(({ name, seqs }) => {
@@ -189,6 +190,8 @@ function check(phases) {
     let reconnects = 0;
     let outOfOrder = 0;
     let gapFrames = 0;
+    /** The gap frames by the reason they gave (`replay-cap`, `history-unavailable`). */
+    const gapReasons = {};
     /** What the first follower missing seqs untold missed: where to look in the services' logs. */
     let untoldSample = null;
     for (const f of followers) {
@@ -201,6 +204,7 @@ function check(phases) {
       reconnects += s.reconnects;
       outOfOrder += s.outOfOrder;
       gapFrames += s.gaps.length;
+      for (const gap of s.gaps) gapReasons[gap.reason] = (gapReasons[gap.reason] ?? 0) + 1;
       if (m === 0) complete++;
       else if (lacking.every((seq) => f.wasTold(seq))) toldOfGap++;
       else {
@@ -226,6 +230,7 @@ function check(phases) {
       reconnects,
       outOfOrder,
       gapFrames,
+      gapReasons,
       untoldSample,
     };
   });
