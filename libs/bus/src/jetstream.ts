@@ -8,12 +8,13 @@ import {
   StorageType,
   nanos,
   type JetStreamManager,
-  type JsMsg,
+  type Msg,
   type NatsConnection,
   type NatsError,
 } from 'nats';
 import type { Delivery, DurableConsumerOptions, Stoppable } from './bus';
 import { decode } from './codec';
+import { acknowledge, pulledInfo, pullMessages } from './pulls';
 import { replicasFor, type ReplicaSetting } from './replicas';
 import type { BusReporter } from './reporter';
 
@@ -177,23 +178,10 @@ function withDefaults(
 }
 
 /**
- * How long one pull waits at the server for messages. A consumer stops by letting its last pull
- * end, so this is also the longest `stop()` waits when nothing arrives; and a pull that reached a
- * consumer without a leader (a NATS node lost, its group electing) is answered by nobody and
- * ends after this, when the next pull goes out.
- */
-const PULL_EXPIRES_MS = 2000;
-
-/**
  * Pulls the consumer's deliveries into `handler` until stopped, restarting after an interruption
  * (NATS restarted, the consumer deleted). A malformed message is counted and terminated, since it
- * never gets better.
- *
- * One pull at a time, each read to its end (its batch full, or expired at the server). nats.js's
- * `consume` keeps a pull open ahead of the reader, and closing it drops what the server has
- * already sent: those messages count as delivered and come back only after the consumer's
- * acknowledgement window (60 s for the event store). Measured: 700 to 1,000 on each stop
- * mid-stream, so every writer handover held that many events back for a minute.
+ * never gets better. A stop lets every pull already sent end first (./pulls: what nats.js's own
+ * consumers leave to the acknowledgement window when they stop).
  */
 export function consume<C extends Channel>(
   connected: Promise<NatsConnection>,
@@ -206,21 +194,23 @@ export function consume<C extends Channel>(
   const stream = JetStreamStreams.streamOf(channel);
   const consumer = withDefaults(options, channel);
   const stopping = new AbortController();
-  const deliver = (msg: JsMsg) => {
+  const deliver = (msg: Msg) => {
+    const info = pulledInfo(msg.reply);
+    if (!info) return reporter.malformed(channel.name, msg.subject, 'not a JetStream delivery');
     const decoded = decode(channel.schema, msg.data);
     if (!decoded.ok) {
       reporter.malformed(channel.name, msg.subject, decoded.reason);
-      // No reason text: servers before 2.10 ignore a "+TERM <reason>" and redeliver.
-      msg.term();
+      acknowledge.term(msg);
       return;
     }
+    const { streamSeq, deliveryCount } = info;
     const delivery: Delivery = {
       subject: msg.subject,
       json: decoded.json,
-      streamSeq: msg.info.streamSequence,
-      deliveryCount: msg.info.deliveryCount,
-      ack: () => msg.ack(),
-      nak: (delayMs) => msg.nak(delayMs),
+      streamSeq,
+      deliveryCount,
+      ack: () => acknowledge.ack(msg),
+      nak: (delayMs) => acknowledge.nak(msg, delayMs),
     };
     reporter.runHandler(channel.name, () => handler(decoded.value as PayloadOf<C>, delivery));
   };
@@ -230,23 +220,12 @@ export function consume<C extends Channel>(
       try {
         await streams.ensure(stream);
         await streams.ensureConsumer(stream, consumer);
-        const pulled = await nc.jetstream().consumers.get(stream.name, consumer.durable);
-        while (!stopping.signal.aborted) {
-          const startedAt = Date.now();
-          let received = 0;
-          const batch = await pulled.fetch({
-            max_messages: Math.min(consumer.maxAckPending, 1000),
-            expires: PULL_EXPIRES_MS,
-          });
-          for await (const msg of batch) {
-            received++;
-            deliver(msg);
-          }
-          // A pull the server ends at once with nothing (a status it answers every pull with)
-          // would otherwise be sent again in a tight loop.
-          if (received === 0 && Date.now() - startedAt < PULL_EXPIRES_MS / 2)
-            await sleep(100, stopping.signal);
-        }
+        const target = {
+          stream: stream.name,
+          durable: consumer.durable,
+          batch: Math.min(consumer.maxAckPending, 1000),
+        };
+        await pullMessages(nc, target, stopping.signal, deliver);
       } catch (err) {
         if (stopping.signal.aborted) break;
         reporter.log.warn(
