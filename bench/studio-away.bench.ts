@@ -479,7 +479,20 @@ async function main(): Promise<void> {
       failures.push(
         `${lost} lost in ${phase}, not the ${outside} oldest the ring held: it kept some and lost others`,
       );
-  if (Number(inversions) > 0) failures.push(`${inversions} events stored out of the broker's order`);
+  if (Number(inversions) > 0) {
+    // Where to look: a late receipt (received_at late too) is the notifier's or the ring's; one
+    // received in order but stored late is the stream's or the event store's.
+    const late = await rig.db.query<Record<string, unknown>[]>(
+      `SELECT seq, type, broker_ts, received_at, before_seq, before_ts, before_received
+         FROM (SELECT seq, type, broker_ts, received_at, lag(seq) OVER w AS before_seq,
+                      lag(broker_ts) OVER w AS before_ts, lag(received_at) OVER w AS before_received
+                 FROM broker_event WHERE cluster_id = $1 AND broker_ts IS NOT NULL WINDOW w AS (ORDER BY seq)) o
+        WHERE broker_ts < before_ts - interval '1 second'
+        ORDER BY before_ts - broker_ts DESC LIMIT 5`,
+      [rig.clusterId],
+    );
+    failures.push(`${inversions} events stored out of the broker's order: ${JSON.stringify(late)}`);
+  }
 
   followers.kill();
   await rig.stop();
