@@ -353,7 +353,7 @@ describe('event store against real PostgreSQL and NATS', () => {
       const events = await publish(clusterId, 30_000);
       const first = await spawnService('event-store', 18387);
       processes.push(first);
-      await waitFor('the backlog half drained', async () => (await countOf(clusterId)) > 2000, {
+      await waitFor('the first of the backlog written', async () => (await countOf(clusterId)) > 2000, {
         timeoutMs: 30_000,
       });
       await first.stop();
