@@ -66,7 +66,7 @@ export function pullMessages(
       if (ended) return;
       ended = true;
       clearInterval(watch);
-      signal.removeEventListener('abort', stopped);
+      signal.removeEventListener('abort', settled);
       try {
         sub.unsubscribe();
       } catch {
@@ -115,8 +115,7 @@ export function pullMessages(
       outstanding = 0;
       pull();
     }, WATCH_MS);
-    const stopped = () => settled();
-    signal.addEventListener('abort', stopped, { once: true });
+    signal.addEventListener('abort', settled, { once: true });
     if (signal.aborted) return end();
     pull();
   });
