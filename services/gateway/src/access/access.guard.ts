@@ -108,6 +108,7 @@ export class AccessGuard implements CanActivate {
       if (!isUuid(id)) return;
       const name = await this.clusters.nameOf(id);
       if (name === null) return;
+      req.cluster = { id, name };
       names.push(name);
       // A rename must land inside what the principal may administer, too.
       if (req.method === 'PATCH' && typeof body?.name === 'string') names.push(body.name.trim());

@@ -8,6 +8,8 @@ export interface StudioRequest extends Request {
   principal?: Principal;
   /** The role that let a cluster-scoped request through, for the audit trail. */
   roleUsed?: Role | null;
+  /** The registered cluster the guard authorised the request on, by its id or its name. */
+  cluster?: { id: string; name: string };
 }
 
 /** `@CurrentPrincipal() principal: Principal` in a handler behind the access guard. */

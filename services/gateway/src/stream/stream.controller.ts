@@ -39,7 +39,11 @@ export class StreamController {
     }
     await this.stream.open(
       {
-        clusterId: await this.clusters.known(parsed.clusterId),
+        // The guard found it registered a moment ago; a reconnect storm need not ask twice.
+        clusterId:
+          req.cluster?.id === parsed.clusterId
+            ? parsed.clusterId
+            : await this.clusters.known(parsed.clusterId),
         topics: new Set(parseTopics(parsed.topics)),
         lastEventId: parsed.lastEventId,
         address: clientAddress(req) ?? 'unknown',
