@@ -45,11 +45,16 @@ export interface Bus {
     request: RequestOf<R>,
     options?: { timeoutMs?: number; key?: string },
   ): Promise<ReplyOf<R>>;
-  /** Serves an RPC in this service's queue group; a thrown RpcError keeps its code, anything else is a 500. */
+  /**
+   * Serves an RPC in this service's queue group; a thrown RpcError keeps its code, anything else is
+   * a 500. Each reply is checked against the contract before it is sent, unless `checkReply` is
+   * false: for a handler that builds every field of a large reply itself, which the requester
+   * checks on receipt all the same.
+   */
   serve<R extends RpcDef>(
     rpc: R,
     handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>,
-    options?: { key?: string },
+    options?: { key?: string; checkReply?: boolean },
   ): Unsubscribe;
   /**
    * Serves every RPC of a keyed table for one key (a cluster this replica owns), as one service

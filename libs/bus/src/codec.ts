@@ -24,6 +24,11 @@ export function decode<S extends z.ZodType>(schema: S, data: Uint8Array): Decode
   return { ok: true, value: result.data, json };
 }
 
+/** A body whose receiver checks it, sent as it is (see `Served.checkReply`). */
+export function encodeUnchecked(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
 /** Validates before encoding: sending a message that breaks the contract is our bug, and throws. */
 export function encode<S extends z.ZodType>(schema: S, value: z.infer<S>, what: string): Uint8Array {
   const result = schema.safeParse(value);

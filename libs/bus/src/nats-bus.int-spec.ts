@@ -1,4 +1,4 @@
-import { RawBrokerEvent, buckets, channels, rpcs, subjects } from '@artemis-studio/contracts';
+import { RawBrokerEvent, buckets, channels, rpcs, subjects, type ReplyOf } from '@artemis-studio/contracts';
 import { cleanStream, startPrivateNats, testConfig, waitFor } from '@artemis-studio/testing';
 import { RequestStrategy, connect } from 'nats';
 import { randomUUID } from 'node:crypto';
@@ -232,6 +232,23 @@ describe('NatsBus against real NATS', () => {
     ).rejects.toMatchObject({
       code: 503,
     });
+  });
+
+  it('refuses a reply that breaks the contract at its server, or unchecked there, at its requester', async () => {
+    // Each on an RPC nothing else here serves: a served endpoint stays in its shared service.
+    const clusterId = randomUUID();
+    const stopChecked = sut.serve(rpcs.newestSeq, async () => ({ seq: -1 }));
+    const brokenPage = { items: [{ seq: -1 }] } as unknown as ReplyOf<typeof rpcs.eventsHistory>;
+    const stopUnchecked = sut.serve(rpcs.eventsHistory, async () => brokenPage, { checkReply: false });
+    await sut.flush();
+    await expect(sut.request(rpcs.newestSeq, { clusterId })).rejects.toMatchObject({ code: 500 });
+    expect(metrics.counts['failed:event-store.newest-seq']).toBe(1);
+    await expect(sut.request(rpcs.eventsHistory, { clusterId, query: { limit: 10 } })).rejects.toMatchObject({
+      code: 502,
+    });
+    expect(metrics.counts['malformed:event-store.history reply']).toBe(1);
+    stopChecked();
+    stopUnchecked();
   });
 
   it('announces what it serves to NATS service discovery, as `nats micro ls` reads it', async () => {

@@ -28,7 +28,7 @@ import { JetStreamPublisher } from './jetstream-publisher';
 import { NatsTypedKv } from './kv';
 import type { ReplicaSetting } from './replicas';
 import { BusReporter, type BusLog } from './reporter';
-import { request, serve, serveEndpoints, type Served } from './rpc';
+import { request, serveEndpoints, type Served } from './rpc';
 
 export interface NatsBusOptions {
   servers: string | string[];
@@ -121,12 +121,11 @@ export class NatsBus implements Bus {
   serve<R extends RpcDef>(
     rpc: R,
     handler: (request: RequestOf<R>) => Promise<ReplyOf<R>>,
-    options: { key?: string } = {},
+    options: { key?: string; checkReply?: boolean } = {},
   ): Unsubscribe {
-    return serve(
+    return serveEndpoints(
       this.connection.connected,
-      rpc,
-      handler,
+      [{ rpc, handler, checkReply: options.checkReply } as Served],
       { queue: this.options.name, key: options.key },
       this.reporter,
     );

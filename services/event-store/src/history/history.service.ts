@@ -18,13 +18,23 @@ export class HistoryService implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     this.served.push(
-      this.bus.serve(rpcs.eventsSince, (r) =>
-        unavailableAs503(this.queries.since(r.clusterId, r.afterSeq, r.limit, r.newest)),
+      // Every event of a replay or a history page is built field by field from its row (`toEvent`),
+      // and the gateway checks each on receipt: a second check here was a sixth of a replay's CPU.
+      this.bus.serve(
+        rpcs.eventsSince,
+        (r) => unavailableAs503(this.queries.since(r.clusterId, r.afterSeq, r.limit, r.newest)),
+        { checkReply: false },
       ),
       this.bus.serve(rpcs.newestSeq, async (r) => ({
         seq: await unavailableAs503(this.queries.newestSeq(r.clusterId)),
       })),
-      this.bus.serve(rpcs.eventsHistory, (r) => unavailableAs503(this.queries.history(r.clusterId, r.query))),
+      this.bus.serve(
+        rpcs.eventsHistory,
+        (r) => unavailableAs503(this.queries.history(r.clusterId, r.query)),
+        {
+          checkReply: false,
+        },
+      ),
       this.bus.serve(rpcs.recordDrops, async (report) => ({
         dropped: await unavailableAs503(this.queries.recordDrops(report)),
       })),
