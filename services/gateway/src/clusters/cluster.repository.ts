@@ -136,7 +136,7 @@ export class ClusterRepository {
   /** A registered cluster's name (what grants match), or null when there is no such cluster. */
   async nameOf(id: string): Promise<string | null> {
     // Plain SQL: the guard asks on every cluster-scoped request, and TypeORM's query building
-    // was a fourteenth of a stream reconnect's CPU in the gateway.
+    // was a fifteenth of a stream reconnect's CPU in the gateway.
     const row = await firstRow<{ name: string }>(
       await this.database.forRequest(),
       `SELECT name FROM cluster WHERE id = $1`,
