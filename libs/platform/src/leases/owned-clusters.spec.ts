@@ -137,6 +137,27 @@ describe('OwnedClusters after an owner crashed', () => {
   });
 });
 
+describe('OwnedClusters passes', () => {
+  it('keeps one next pass scheduled however many passes were run', async () => {
+    jest.useFakeTimers();
+    const owner = new OwnedClusters({
+      leases: new ClusterLeases(new InMemoryKv<Lease>(), 'notifier', 'replica-a', 60_000),
+      clusters: async () => [target],
+      start: (t) => ({ target: t, stop: () => undefined }),
+      log: { log: () => undefined, warn: () => undefined },
+    });
+    try {
+      await owner.run();
+      await owner.run();
+      expect(jest.getTimerCount()).toBe(1);
+      await owner.stop();
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
+
 describe('replicaId', () => {
   it('is STUDIO_REPLICA_ID when set, so a restarted process takes its leases back at once', async () => {
     const env = { STUDIO_REPLICA_ID: 'studio-notifier-7c9f-x2kq' };
