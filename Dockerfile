@@ -15,4 +15,5 @@ WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app /app
 USER node
-CMD ["sh", "-c", "exec node services/${SERVICE:?set SERVICE to scraper, notifier, event-store or gateway}/dist/main.js"]
+# A service's own Node.js flags, if it has any, are in services/<name>/node-flags (ADR-0029).
+CMD ["sh", "-c", ": \"${SERVICE:?set SERVICE to scraper, notifier, event-store or gateway}\"; exec node $(grep -vs '^#' services/$SERVICE/node-flags) services/$SERVICE/dist/main.js"]

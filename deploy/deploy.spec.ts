@@ -1,3 +1,5 @@
+import { serviceNodeFlags } from '@artemis-studio/testing';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -184,8 +186,28 @@ describe('Dockerfile', () => {
     expect(test).toContain('npm run --silent build -w web');
   });
 
-  it('starts whichever service SERVICE names', () => {
-    expect(dockerfile).toMatch(/exec node services\/\$\{SERVICE:\?[^}]*\}\/dist\/main\.js/);
+  it('starts whichever service SERVICE names, with its own Node.js flags', () => {
+    expect(dockerfile).toMatch(/\$\{SERVICE:\?[^}]*\}/);
+    expect(dockerfile).toContain(
+      `exec node $(grep -vs '^#' services/$SERVICE/node-flags) services/$SERVICE/dist/main.js`,
+    );
+    // The console's one command starts each service with them too.
+    const studio = readFileSync(join(root, 'scripts', 'studio.sh'), 'utf8');
+    expect(studio).toContain(
+      `node $(grep -vs '^#' "services/$service/node-flags") "services/$service/dist/main.js"`,
+    );
+  });
+
+  it('gives the gateway a young generation of a fixed 2 x 32 MB (ADR-0029), which Node.js accepts', () => {
+    const flags = serviceNodeFlags('gateway');
+    expect(flags).toEqual(['--min-semi-space-size=32', '--max-semi-space-size=32']);
+    const newSpaceMb = execFileSync(process.execPath, [
+      ...flags,
+      '-p',
+      `require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 1048576`,
+    ]);
+    expect(Number(String(newSpaceMb))).toBe(32);
+    expect(serviceNodeFlags('scraper')).toEqual([]);
   });
 
   it('builds and runs on the Node.js major line that .nvmrc pins, as engines and @types/node say', () => {

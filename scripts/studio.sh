@@ -42,7 +42,9 @@ export LOG_FORMAT="${LOG_FORMAT:-pretty}"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait' INT TERM EXIT
 for service in event-store scraper notifier gateway; do
-  node "services/$service/dist/main.js" 2>&1 | sed -u "s/^/[$service] /" &
+  # shellcheck disable=SC2046 # a service's flags (ADR-0029), one or more per line, split on purpose
+  node $(grep -vs '^#' "services/$service/node-flags") "services/$service/dist/main.js" 2>&1 |
+    sed -u "s/^/[$service] /" &
   pids+=($!)
 done
 echo "Artemis Studio: the console and API on http://127.0.0.1:8080 (health: /readyz)"

@@ -12,7 +12,7 @@ export {
 } from './service';
 export type { RunningService } from './service';
 export { brokerCluster, declareLive, insertCluster, insertReceiver } from './clusters';
-export { spawnService } from './process';
+export { serviceNodeFlags, spawnService } from './process';
 export { killOnExit } from './children';
 export type { ServiceProcess } from './process';
 export { cleanStream, followRawEvents } from './stream';

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { testConfig, testDatabaseUrl } from './config';
 import { TEST_ADMIN_PASSWORD } from './access';
@@ -25,6 +25,20 @@ function repoRoot(): string {
 }
 
 /**
+ * A service's own Node.js flags (`services/<name>/node-flags`, ADR-0029), as its image runs it:
+ * a test or a benchmark of the gateway measures the gateway as deployed.
+ */
+export function serviceNodeFlags(name: string): string[] {
+  const file = join(repoRoot(), 'services', name, 'node-flags');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => !line.startsWith('#'))
+    .flatMap((line) => line.split(/\s+/))
+    .filter(Boolean);
+}
+
+/**
  * Runs a built service (`services/<name>/dist/main.js`, built by the integration setup) as a
  * real process against the test database and NATS, and waits until it is ready (at most
  * `readyTimeoutMs`: a service restarted while a dependency is away becomes ready only after it).
@@ -42,7 +56,7 @@ export async function spawnService(
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, join(repoRoot(), 'services', name, 'dist', 'main.js')],
+    [...serviceNodeFlags(name), ...nodeArgs, join(repoRoot(), 'services', name, 'dist', 'main.js')],
     {
       env: {
         ...process.env,
@@ -99,10 +113,14 @@ export async function runServiceToExit(
   env: Record<string, string>,
   timeoutMs = 20_000,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(repoRoot(), 'services', name, 'dist', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...serviceNodeFlags(name), join(repoRoot(), 'services', name, 'dist', 'main.js')],
+    {
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   killOnExit(child);
   let stdout = '';
   let stderr = '';
