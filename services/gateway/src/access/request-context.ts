@@ -8,7 +8,7 @@ export interface StudioRequest extends Request {
   principal?: Principal;
   /** The role that let a cluster-scoped request through, for the audit trail. */
   roleUsed?: Role | null;
-  /** The registered cluster the guard authorised the request on, by its id or its name. */
+  /** The cluster the guard found registered under the request's cluster id, and authorised on. */
   cluster?: { id: string; name: string };
 }
 
