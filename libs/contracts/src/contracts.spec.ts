@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import {
   BrokerEventSchema,
@@ -59,6 +60,18 @@ describe('schemas', () => {
     expect(RawBrokerEventSchema.parse(raw)).toEqual(raw);
     expect(BrokerEventSchema.safeParse(raw).success).toBe(false);
     expect(BrokerEventSchema.parse({ ...raw, seq: 42 }).seq).toBe(42);
+  });
+
+  it("takes a broker event's properties only as strings, finite numbers, booleans and nulls", () => {
+    const props = (p: unknown) => RawBrokerEventSchema.safeParse({ ...raw, props: p });
+    expect(props({}).success).toBe(true);
+    expect(props({ a: 'x', b: -1.5, c: false, d: null }).success).toBe(true);
+    for (const bad of [null, [], ['x'], 'x', { a: { b: 1 } }, { a: [1] }, { a: Infinity }, { a: undefined }])
+      expect(props(bad).error?.issues[0]?.path).toEqual(['props']);
+    expect(z.toJSONSchema(RawBrokerEventSchema, { unrepresentable: 'any' }).properties?.props).toMatchObject({
+      type: 'object',
+      additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    });
   });
 
   it('rejects a signal for an unknown topic or a malformed cluster id', () => {
