@@ -155,6 +155,61 @@ describe('normaliseNotification', () => {
     });
   });
 
+  // The normaliser builds events to fit the contract instead of checking each against it: this
+  // holds what it builds from whatever a sender may put in a notification to the schema.
+  it('builds only events the contract takes, or says why not', () => {
+    const eight = Buffer.alloc(8);
+    eight.writeBigInt64BE(-5n);
+    const odd: unknown[] = [
+      'x'.repeat(5000),
+      '',
+      0,
+      -0,
+      NaN,
+      Infinity,
+      -Infinity,
+      2 ** 60,
+      true,
+      null,
+      undefined,
+      10n ** 30n,
+      eight,
+      Buffer.from('abc'),
+      new Date(0),
+      [1, 'a', null],
+      { a: { b: 1 } },
+      Symbol('s'),
+      () => 1,
+      '\u0000\ud800',
+    ];
+    const fields = [
+      '_AMQ_Address',
+      '_AMQ_RoutingName',
+      '_AMQ_ConsumerName',
+      '_AMQ_SessionName',
+      '_AMQ_ConnectionName',
+      '_AMQ_RemoteAddress',
+      '_AMQ_User',
+      '_AMQ_ValidatedUser',
+      '_AMQ_NotifTimestamp',
+      '_AMQ_Other',
+    ];
+    const outcomes = new Set<string>();
+    const check = (properties: Record<string, unknown>, node = 'node-a') => {
+      const result = normaliseNotification(properties, clusterId, node, at);
+      outcomes.add(result.kind);
+      if (result.kind !== 'event') return;
+      expect(RawBrokerEventSchema.safeParse(result.event).error).toBeUndefined();
+      // What the event store checks when it comes off the bus.
+      expect(RawBrokerEventSchema.safeParse(JSON.parse(result.json)).error).toBeUndefined();
+    };
+    for (const field of fields) for (const value of odd) check({ ...consumerCreated, [field]: value });
+    for (const type of ['T'.repeat(100), 'T'.repeat(101), 'SESSION_CREATED', 'BINDING_ADDED'])
+      check({ ...consumerCreated, _AMQ_NotifType: type });
+    for (const node of ['n'.repeat(200), 'n'.repeat(201), '']) check(consumerCreated, node);
+    expect([...outcomes].sort()).toEqual(['event', 'malformed']);
+  });
+
   it('keeps an event whose timestamp no ISO instant holds, without a broker time', () => {
     for (const stamp of [9e15, 2 ** 48, 1e20, -1, Date.UTC(10000, 0, 1)]) {
       const result = normaliseNotification(
