@@ -28,9 +28,9 @@ export interface Bus {
    * `publish` of a body already encoded, unchecked. Only for a body built from a message this
    * process validated on receipt (the event store's `event.stored`: the raw event's JSON as received
    * plus its seq), where parsing, checking and encoding it again would cost more than the rest of
-   * the publish. Receivers validate either way.
+   * the publish. Receivers validate either way. `json` as text or as its UTF-8 bytes.
    */
-  publishJson<C extends Channel>(channel: C, subject: string, json: string): boolean;
+  publishJson<C extends Channel>(channel: C, subject: string, json: string | Uint8Array): boolean;
   /** Receives every valid message on `subject` (wildcards allowed); malformed ones are counted and skipped. */
   subscribe<C extends Channel>(
     channel: C,
@@ -115,6 +115,8 @@ export interface Delivery {
   readonly subject: string;
   /** The body as received: the JSON text the payload was validated from. */
   readonly json: string;
+  /** The same body as the bytes it came in (held anyway, with the message to acknowledge). */
+  readonly data: Uint8Array;
   /** The stream sequence of this message. */
   readonly streamSeq: number;
   /** How many times the stream has delivered this message: 1 the first time. */

@@ -207,6 +207,7 @@ export function consume<C extends Channel>(
     const delivery: Delivery = {
       subject: msg.subject,
       json: decoded.json,
+      data: msg.data,
       streamSeq,
       deliveryCount,
       ack: () => acknowledge.ack(msg),

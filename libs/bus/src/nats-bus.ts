@@ -80,7 +80,7 @@ export class NatsBus implements Bus {
     return this.publishData(channel, subject, encode(channel.schema, payload, channel.name));
   }
 
-  publishJson<C extends Channel>(channel: C, subject: string, json: string): boolean {
+  publishJson<C extends Channel>(channel: C, subject: string, json: string | Uint8Array): boolean {
     return this.publishData(channel, subject, json);
   }
 

@@ -5,6 +5,7 @@ import { IntakeBuffer } from './intake-buffer';
 const delivery = (streamSeq: number): Delivery => ({
   subject: 's',
   json: '{}',
+  data: Buffer.from('{}'),
   streamSeq,
   deliveryCount: 1,
   ack: jest.fn(),

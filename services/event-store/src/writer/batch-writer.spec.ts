@@ -10,6 +10,7 @@ const delivery = (streamSeq: number, id = `e${streamSeq - 1}`) =>
   ({
     subject: 's',
     json: JSON.stringify({ eventId: id }),
+    data: Buffer.from(JSON.stringify({ eventId: id })),
     streamSeq,
     deliveryCount: 1,
     ack: jest.fn(),

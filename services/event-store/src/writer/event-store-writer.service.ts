@@ -14,7 +14,7 @@ import { IntakeBuffer } from '../intake/intake-buffer';
 import { EventStoreMetrics } from '../metrics/event-store-metrics';
 import { BrokerEventRepository } from '../history/broker-event.repository';
 import { BatchWriter } from './batch-writer';
-import { storedEventJson } from './stored-event';
+import { storedEventBody } from './stored-event';
 import { EventWriter } from './event-writer';
 
 /** Rows per INSERT statement under a storm. */
@@ -106,7 +106,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
           this.bus.publishJson(
             channels.eventStored,
             subjects.eventStored(pending.event.clusterId),
-            storedEventJson(pending, seq, prevSeq),
+            storedEventBody(pending, seq, prevSeq),
           );
       },
       poisoned: (pending, reason) => {

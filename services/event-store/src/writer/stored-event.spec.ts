@@ -2,17 +2,20 @@ import type { Delivery } from '@artemis-studio/bus';
 import { RawBrokerEventSchema, StoredBrokerEventSchema } from '@artemis-studio/contracts';
 import { rawBrokerEvent } from '@artemis-studio/testing';
 import type { Pending } from '../intake/intake-buffer';
-import { storedEventJson } from './stored-event';
+import { storedEventBody } from './stored-event';
 
 const raw = rawBrokerEvent({ brokerTs: null, remoteAddress: null, user: '}"seq"' });
 /** As the bus hands it over: the payload validated from the body as received. */
 const pending = (body: string): Pending => ({
   event: RawBrokerEventSchema.parse(JSON.parse(body)),
-  delivery: { json: body } as Delivery,
+  delivery: { json: body, data: Buffer.from(body) } as Partial<Delivery> as Delivery,
   enqueuedAt: 0,
 });
 
-describe('storedEventJson', () => {
+const storedEventJson = (p: Pending, seq: number, prevSeq: number) =>
+  Buffer.from(storedEventBody(p, seq, prevSeq)).toString('utf8');
+
+describe('storedEventBody', () => {
   it('is the raw event with its seq and previous seq, valid as a stored event', () => {
     const { user: _user, ...plain } = raw;
     const body = JSON.stringify({ ...plain, user: 'app' });
@@ -24,6 +27,12 @@ describe('storedEventJson', () => {
       seq: 42,
       prevSeq: 40,
     });
+  });
+
+  it('keeps text beyond ASCII as it came, byte for byte', () => {
+    const body = JSON.stringify({ ...raw, user: 'zoë ☃ 𝄞' });
+    const json = storedEventJson(pending(body), 42, 40);
+    expect(StoredBrokerEventSchema.parse(JSON.parse(json)).user).toBe('zoë ☃ 𝄞');
   });
 
   it('never carries two seqs when the raw body already names one', () => {
