@@ -25,9 +25,12 @@ export function pulledInfo(reply: string | undefined): PulledInfo | undefined {
   return { deliveryCount: Number(tokens[at]), streamSeq: Number(tokens[at + 1]) };
 }
 
+/** Encoded once: an acknowledgement goes with every stored event. */
+const ACK = new TextEncoder().encode('+ACK');
+
 /** Acknowledges, hands back (after `delayMs`) or ends a pulled message, by answering its subject. */
 export const acknowledge = {
-  ack: (msg: Msg) => msg.respond('+ACK'),
+  ack: (msg: Msg) => msg.respond(ACK),
   nak: (msg: Msg, delayMs?: number) =>
     msg.respond(delayMs ? `-NAK ${JSON.stringify({ delay: nanos(delayMs) })}` : '-NAK'),
   // No reason text: servers before 2.10 ignore a "+TERM <reason>" and redeliver.
