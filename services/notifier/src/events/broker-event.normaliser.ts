@@ -19,7 +19,7 @@ export const MAX_EVENT_JSON_CHARS = 65_536;
 const END_OF_ISO_TIME_MS = Date.UTC(10000, 0, 1);
 
 export type Normalised =
-  /** `json`: the event as published, checked against the contract here, where it enters Studio. */
+  /** `json`: the event as published, built to fit the contract here, where it enters Studio. */
   | { kind: 'event'; event: RawBrokerEvent; json: string }
   | { kind: 'remote' } // re-sent by a peer (_AMQ_Distance > 0): stored once, by its own node
   | { kind: 'own' } // caused by our own subscription

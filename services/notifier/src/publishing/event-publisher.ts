@@ -22,7 +22,7 @@ export interface Receipt {
 
 interface Buffered {
   event: RawBrokerEvent;
-  /** The event as published: checked against the contract once, where it entered (the normaliser). */
+  /** The event as published: built to fit the contract where it entered (the normaliser). */
   json: string;
   receipt?: Receipt;
   /** A record of an unobserved period: held past the buffer's bound (see enqueueUnobserved). */
