@@ -5,15 +5,15 @@ import { Instant, Uuid } from '../common';
  * One `_AMQ_*` property as the broker sent it. Longs past 2^53 and binary values are carried as
  * strings, because JSON has no exact representation for them.
  */
-type PropValue = string | number | boolean | null;
+export type BrokerEventPropValue = string | number | boolean | null;
 
-const isPropValue = (value: unknown): value is PropValue =>
+const isPropValue = (value: unknown): value is BrokerEventPropValue =>
   value === null ||
   typeof value === 'string' ||
   typeof value === 'boolean' ||
   (typeof value === 'number' && Number.isFinite(value));
 
-function isProps(value: unknown): value is Record<string, PropValue> {
+function isProps(value: unknown): value is Record<string, BrokerEventPropValue> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   for (const key in value) if (!isPropValue((value as Record<string, unknown>)[key])) return false;
   return true;
@@ -26,7 +26,7 @@ function isProps(value: unknown): value is Record<string, PropValue> {
  * custom check is written to JSON Schema only with `unrepresentable: 'any'`, as the gateway does).
  */
 const PropsSchema = z
-  .custom<Record<string, PropValue>>(isProps, {
+  .custom<Record<string, BrokerEventPropValue>>(isProps, {
     error: 'expected an object of strings, finite numbers, booleans and nulls',
   })
   .meta({

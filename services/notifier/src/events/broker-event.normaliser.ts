@@ -1,4 +1,9 @@
-import { BROKER_EVENT_LIMITS, NOTIFICATION_ADDRESS, type RawBrokerEvent } from '@artemis-studio/contracts';
+import {
+  BROKER_EVENT_LIMITS,
+  NOTIFICATION_ADDRESS,
+  type BrokerEventPropValue as PropValue,
+  type RawBrokerEvent,
+} from '@artemis-studio/contracts';
 import { notificationEventId } from './event-id';
 
 /**
@@ -24,8 +29,6 @@ export type Normalised =
   | { kind: 'remote' } // re-sent by a peer (_AMQ_Distance > 0): stored once, by its own node
   | { kind: 'own' } // caused by our own subscription
   | { kind: 'malformed'; reason: string };
-
-type PropValue = string | number | boolean | null;
 
 /** Turns one notification's application-properties into a BrokerEvent of `node` in `clusterId`. */
 export function normaliseNotification(

@@ -1,3 +1,4 @@
+import type { RawBrokerEvent } from '@artemis-studio/contracts';
 import { hash } from 'node:crypto';
 import { v7 as timeOrderedUuid } from 'uuid';
 
@@ -19,7 +20,7 @@ const DELIVERY_PROPERTIES = new Set(['JMSXDeliveryCount']);
 export function notificationEventId(
   clusterId: string,
   node: string,
-  properties: Record<string, string | number | boolean | null>,
+  properties: RawBrokerEvent['props'],
 ): string {
   const stamp = properties._AMQ_NotifTimestamp;
   // The id's first 48 bits hold the stamp: one past them (sent by hand; a broker's clock reaches

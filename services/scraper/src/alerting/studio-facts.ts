@@ -5,6 +5,7 @@ import {
   unobservedPeriod,
   type CapabilityVerdict,
   type Lease,
+  type RawBrokerEvent,
 } from '@artemis-studio/contracts';
 import { rowsOf } from '@artemis-studio/db';
 import type { DataSource } from 'typeorm';
@@ -32,7 +33,7 @@ export async function studioFactsOf(
       [clusterId],
     ),
     // The newest by the (cluster_id, type, seq) index: one row, however long the history.
-    rowsOf<{ type: string; props: Record<string, string | number | boolean | null> }>(
+    rowsOf<{ type: string; props: RawBrokerEvent['props'] }>(
       db,
       `SELECT type, props FROM broker_event WHERE cluster_id = $1 AND type = $2 ORDER BY seq DESC LIMIT 1`,
       [clusterId, UNOBSERVED_EVENT_TYPE],
