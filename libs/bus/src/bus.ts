@@ -161,9 +161,16 @@ export interface BusMetrics {
   malformed(channel: string): void;
   handlerFailed(channel: string): void;
   publishDropped(channel: string): void;
+  /** A durable consumer's pulls went unanswered and were counted gone (see pullMessages). */
+  pullsGivenUp(consumer: string): void;
 }
 
-export const noopBusMetrics: BusMetrics = { malformed() {}, handlerFailed() {}, publishDropped() {} };
+export const noopBusMetrics: BusMetrics = {
+  malformed() {},
+  handlerFailed() {},
+  publishDropped() {},
+  pullsGivenUp() {},
+};
 
 /** What answers each RPC of a table. */
 export type HandlersOf<T extends Record<string, RpcDef>> = {

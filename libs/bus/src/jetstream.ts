@@ -226,7 +226,9 @@ export function consume<C extends Channel>(
           durable: consumer.durable,
           batch: Math.min(consumer.maxAckPending, 1000),
         };
-        await pullMessages(nc, target, stopping.signal, deliver);
+        await pullMessages(nc, target, stopping.signal, deliver, (owed) =>
+          reporter.pullsGivenUp(consumer.durable, owed),
+        );
       } catch (err) {
         if (stopping.signal.aborted) break;
         reporter.log.warn(

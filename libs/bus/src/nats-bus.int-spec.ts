@@ -17,6 +17,9 @@ class CountingMetrics implements BusMetrics {
   publishDropped(channel: string) {
     this.bump(`dropped:${channel}`);
   }
+  pullsGivenUp(consumer: string) {
+    this.bump(`given-up:${consumer}`);
+  }
   private bump(key: string) {
     this.counts[key] = (this.counts[key] ?? 0) + 1;
   }
@@ -340,6 +343,61 @@ describe('NatsBus when its NATS server restarts', () => {
       await nats.stop();
     }
   }, 30_000);
+});
+
+describe("NatsBus's consumer when its NATS server restarts", () => {
+  it('counts the pulls the server forgot as given up, says so, and reads on', async () => {
+    const nats = await startPrivateNats();
+    const warnings: string[] = [];
+    const metrics = new CountingMetrics();
+    const bus = new NatsBus({
+      servers: nats.url,
+      name: 'bus-pull-restart-test',
+      metrics,
+      log: { warn: (m) => void warnings.push(m), error: () => undefined },
+    });
+    try {
+      await bus.ready();
+      const clusterId = randomUUID();
+      const durable = 'bus-pull-restart';
+      const got: string[] = [];
+      const consumer = bus.consume(
+        channels.eventRaw,
+        { durable, filterSubject: subjects.eventRaw(clusterId) },
+        (event, delivery) => {
+          got.push(event.eventId);
+          delivery.ack();
+        },
+      );
+      const send = async (n: number) => {
+        const event = rawEvent(clusterId, n);
+        await bus.publishDurable(channels.eventRaw, subjects.eventRaw(clusterId), event, {
+          msgId: event.eventId,
+        });
+        return event.eventId;
+      };
+      const before = await send(1);
+      await waitFor('the first event', () => got.includes(before));
+      expect(metrics.counts[`given-up:${durable}`]).toBeUndefined();
+
+      // The restarted server keeps the stream and the consumer (on disk) but not the pulls waiting
+      // on it: none of them ends, with messages or a status, and without the watch none follows.
+      let reconnects = 0;
+      bus.onReconnect(() => reconnects++);
+      await nats.restart(300);
+      await waitFor('the bus back', async () => reconnects === 1, { timeoutMs: 15_000 });
+      const after = await send(2);
+      await waitFor('the event sent after the restart', () => got.includes(after), { timeoutMs: 10_000 });
+      expect(metrics.counts[`given-up:${durable}`]).toBeGreaterThanOrEqual(1);
+      expect(
+        warnings.some((w) => w.startsWith(`bus: consumer ${durable} heard nothing of its pulls for 3 s`)),
+      ).toBe(true);
+      await consumer.stop();
+    } finally {
+      await bus.close();
+      await nats.stop();
+    }
+  }, 40_000);
 });
 
 describe('NatsBus closed while NATS is away', () => {

@@ -4,6 +4,8 @@ import { createInbox, nanos, type Msg, type NatsConnection } from 'nats';
 const PULL_EXPIRES_MS = 2000;
 /** Past a pull's expiry, how long its end may take to reach us before the pull is counted gone. */
 const PULL_GRACE_MS = 1000;
+/** How long a consumer hears nothing, pulls outstanding, before it counts them gone and pulls again. */
+export const PULL_SILENCE_LIMIT_MS = PULL_EXPIRES_MS + PULL_GRACE_MS;
 const WATCH_MS = 250;
 
 /** Where a pulled message sits in its stream, from the acknowledgement subject the server gave it. */
@@ -50,12 +52,17 @@ export const acknowledge = {
  * out first, or when it takes a busy event loop for missed heartbeats and pulls again while the
  * first pull is still served. Here the inbox lives until the server has said each pull is over:
  * its batch delivered, or a status giving what it left undelivered.
+ *
+ * `onGivenUp` hears of each time the pulls went silent past PULL_SILENCE_LIMIT_MS and were counted
+ * gone, with how many messages they still owed: nothing is delivered meanwhile, so a stall of the
+ * consumer shows there and not only as a gap in its latency.
  */
 export function pullMessages(
   nc: NatsConnection,
   target: { stream: string; durable: string; batch: number },
   signal: AbortSignal,
   onMessage: (msg: Msg) => void,
+  onGivenUp: (owed: number) => void = () => undefined,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const inbox = createInbox();
@@ -113,10 +120,12 @@ export function pullMessages(
     // Every pull ends by its expiry, with its batch or a status. Silence past that means the server
     // dropped them (NATS restarted, the consumer's group without a leader): count them gone.
     const watch = setInterval(() => {
-      if (Date.now() - Math.max(lastHeard, lastPulled) < PULL_EXPIRES_MS + PULL_GRACE_MS) return;
+      if (Date.now() - Math.max(lastHeard, lastPulled) < PULL_SILENCE_LIMIT_MS) return;
       if (signal.aborted) return end();
+      const owed = outstanding;
       outstanding = 0;
       pull();
+      onGivenUp(owed);
     }, WATCH_MS);
     signal.addEventListener('abort', settled, { once: true });
     if (signal.aborted) return end();

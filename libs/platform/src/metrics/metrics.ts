@@ -34,10 +34,17 @@ export function busMetrics(registry: Registry): BusMetrics {
     labelNames: ['channel'],
     registers: [registry],
   });
+  const pullsGivenUp = new Counter({
+    name: 'studio_bus_pulls_given_up_total',
+    help: "Times a durable consumer's pulls went unanswered past their expiry and were pulled again (nothing was delivered meanwhile)",
+    labelNames: ['consumer'],
+    registers: [registry],
+  });
   return {
     malformed: (channel) => malformed.inc({ channel }),
     handlerFailed: (channel) => failed.inc({ channel }),
     publishDropped: (channel) => dropped.inc({ channel }),
+    pullsGivenUp: (consumer) => pullsGivenUp.inc({ consumer }),
   };
 }
 
