@@ -203,7 +203,8 @@ async function main(): Promise<void> {
   // What each service's per-event cost is spread over: every batch is one INSERT, one socket write
   // of its acknowledgements and stored events, and one read of them by each gateway.
   console.log(
-    `event store: ${inserts} INSERTs, ${((batches.sum - batchesBefore.sum) / Math.max(1, inserts)).toFixed(1)} events per INSERT`,
+    `event store: ${inserts} INSERTs, ${((batches.sum - batchesBefore.sum) / Math.max(1, inserts)).toFixed(1)} events per INSERT; ` +
+      `its pulls given up for silence: ${batches.pullsGivenUp - batchesBefore.pullsGivenUp}`,
   );
 
   load.stop();
