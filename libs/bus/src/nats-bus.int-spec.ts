@@ -346,7 +346,7 @@ describe('NatsBus when its NATS server restarts', () => {
 });
 
 describe("NatsBus's consumer when its NATS server restarts", () => {
-  it('counts the pulls the server forgot as given up, says so, and reads on', async () => {
+  it('counts the silence of the pulls the server forgot once, says so once, and reads on', async () => {
     const nats = await startPrivateNats();
     const warnings: string[] = [];
     const metrics = new CountingMetrics();
@@ -382,16 +382,17 @@ describe("NatsBus's consumer when its NATS server restarts", () => {
 
       // The restarted server keeps the stream and the consumer (on disk) but not the pulls waiting
       // on it: none of them ends, with messages or a status, and without the watch none follows.
+      // Down for 7 s, the watch pulls again twice before the server is back: one silence, said once.
       let reconnects = 0;
       bus.onReconnect(() => reconnects++);
-      await nats.restart(300);
+      await nats.restart(7000);
       await waitFor('the bus back', async () => reconnects === 1, { timeoutMs: 15_000 });
       const after = await send(2);
       await waitFor('the event sent after the restart', () => got.includes(after), { timeoutMs: 10_000 });
-      expect(metrics.counts[`given-up:${durable}`]).toBeGreaterThanOrEqual(1);
+      expect(metrics.counts[`given-up:${durable}`]).toBe(1);
       expect(
-        warnings.some((w) => w.startsWith(`bus: consumer ${durable} heard nothing of its pulls for 3 s`)),
-      ).toBe(true);
+        warnings.filter((w) => w.startsWith(`bus: consumer ${durable} heard nothing of its pulls for 3 s`)),
+      ).toHaveLength(1);
       await consumer.stop();
     } finally {
       await bus.close();

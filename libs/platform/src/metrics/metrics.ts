@@ -36,7 +36,7 @@ export function busMetrics(registry: Registry): BusMetrics {
   });
   const pullsGivenUp = new Counter({
     name: 'studio_bus_pulls_given_up_total',
-    help: "Times a durable consumer's pulls went unanswered past their expiry and were pulled again (nothing was delivered meanwhile)",
+    help: "Silences in which a durable consumer's pulls went unanswered past their expiry and were pulled again (nothing was delivered meanwhile)",
     labelNames: ['consumer'],
     registers: [registry],
   });
