@@ -1,3 +1,4 @@
+import type { PreparedStatement } from '@artemis-studio/db';
 import { Client } from 'pg';
 
 /** An event the writer committed, the seq PostgreSQL gave it, and its cluster's seq before it. */
@@ -51,8 +52,8 @@ const withPrevSeq = (insert: string) => `
 const INSERT_SKIPPING_STORED = {
   name: 'store-events-skipping-stored',
   text: withPrevSeq(`${INSERT} ON CONFLICT (event_id) DO NOTHING`),
-};
-const INSERT_ALL = { name: 'store-events', text: withPrevSeq(INSERT) };
+} satisfies PreparedStatement;
+const INSERT_ALL = { name: 'store-events', text: withPrevSeq(INSERT) } satisfies PreparedStatement;
 
 /** `[seq, eventId, prevSeq]` per stored row; null when the statement stored none. */
 type InsertedRows = { rows: [number, string, number][] | null };
@@ -104,14 +105,16 @@ export class EventWriter {
   async insert(rawJson: readonly string[], { mayBeStored = true } = {}): Promise<StoredRow[]> {
     if (rawJson.length === 0) return [];
     const batch = `[${rawJson.join(',')}]`;
+    const store = async (statement: PreparedStatement) =>
+      storedRows(await this.client.query<InsertedRows>({ ...statement, values: [batch] }));
     if (!mayBeStored) {
       try {
-        return storedRows(await this.client.query<InsertedRows>({ ...INSERT_ALL, values: [batch] }));
+        return await store(INSERT_ALL);
       } catch (err) {
         if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
       }
     }
-    return storedRows(await this.client.query<InsertedRows>({ ...INSERT_SKIPPING_STORED, values: [batch] }));
+    return store(INSERT_SKIPPING_STORED);
   }
 
   async release(): Promise<void> {
