@@ -28,6 +28,7 @@ module.exports = {
       testMatch: ['<rootDir>/{libs,services}/**/src/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/each-suite.ts'],
     },
     {
       ...base,
@@ -36,6 +37,7 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
       globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
       globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/each-suite.ts'],
       testTimeout: 120_000,
     },
   ],

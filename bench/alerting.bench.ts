@@ -24,9 +24,11 @@ import axios from 'axios';
 import { Agent } from 'node:http';
 import { AddressSampleRepository } from '../services/scraper/src/addresses/address-sample.repository';
 import { AddressSampler } from '../services/scraper/src/addresses/address-sampler';
-import { AlertCourier } from '../services/scraper/src/alerting/alert-courier';
-import { AlertEvaluation } from '../services/scraper/src/alerting/alert-evaluation';
-import { AlertStore } from '../services/scraper/src/alerting/alert-store';
+import { AlertCourier } from '../services/scraper/src/alerting/delivery/alert-courier';
+import { AlertDeliveryRepository } from '../services/scraper/src/alerting/delivery/alert-delivery.repository';
+import { ALERT_CHANNELS } from '../services/scraper/src/alerting/delivery/channels/alert-channels';
+import { AlertEvaluation } from '../services/scraper/src/alerting/evaluation/alert-evaluation';
+import { AlertEvaluationRepository } from '../services/scraper/src/alerting/evaluation/alert-evaluation.repository';
 import { TIER_B_REQUESTS, readTierB, type NodeTierB } from '../services/scraper/src/polling/tier-b';
 import { CallLimiter } from '../services/scraper/src/jolokia/call-limiter';
 import { JolokiaClient, type JolokiaTarget } from '../services/scraper/src/jolokia/jolokia-client';
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
     };
     const snapshots = new QueueSnapshotRepository({ whenReady: async () => db });
     const addressSamples = new AddressSampleRepository({ whenReady: async () => db });
-    const store = new AlertStore(db);
+    const store = new AlertEvaluationRepository(db);
     const transitions: { state: string; subject: string }[] = [];
     const evaluation = new AlertEvaluation({
       store,
@@ -96,26 +98,22 @@ async function main(): Promise<void> {
        VALUES ($1, 'alertmanager', 'alertmanager', $2, 'info') RETURNING id`,
       [cluster.id, alertmanager.url],
     );
+    const receiver = {
+      id: receiverId,
+      kind: 'alertmanager' as const,
+      url: alertmanager.url,
+      secret: null,
+      email: null,
+    };
     const courier = new AlertCourier(
       cluster.id,
       {
-        db,
-        receivers: async () =>
-          new Map([
-            [
-              receiverId,
-              {
-                id: receiverId,
-                kind: 'alertmanager' as const,
-                url: alertmanager.url,
-                secret: null,
-                email: null,
-              },
-            ],
-          ]),
+        deliveries: new AlertDeliveryRepository(db),
+        receivers: async () => new Map([[receiverId, receiver]]),
+        channels: ALERT_CHANNELS,
         publish: async () => undefined,
         post: fetch,
-        mail: () => Promise.reject(new Error('the bench sends no email')),
+        smtpCa: null,
         delivered: () => undefined,
         log: { warn: (message) => console.warn(message) },
       },

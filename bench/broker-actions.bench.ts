@@ -14,16 +14,16 @@
  * messages left in its 1 GiB heap ran it out of memory when console-queues made its queues.
  */
 import { MESSAGE_JOB_BATCH_DEFAULT } from '@artemis-studio/contracts';
-import { MessageJobQueries, createDataSource } from '@artemis-studio/db';
+import { MessageJobRepository, createDataSource } from '@artemis-studio/db';
 import { brokerCluster, createTestDatabase, insertCluster, startBroker } from '@artemis-studio/testing';
 import axios from 'axios';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BrokerLanes } from '../services/scraper/src/broker-actions/broker-lanes';
-import { quoted } from '../services/scraper/src/broker-actions/queue-action-calls';
-import type { ActionCluster } from '../services/scraper/src/broker-actions/queue-actions';
+import { BrokerLanes } from '../services/scraper/src/jolokia/broker-lanes';
+import { quoted } from '../services/scraper/src/jolokia/attribute-values';
+import type { ClusterNodes } from '../services/scraper/src/cluster-parts/owned-cluster';
 import { QueueBrowser } from '../services/scraper/src/broker-actions/queue-browse';
 import { CallLimiter } from '../services/scraper/src/jolokia/call-limiter';
 import { JolokiaClient, type JolokiaTarget } from '../services/scraper/src/jolokia/jolokia-client';
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
     dataSource,
     brokerCluster(broker, `bench-${randomUUID().slice(0, 6)}`),
   );
-  const cluster: ActionCluster = {
+  const cluster: ClusterNodes = {
     target: { id: registered.id },
     liveNodes: () => [
       { id: registered.nodeIds[0], name: node.name, jolokiaUrl: node.jolokiaUrl, amqpUrl: null },
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
   const jobs = new MessageJobs({
     jolokia,
     lanes,
-    store: new MessageJobQueries(dataSource),
+    store: new MessageJobRepository(dataSource),
     signal: () => signals++,
     log: { warn: (m) => console.error(m) },
   });
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
   });
   moving = false;
   await browsing;
-  const job = await new MessageJobQueries(dataSource).get(registered.id, jobId);
+  const job = await new MessageJobRepository(dataSource).get(registered.id, jobId);
 
   console.table([
     {

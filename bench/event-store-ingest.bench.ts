@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as timeOrderedUuid } from 'uuid';
-import { EventWriter } from '../services/event-store/src/writer/event-writer';
+import { BrokerEventWriterRepository } from '../services/event-store/src/writer/broker-event-writer.repository';
 import { cpuMsOf } from './support/process-stats';
 import { runBench } from './support/run-bench';
 import { batchStats } from './support/event-store-stats';
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
   progress('fixed flush');
   // (b) The original design: every second, at most 500 rows in one INSERT.
   const fixedDb = await createTestDatabase({ migrated: true });
-  const writer = (await EventWriter.tryAcquire(fixedDb.url, () => undefined))!;
+  const writer = (await BrokerEventWriterRepository.tryAcquire(fixedDb.url, () => undefined))!;
   const fixedStarted = performance.now();
   const fixedEvents = events.slice(0, 5000).map((e) => ({ ...e, eventId: timeOrderedUuid() }));
   for (let i = 0; i < fixedEvents.length; i += 500) {

@@ -12,6 +12,7 @@ step "typecheck (Node.js $(node --version))"
 npm run --silent typecheck
 step lint
 npm run --silent lint
+node scripts/check-lint-rules.mjs
 step "API descriptions (generated from the code, linted, and the committed copies current)"
 node scripts/check-api-descriptions.mjs
 step "deployment files (Kubernetes rendered and validated strictly, Compose against its specification)"
@@ -24,3 +25,5 @@ npx jest --selectProjects integration --runInBand
 step "end-to-end tests (the console in Chromium against the whole stack and Artemis)"
 npm run --silent build -w web
 npx jest --selectProjects e2e --runInBand
+step "containers (the images built and started as containers, with podman kube play, and with Compose)"
+bash scripts/containers/check.sh

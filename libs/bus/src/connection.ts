@@ -1,7 +1,17 @@
 import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
-import { DebugEvents, Events, connect, type NatsConnection } from 'nats';
+import { DebugEvents, Events, connect, credsAuthenticator, type NatsConnection } from 'nats';
 import { RpcError, type BusState } from './bus';
 import type { BusLog } from './reporter';
+
+/** A user and password of the client's account, or the content of a decentralised `.creds` file. */
+export type NatsAuth = { user: string; pass: string } | { creds: Uint8Array };
+
+const authOptions = (auth: NatsAuth | undefined) =>
+  !auth
+    ? {}
+    : 'creds' in auth
+      ? { authenticator: credsAuthenticator(auth.creds) }
+      : { user: auth.user, pass: auth.pass };
 
 /** The longest `close` waits for a drain before it closes the connection outright. */
 const DRAIN_TIMEOUT_MS = 5000;
@@ -20,7 +30,7 @@ export class BusConnection {
   private readonly reconnectListeners = new Set<() => void>();
 
   constructor(
-    private readonly options: { servers: string | string[]; name: string },
+    private readonly options: { servers: string | string[]; name: string; auth?: NatsAuth },
     private readonly log: BusLog,
   ) {
     this.connected = this.connectUntilClosed();
@@ -83,6 +93,7 @@ export class BusConnection {
         const nc = await connect({
           servers: serverList(this.options.servers),
           name: this.options.name,
+          ...authOptions(this.options.auth),
           maxReconnectAttempts: -1,
           reconnectTimeWait: 500,
           reconnectJitter: 500,

@@ -22,7 +22,7 @@ import type {
 } from './bus';
 import { noopBusMetrics } from './bus';
 import { decode, encode } from './codec';
-import { BusConnection } from './connection';
+import { BusConnection, type NatsAuth } from './connection';
 import { JetStreamStreams, consume } from './jetstream';
 import { JetStreamPublisher } from './jetstream-publisher';
 import { NatsTypedKv } from './kv';
@@ -32,6 +32,8 @@ import { request, serveEndpoints, type Served } from './rpc';
 
 export interface NatsBusOptions {
   servers: string | string[];
+  /** How this client proves who it is to NATS: an account's user, or a `.creds` file's content. */
+  auth?: NatsAuth;
   /** Client name, shown by the server; also the default queue group for served RPCs. */
   name: string;
   metrics?: BusMetrics;

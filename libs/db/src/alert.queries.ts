@@ -6,7 +6,7 @@ import {
   type AlertSeverity,
   type AlertState,
 } from '@artemis-studio/contracts';
-import { isoOrNull } from './sql';
+import { isoOrNull } from './sql/typed-rows';
 
 /** A glob (`*` any run) as a LIKE pattern, in SQL, so a silence matches here as it does in code. */
 const likeOf = (column: string) =>

@@ -1,11 +1,11 @@
 export * from './entities';
 export { createDataSource, createStatementPool } from './data-source';
 export type { StatementPool } from './data-source';
-export { migrate } from './migrate';
+export { migrate } from './sql/migrate';
 export { SecretVault } from './secret-vault';
 export { ClusterTargetQueries, sealCredential } from './cluster-target.queries';
 export type { ClusterTarget, ClusterTargetNode } from './cluster-target.queries';
-export { reapOlderThan } from './reap';
+export { reapOlderThan } from './sql/reap';
 export {
   BROKER_EVENT_DAYS,
   ensureHourlyPartitions,
@@ -16,12 +16,14 @@ export {
   partitionName,
   reapHourlyHistory,
   reapPartitions,
-  sortClosedHours,
   type Reaped,
-} from './time-partitions';
-export { whileClusterExists } from './cluster-hold';
-export { MessageJobQueries } from './message-job.queries';
-export type { JobProgress, NewMessageJob } from './message-job.queries';
+} from './sql/time-partitions';
+export { sortClosedHours } from './sql/hour-sort';
+export { whileClusterExists } from './sql/cluster-hold';
+export { ping } from './sql/ping';
+export { InstallationQueries } from './installation.queries';
+export { MessageJobRepository } from './message-job.repository';
+export type { JobProgress, NewMessageJob } from './message-job.repository';
 export {
   changeOf,
   Filters,
@@ -31,8 +33,8 @@ export {
   pageBefore,
   preparedRowsOf,
   rowsOf,
-} from './sql';
-export type { PreparedStatement, Sql } from './sql';
+} from './sql/typed-rows';
+export type { PreparedStatement, Sql } from './sql/typed-rows';
 export { ALERT_SELECT, alertOf, alertRuleOf, SILENCE_OF_ALERT } from './alert.queries';
 export type { AlertRow, AlertRuleRow } from './alert.queries';
 /** The history as the scraper writes it, made from history written without tick totals or rollups. */

@@ -34,8 +34,34 @@ export async function createServiceApp(
   if (!quiet) app.useLogger(app.get(PinoLogger));
   // Before every route: each request's id, in its log lines and its answer's X-Request-Id.
   (app.getHttpAdapter().getInstance() as Express).use(requestId);
-  app.enableShutdownHooks();
   return app;
+}
+
+/**
+ * SIGTERM and SIGINT close the app (every shutdown hook: handovers, drains), then end the process.
+ * Nest's own shutdown hooks re-raise the signal once closed, and that ends nothing where the
+ * service runs: node is PID 1 in its container, and the kernel ignores a signal PID 1 has no
+ * handler for. The process then lived on until its last socket ended by itself (a frozen broker's
+ * AMQP connection: 30 s), and the container was killed at its stop grace period (exit 137).
+ */
+function closeOnSignal(app: INestApplication, logger: Logger): void {
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  const close = (signal: NodeJS.Signals) => {
+    signals.forEach((s) => process.removeListener(s, close));
+    const started = Date.now();
+    logger.log(`${signal}: stopping`);
+    app.close().then(
+      () => {
+        logger.log(`stopped in ${Date.now() - started} ms`);
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error(`stopping failed: ${(err as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  signals.forEach((s) => process.once(s, close));
 }
 
 /**
@@ -60,9 +86,11 @@ export async function bootstrapService(
       base.OPERATIONAL_PORT === undefined ? undefined : splitOperationalPort(app, base.OPERATIONAL_PORT);
     configure?.(app);
     const config = app.get<ServiceConfig>(SERVICE_CONFIG);
+    const logger = new Logger(config.service);
+    closeOnSignal(app, logger);
     await app.listen(config.port);
     listenOperational?.();
-    new Logger(config.service).log(
+    logger.log(
       `listening on :${config.port}${base.OPERATIONAL_PORT ? `, health and metrics on :${base.OPERATIONAL_PORT}` : ''}`,
     );
   } catch (err) {

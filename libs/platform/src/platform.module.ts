@@ -11,6 +11,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { createRegistry } from './metrics/metrics';
 import { loggingModule } from './logging/logging.module';
 import { SettingsService } from './settings/settings.service';
+import { InstallationGuard } from './installation/installation-guard';
 
 @Injectable()
 class BusLifecycle implements OnApplicationShutdown {
@@ -48,13 +49,18 @@ export class PlatformModule {
           useFactory: (config: ServiceConfig, registry: Registry) => createBus(config, registry),
         },
         BusLifecycle,
+        InstallationGuard,
         {
           provide: READINESS_CHECKS,
-          inject: [DatabaseService, BUS],
-          useFactory: (database: DatabaseService, bus: NatsBus) => [database, busReadiness(bus)],
+          inject: [DatabaseService, BUS, InstallationGuard],
+          useFactory: (database: DatabaseService, bus: NatsBus, installation: InstallationGuard) => [
+            database,
+            busReadiness(bus),
+            installation,
+          ],
         },
       ],
-      exports: [SERVICE_CONFIG, Registry, DatabaseService, SettingsService, BUS],
+      exports: [SERVICE_CONFIG, Registry, DatabaseService, SettingsService, BUS, InstallationGuard],
     };
   }
 }

@@ -51,9 +51,6 @@ export { JOLOKIA_RECORDING_PATH, JolokiaSimulator, jolokiaRecording } from './jo
 export type { JolokiaRecording, RecordedAnswer } from './jolokia-simulator';
 export { seeded } from './seeded';
 export { outranking, replicaPair } from './replica-names';
-export {
-  NOTIFICATION_RECORDING_PATH,
-  NotificationSimulator,
-  notificationRecording,
-} from './notification-simulator';
-export type { NotificationRecording, RecordedNotification } from './notification-simulator';
+export { NotificationSimulator } from './notification-simulator';
+export { NOTIFICATION_RECORDING_PATH, notificationRecording } from './notification-recording';
+export type { NotificationRecording, RecordedNotification } from './notification-recording';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,10 +23,17 @@ const NATS_SERVER = process.env.STUDIO_TEST_NATS_SERVER ?? '/usr/sbin/nats-serve
  * A NATS server with JetStream of this test's own, on a free port with a temporary store, for
  * tests that need stream limits or outages the shared server must not see.
  */
-export async function startPrivateNats(): Promise<PrivateNats> {
+export async function startPrivateNats(options: { config?: string } = {}): Promise<PrivateNats> {
   const port = await freePort();
   const store = mkdtempSync(join(tmpdir(), 'studio-nats-'));
-  let server = await runNats(port, store);
+  // A server configuration of the test's own (accounts, users), beside the flags.
+  const extra: string[] = [];
+  if (options.config) {
+    const file = join(store, 'nats.conf');
+    writeFileSync(file, options.config);
+    extra.push('-c', file);
+  }
+  let server = await runNats(port, store, extra);
   return {
     url: `nats://127.0.0.1:${port}`,
     get pid() {
@@ -35,7 +42,7 @@ export async function startPrivateNats(): Promise<PrivateNats> {
     restart: async (downMs = 0) => {
       await server.stop('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, downMs));
-      server = await runNats(port, store);
+      server = await runNats(port, store, extra);
     },
     stop: async () => {
       await server.stop('SIGTERM');

@@ -78,15 +78,23 @@ export async function spawnService(
   const url = `http://127.0.0.1:${port}`;
   // With OPERATIONAL_PORT, readiness is answered there only.
   const readyUrl = env.OPERATIONAL_PORT ? `http://127.0.0.1:${env.OPERATIONAL_PORT}` : url;
+  // A service that exits while starting (a refusal) is reported at once, not at the timeout.
+  const exitedEarly = exited.then(() => {
+    throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+  });
+  exitedEarly.catch(() => undefined);
   try {
-    await waitFor(
-      `${name} on :${port} to be ready`,
-      async () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-        return (await fetch(`${readyUrl}/readyz`).catch(() => undefined))?.status === 200;
-      },
-      { timeoutMs: readyTimeoutMs, intervalMs: 100 },
-    );
+    await Promise.race([
+      exitedEarly,
+      waitFor(
+        `${name} on :${port} to be ready`,
+        async () =>
+          // Once it has exited, exitedEarly has said so: stop polling.
+          child.exitCode !== null ||
+          (await fetch(`${readyUrl}/readyz`).catch(() => undefined))?.status === 200,
+        { timeoutMs: readyTimeoutMs, intervalMs: 100 },
+      ),
+    ]);
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

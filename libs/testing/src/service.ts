@@ -52,7 +52,11 @@ export async function expectServiceToServe(rootModule: unknown): Promise<void> {
     });
     expect(report).toEqual({
       ready: true,
-      checks: { database: { ok: true, detail: 'connected' }, bus: { ok: true, detail: 'connected' } },
+      checks: {
+        database: { ok: true, detail: 'connected' },
+        bus: { ok: true, detail: 'connected' },
+        installation: { ok: true, detail: 'alone on its NATS' },
+      },
     });
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toContain('process_cpu_user_seconds_total');

@@ -13,6 +13,7 @@ import { MessageJobsModule } from './message-jobs/message-jobs.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
+import { ClusterLinksModule } from './cluster-links/cluster-links.module';
 import { DirectoryModule } from './directory/directory.module';
 import { GATEWAY_CONFIG, loadGatewayConfig } from './gateway.config';
 import { ErrorFilter } from './http/error.filter';
@@ -32,6 +33,7 @@ import { StreamModule } from './stream/stream.module';
     DirectoryModule,
     ClustersModule,
     TopologyModule,
+    ClusterLinksModule,
     QueuesModule,
     BrokerActionsModule,
     QueueMessagesModule,

@@ -12,6 +12,11 @@ export const queryKeys = {
   topology: (clusterId: string) => ['cluster', clusterId, 'topology'] as const,
   queues: (clusterId: string) => ['cluster', clusterId, 'queues'] as const,
   queuePage: (clusterId: string, params: object) => ['cluster', clusterId, 'queues', params] as const,
+  /** Under queues: each queue once for the cluster, refetched at a `queues` signal like the per-node page. */
+  queuesAcrossNodes: (clusterId: string, params: object) =>
+    ['cluster', clusterId, 'queues', 'across-nodes', params] as const,
+  /** Under queues: stranded messages change with the queues (cluster connections with them, at tier B). */
+  clusterLinks: (clusterId: string) => ['cluster', clusterId, 'queues', 'cluster-links'] as const,
   /** Not under queues: a `queues` signal fetches only the chart's newest buckets (use-queue-metrics). */
   queueMetrics: (clusterId: string, queue: string, range: object) =>
     ['cluster', clusterId, 'queue-metrics', queue, range] as const,

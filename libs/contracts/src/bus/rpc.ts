@@ -5,7 +5,7 @@ import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchem
 import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
 import { QueueBrowseCallSchema, QueueMessagesPageSchema } from '../http/queue-messages';
 import { BrokerChangeCallSchema, BrokerChangeResultSchema } from '../http/broker-changes';
-import { AlertRuleTestSchema, CreateAlertRuleRequestSchema } from '../http/alerts';
+import { AlertRuleTestSchema, CreateAlertRuleRequestSchema } from '../http/alert-rules';
 import {
   DeadLetterGroupsCallSchema,
   DeadLetterGroupsSchema,

@@ -1,5 +1,5 @@
 import { createDataSource } from '../data-source';
-import { migrate } from '../migrate';
+import { migrate } from '../sql/migrate';
 
 /** `npm run db:migrate`: applies pending migrations to DATABASE_URL. */
 async function main(): Promise<void> {

@@ -21,6 +21,8 @@ import { HourlyHistory1765200000000 } from './1765200000000-hourly-history';
 import { ChangeDrivenAddressSamples1765300000000 } from './1765300000000-change-driven-address-samples';
 import { QueueSnapshotRoomToUpdate1765400000000 } from './1765400000000-queue-snapshot-room-to-update';
 import { BrokerEventDays1765500000000 } from './1765500000000-broker-event-days';
+import { EvaluationPerTier1765600000000 } from './1765600000000-evaluation-per-tier';
+import { ClusterLinks1765700000000 } from './1765700000000-cluster-links';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   ChangeDrivenAddressSamples1765300000000,
   QueueSnapshotRoomToUpdate1765400000000,
   BrokerEventDays1765500000000,
+  EvaluationPerTier1765600000000,
+  ClusterLinks1765700000000,
 ];

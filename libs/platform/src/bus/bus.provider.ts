@@ -13,6 +13,7 @@ export function createBus(config: ServiceConfig, registry: Registry): NatsBus {
   const logger = new Logger('Bus');
   return new NatsBus({
     servers: config.natsUrl,
+    auth: config.natsAuth,
     name: config.service,
     metrics: busMetrics(registry),
     log: { warn: (m) => logger.warn(m), error: (m) => logger.error(m) },

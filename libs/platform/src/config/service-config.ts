@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** A URL of one of `protocols`, with a host. */
@@ -29,6 +30,14 @@ export const BaseEnvSchema = z.object({
    * of a cluster (a node lost loses no event and no lease) and 1 on a single server.
    */
   NATS_REPLICAS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(5)]).default('auto'),
+  /**
+   * Who this service is to NATS, when the server asks: a user of the installation's account
+   * (NATS_USER and NATS_PASSWORD), or a decentralised `.creds` file (NATS_CREDS_FILE). One account
+   * per installation is how several share one NATS (ADR-0031, docs/operations.md).
+   */
+  NATS_USER: z.string().min(1).max(200).optional(),
+  NATS_PASSWORD: z.string().min(1).max(500).optional(),
+  NATS_CREDS_FILE: z.string().min(1).optional(),
   /** Limits of the STUDIO_EVENTS stream, for whichever service creates it first. */
   STUDIO_EVENTS_MAX_BYTES: z.coerce
     .number()
@@ -93,6 +102,8 @@ export interface ServiceConfig {
   databaseUrl: string;
   natsUrl: string;
   natsReplicas: number | 'auto';
+  /** The account's user or `.creds` file, read once at start; none when NATS asks nobody. */
+  natsAuth: { user: string; pass: string } | { creds: Uint8Array } | undefined;
   migrateOnStart: boolean;
   logLevel: string;
   logFormat: 'json' | 'pretty';
@@ -136,6 +147,7 @@ export function loadServiceConfig(
     databaseUrl: parsed.DATABASE_URL,
     natsUrl: parsed.NATS_URL,
     natsReplicas: parsed.NATS_REPLICAS,
+    natsAuth: natsAuthOf(parsed),
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
     logLevel: parsed.LOG_LEVEL,
     logFormat: parsed.LOG_FORMAT ?? (stdoutIsTerminal ? 'pretty' : 'json'),
@@ -145,3 +157,14 @@ export function loadServiceConfig(
 
 /** Injection token of the ServiceConfig. */
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
+
+function natsAuthOf(env: z.infer<typeof BaseEnvSchema>): ServiceConfig['natsAuth'] {
+  if (env.NATS_CREDS_FILE)
+    try {
+      return { creds: readFileSync(env.NATS_CREDS_FILE) };
+    } catch (err) {
+      throw new ConfigError(`invalid environment: NATS_CREDS_FILE: ${(err as Error).message}`);
+    }
+  if (env.NATS_USER) return { user: env.NATS_USER, pass: env.NATS_PASSWORD ?? '' };
+  return undefined;
+}

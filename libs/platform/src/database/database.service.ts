@@ -1,4 +1,4 @@
-import { createDataSource, createStatementPool, migrate, type StatementPool } from '@artemis-studio/db';
+import { createDataSource, createStatementPool, migrate, ping, type StatementPool } from '@artemis-studio/db';
 import { Backoff, sleep, withTimeout } from '@artemis-studio/timing';
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -98,7 +98,7 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown, Rea
 
   async check(): Promise<{ ok: boolean; detail: string }> {
     if (this.lastError) return { ok: false, detail: this.lastError };
-    await this.dataSource.query('SELECT 1');
+    await ping(this.dataSource);
     return { ok: true, detail: 'connected' };
   }
 

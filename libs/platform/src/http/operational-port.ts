@@ -23,8 +23,8 @@ export function splitOperationalPort(app: INestApplication, port: number): () =>
       },
     });
   });
-  // Listened on once the app is up. Nest's shutdown re-raises the signal once it has closed, which
-  // ends the process and this server with it.
+  // Listened on once the app is up. A signal closes the app and then exits (bootstrap.ts), which
+  // ends this server with the process.
   return () => {
     createServer(express).listen(port);
   };

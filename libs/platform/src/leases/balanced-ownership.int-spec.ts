@@ -3,7 +3,9 @@ import { buckets, type Lease } from '@artemis-studio/contracts';
 import type { ClusterTarget } from '@artemis-studio/db';
 import { testBus, waitFor } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
-import { ownedClustersOn, type ClusterWork, type OwnedClusters } from './owned-clusters';
+import type { ClusterWork } from './cluster-work';
+import type { OwnedClusters } from './owned-clusters';
+import { ownedClustersOn } from './owned-clusters-on';
 import { clusterWeight, preferredOwners } from './preferred-owners';
 
 /**

@@ -1,7 +1,10 @@
 import { OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import type { Registry } from 'prom-client';
+import type { InstallationGuard } from '../installation/installation-guard';
 import { ownershipMetrics } from '../metrics/metrics';
-import { replicaId, type ClusterWork, type OwnedClusters } from './owned-clusters';
+import type { ClusterWork } from './cluster-work';
+import type { OwnedClusters } from './owned-clusters';
+import { replicaId } from './owned-clusters-on';
 
 /**
  * The lifecycle of every service that owns clusters by lease (scraper, notifier): it starts owning
@@ -19,6 +22,8 @@ export abstract class ClusterOwnership<W extends ClusterWork>
   private stopping = false;
 
   protected abstract readonly logger: { warn(message: string): void };
+  /** Owning starts once this is the only installation of Studio on its NATS (ADR-0031). */
+  protected abstract readonly installation: Pick<InstallationGuard, 'whenAlone'>;
 
   /** Says on /metrics what this replica owns (clusters, their weight, the live replicas). */
   protected exposeOwnership(registry: Registry): void {
@@ -30,6 +35,8 @@ export abstract class ClusterOwnership<W extends ClusterWork>
 
   onApplicationBootstrap(): void {
     const start = async () => {
+      await this.installation.whenAlone();
+      if (this.stopping) return;
       const owned = await this.own();
       // Shut down while connecting: the shutdown found nothing to stop, so nothing may start now.
       // Without this the renewal ran after all, retrying every third of a TTL on closed

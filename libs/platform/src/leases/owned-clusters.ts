@@ -1,63 +1,12 @@
-import type { Bus, TypedKv } from '@artemis-studio/bus';
-import { buckets, memberKey, type Lease, type Member } from '@artemis-studio/contracts';
-import { ClusterTargetQueries, SecretVault, type ClusterTarget } from '@artemis-studio/db';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { DataSource } from 'typeorm';
-import { ClusterLeases } from './cluster-leases';
-import { clusterWeight, preferredOwners } from './preferred-owners';
-import { ReplicaMembership } from './replica-membership';
+import type { ClusterTarget } from '@artemis-studio/db';
+import type { ClusterWork, OwnedClustersOptions, Ownership } from './cluster-work';
+import { preferredOwners, weightOf } from './preferred-owners';
 
 /**
  * How long after a lease runs out the early pass comes: past its expiry on this replica's clock,
  * and past its owner's membership, which it beat just before its last renewal (ADR-0016).
  */
 const EXPIRY_MARGIN_MS = 100;
-
-/** What a service runs for a cluster it owns. */
-export interface ClusterWork {
-  readonly target: ClusterTarget;
-  stop(): void | Promise<void>;
-  /** The registration read again, its revision unchanged: what may change without a restart. */
-  refresh?(target: ClusterTarget): void;
-}
-
-export interface OwnedClustersOptions<W extends ClusterWork> {
-  leases: ClusterLeases;
-  /** The registered clusters, read at every renewal: registrations are picked up without a restart. */
-  clusters(): Promise<ClusterTarget[]>;
-  start(target: ClusterTarget): W;
-  /** After a cluster's work stopped: `deleted` when it is no longer registered at all. */
-  released?(clusterId: string, deleted: boolean, work: W): Promise<void>;
-  log: { log(message: string): void; warn(message: string): void };
-  /** Called once when this replica stops owning (stop or hand over): what watches for it ends. */
-  stopping?(): void | Promise<void>;
-  /** The replicas of the service alive now: with it each cluster goes to its preferred owner. */
-  membership?: ReplicaMembership;
-  /**
-   * How one cluster is handed to its preferred owner while this replica runs on (a rebalance):
-   * `before` readies the work, the lease goes, `after` waits for the successor, the work stops.
-   * Without it the work stops first and the lease goes after, so it never runs twice.
-   */
-  handOver?: {
-    before?(work: W): Promise<unknown>;
-    after(work: W): Promise<unknown>;
-  };
-  /**
-   * Whether NATS answers now. At a stop without it nothing is handed back: each step would wait out
-   * its timeout, and a notifier stopped during an outage took 31 s, past its pod's grace period.
-   */
-  reachable?(): boolean;
-}
-
-/** What this replica owns, for /metrics and the logs. */
-export interface Ownership {
-  clusters: number;
-  /** Their summed weight (nodes and queues, `clusterWeight`). */
-  weight: number;
-  /** Live replicas of the service as last read, this one included. */
-  members: number;
-}
 
 /**
  * Runs one piece of work per cluster this replica holds the lease of, renewing every third of the
@@ -335,96 +284,4 @@ export class OwnedClusters<W extends ClusterWork> {
     })();
     this.leaving.set(clusterId, done);
   }
-}
-
-const weightOf = (target: ClusterTarget) => clusterWeight(target.nodes.length, target.queueCount ?? 0);
-
-/**
- * This process's name in leases: STUDIO_REPLICA_ID when set (validated at start), so that a
- * restarted process is the same owner and renews its leases at once; otherwise host, pid and a
- * random part, so that a restarted process is a new owner and waits for its predecessor's leases
- * to lapse. The notifier's waiting is a window with no subscription, and the broker keeps no
- * notification for an absent subscriber: the fault suite lost 1.3 s of them with a 3 s TTL.
- */
-export function replicaId(env: NodeJS.ProcessEnv = process.env): string {
-  return env.STUDIO_REPLICA_ID || `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-}
-
-export interface OwnedClustersForOptions<W extends ClusterWork> extends Pick<
-  OwnedClustersOptions<W>,
-  'start' | 'released' | 'log' | 'handOver'
-> {
-  bus: Bus;
-  dataSource: DataSource;
-  /** The leasing service: replicas of one service share leases, other services have their own. */
-  service: string;
-  owner: string;
-  /** The vault key that opens the registered clusters' credentials. */
-  secretKey: string;
-  leaseTtlMs: number;
-}
-
-/** OwnedClusters over the cluster registry, the `studio_leases` and the `studio_members` buckets. */
-export async function ownedClustersFor<W extends ClusterWork>(
-  options: OwnedClustersForOptions<W>,
-): Promise<OwnedClusters<W>> {
-  const catalog = new ClusterTargetQueries(options.dataSource, SecretVault.fromBase64(options.secretKey));
-  const [{ id: installation }] = await options.dataSource.query<{ id: string }[]>(
-    'SELECT id FROM studio_installation',
-  );
-  return ownedClustersOn(await options.bus.kv(buckets.leases), await options.bus.kv(buckets.members), {
-    ...options,
-    installation,
-    clusters: () => catalog.list(),
-    reachable: () => options.bus.state === 'connected',
-  });
-}
-
-/**
- * OwnedClusters over these two buckets, nudged when a lease is handed back (its preferred owner
- * takes it at once) and when a replica joins or leaves (clusters move now, not at the next renewal;
- * a heartbeat moves nothing).
- */
-export function ownedClustersOn<W extends ClusterWork>(
-  leases: TypedKv<Lease>,
-  members: TypedKv<Member>,
-  options: { installation: string } & Pick<
-    OwnedClustersForOptions<W>,
-    'service' | 'owner' | 'leaseTtlMs' | 'start' | 'released' | 'log' | 'handOver'
-  > &
-    Pick<OwnedClustersOptions<W>, 'clusters' | 'reachable'>,
-): OwnedClusters<W> {
-  const ofService = (key: string) => key.startsWith(`${options.service}.`);
-  const ofInstallation = (key: string) =>
-    key.startsWith(memberKey(options.service, options.installation, ''));
-  const owned: OwnedClusters<W> = new OwnedClusters({
-    leases: new ClusterLeases(leases, options.service, options.owner, options.leaseTtlMs),
-    membership: new ReplicaMembership(
-      members,
-      options.service,
-      options.installation,
-      options.owner,
-      options.leaseTtlMs,
-    ),
-    clusters: options.clusters,
-    start: options.start,
-    released: options.released,
-    handOver: options.handOver,
-    reachable: options.reachable,
-    log: options.log,
-    stopping: async () => {
-      await handedBack.stop();
-      await joinedOrLeft.stop();
-    },
-  });
-  const handedBack = leases.watch((key, lease) => {
-    if (lease === null && ofService(key)) owned.nudge();
-  });
-  const seen = new Set<string>();
-  const joinedOrLeft = members.watch((key, member) => {
-    if (!ofInstallation(key)) return;
-    const changed = member === null ? seen.delete(key) : !seen.has(key) && Boolean(seen.add(key));
-    if (changed) owned.nudge();
-  });
-  return owned;
 }

@@ -1,3 +1,4 @@
+import type { ClusterTarget } from '@artemis-studio/db';
 import { createHash } from 'node:crypto';
 
 /** A registered cluster and what observing it costs, in the units `clusterWeight` gives. */
@@ -82,3 +83,7 @@ export function preferredOwners(
 function rank(clusterId: string, member: string): number {
   return createHash('sha256').update(`${clusterId}\u0000${member}`).digest().readUIntBE(0, 6);
 }
+
+/** A registered cluster's weight, from its nodes and the queues it was last seen to hold. */
+export const weightOf = (target: Pick<ClusterTarget, 'nodes' | 'queueCount'>): number =>
+  clusterWeight(target.nodes.length, target.queueCount ?? 0);

@@ -1,6 +1,6 @@
 import type { BusMetrics } from '@artemis-studio/bus';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Ownership } from '../leases/owned-clusters';
+import type { Ownership } from '../leases/cluster-work';
 
 const LOOP_DELAY_RESOLUTION_MS = 50;
 

@@ -1,7 +1,7 @@
 import { Bus, RpcError, type Unsubscribe } from '@artemis-studio/bus';
 import { rpcs } from '@artemis-studio/contracts';
 import type { Reaped } from '@artemis-studio/db';
-import { BUS, DatabaseUnavailableError, SettingsService } from '@artemis-studio/platform';
+import { BUS, DatabaseUnavailableError, InstallationGuard, SettingsService } from '@artemis-studio/platform';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { BrokerEventRepository } from './broker-event.repository';
 
@@ -9,14 +9,23 @@ import { BrokerEventRepository } from './broker-event.repository';
 @Injectable()
 export class HistoryService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly served: Unsubscribe[] = [];
+  private stopped = false;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     private readonly queries: BrokerEventRepository,
     private readonly settings: SettingsService,
+    private readonly installation: InstallationGuard,
   ) {}
 
   onApplicationBootstrap(): void {
+    // Served once this is the only installation on its NATS: a second one's event store must not
+    // answer the first one's gateways from its own database.
+    void this.installation.whenAlone().then(() => this.serve());
+  }
+
+  private serve(): void {
+    if (this.stopped) return;
     this.served.push(
       // Every event of a replay or a history page is built field by field from its row (`toEvent`),
       // and the gateway checks each on receipt: a second check here was a sixth of a replay's CPU.
@@ -52,6 +61,7 @@ export class HistoryService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationShutdown(): void {
+    this.stopped = true;
     for (const unsubscribe of this.served) unsubscribe();
   }
 }

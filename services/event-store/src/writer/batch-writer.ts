@@ -1,6 +1,6 @@
 import { sleep } from '@artemis-studio/timing';
 import type { IntakeBuffer, Pending } from '../intake/intake-buffer';
-import type { EventWriter, StoredRow } from './event-writer';
+import type { BrokerEventWriterRepository, StoredRow } from './broker-event-writer.repository';
 
 /** An event committed in a batch, with the seq PostgreSQL gave it and its cluster's seq before it. */
 export interface StoredEvent {
@@ -16,7 +16,7 @@ interface InFlight {
 
 export interface BatchWriterDeps {
   buffer: IntakeBuffer;
-  writer: Pick<EventWriter, 'insert'>;
+  writer: Pick<BrokerEventWriterRepository, 'insert'>;
   /** Called after each commit with the stored events, in `seq` order. */
   stored(events: StoredEvent[]): void;
   /** An event PostgreSQL refuses on its own (bad data): acknowledged and counted as dropped. */

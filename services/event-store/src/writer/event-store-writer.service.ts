@@ -3,6 +3,7 @@ import { EVENT_STORE_CONSUMER, channels, subjects } from '@artemis-studio/contra
 import {
   BUS,
   DatabaseService,
+  InstallationGuard,
   SERVICE_CONFIG,
   SettingsService,
   type ServiceConfig,
@@ -15,7 +16,7 @@ import { EventStoreMetrics } from '../metrics/event-store-metrics';
 import { BrokerEventRepository } from '../history/broker-event.repository';
 import { BatchWriter } from './batch-writer';
 import { storedEventBody } from './stored-event';
-import { EventWriter } from './event-writer';
+import { BrokerEventWriterRepository } from './broker-event-writer.repository';
 
 /** Rows per INSERT statement under a storm. */
 const MAX_BATCH = 2000;
@@ -37,7 +38,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
   private readonly logger = new Logger('EventWriter');
   private stopped = false;
   private running?: Promise<void>;
-  private current?: { writer: EventWriter; batchWriter: BatchWriter; consumer: Stoppable };
+  private current?: { writer: BrokerEventWriterRepository; batchWriter: BatchWriter; consumer: Stoppable };
   /** Aborted at shutdown: ends a standby's sleep at once. */
   private readonly stopping = new AbortController();
   constructor(
@@ -48,6 +49,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
     private readonly buffer: IntakeBuffer,
     private readonly queries: BrokerEventRepository,
     private readonly metrics: EventStoreMetrics,
+    private readonly installation: InstallationGuard,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -59,15 +61,17 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
   }
 
   private async compete(): Promise<void> {
+    // The durable consumer is shared by every replica: a second installation must not join it.
+    await this.installation.whenAlone();
     await this.database.whenReady();
     await this.bus.ready();
     while (!this.stopped) {
-      let writer: EventWriter | null = null;
+      let writer: BrokerEventWriterRepository | null = null;
       let lost: (err: Error) => void = () => undefined;
       const connectionLost = new Promise<never>((_, reject) => (lost = reject));
       connectionLost.catch(() => undefined);
       try {
-        writer = await EventWriter.tryAcquire(this.config.databaseUrl, (err) => lost(err));
+        writer = await BrokerEventWriterRepository.tryAcquire(this.config.databaseUrl, (err) => lost(err));
       } catch (err) {
         this.logger.warn(`cannot reach PostgreSQL for the writer lock: ${(err as Error).message}`);
       }
@@ -91,7 +95,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
     }
   }
 
-  private async write(writer: EventWriter, connectionLost: Promise<never>): Promise<void> {
+  private async write(writer: BrokerEventWriterRepository, connectionLost: Promise<never>): Promise<void> {
     this.logger.log('holds the writer lock: consuming STUDIO_EVENTS');
     this.metrics.leader.set(1);
     const batchWriter = new BatchWriter({
@@ -143,7 +147,7 @@ export class EventStoreWriterService implements OnApplicationBootstrap, OnApplic
     await Promise.race([batchWriter.run(), connectionLost]);
   }
 
-  private async endTerm(writer: EventWriter): Promise<void> {
+  private async endTerm(writer: BrokerEventWriterRepository): Promise<void> {
     const current = this.current;
     this.current = undefined;
     current?.batchWriter.stop();

@@ -4,6 +4,7 @@ import { ClustersModule } from '../clusters/clusters.module';
 import { AccessGuard } from './access.guard';
 import { Authenticator } from './authenticator';
 import { FirstAdmin } from './first-admin';
+import { FirstAdminRepository } from './first-admin.repository';
 import { GrantRepository } from './grant.repository';
 import { SessionRepository } from './session.repository';
 import { TokenRepository } from './token.repository';
@@ -24,6 +25,7 @@ import { UserRepository } from './user.repository';
     TokenRepository,
     Authenticator,
     FirstAdmin,
+    FirstAdminRepository,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
   exports: [UserRepository, GrantRepository, SessionRepository, TokenRepository, Authenticator, FirstAdmin],

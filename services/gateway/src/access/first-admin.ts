@@ -1,9 +1,8 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { GATEWAY_CONFIG, type AccessConfig, type GatewayConfig } from '../gateway.config';
-import { GrantRepository } from './grant.repository';
+import { FirstAdminRepository } from './first-admin.repository';
 import { generatedPassword, hashPassword } from './secrets';
-import { UserRepository } from './user.repository';
 
 /**
  * The first admin, `admin`, created once while no user exists, with STUDIO_ADMIN_PASSWORD or, when
@@ -20,8 +19,7 @@ export class FirstAdmin implements OnApplicationBootstrap {
 
   constructor(
     private readonly database: DatabaseService,
-    private readonly users: UserRepository,
-    private readonly grants: GrantRepository,
+    private readonly rows: FirstAdminRepository,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.access = config.access;
@@ -34,7 +32,7 @@ export class FirstAdmin implements OnApplicationBootstrap {
   private async ensure(): Promise<void> {
     try {
       const password = this.access.adminPassword ?? generatedPassword();
-      if (await this.create(await hashPassword(password))) {
+      if (await this.rows.createWhileNoUser(await hashPassword(password))) {
         if (this.access.adminPassword)
           this.logger.log('first admin "admin" created with STUDIO_ADMIN_PASSWORD');
         else
@@ -47,19 +45,5 @@ export class FirstAdmin implements OnApplicationBootstrap {
     } finally {
       this.resolveSettled();
     }
-  }
-
-  /**
-   * The first admin, only while no user exists at all: two replicas starting together create one
-   * (the advisory lock orders them; the second finds a user and does nothing).
-   */
-  private async create(passwordHash: string): Promise<boolean> {
-    return this.database.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('artemis-studio.first-admin'))`);
-      if ((await this.users.count(tx)) > 0) return false;
-      const admin = await this.users.create(tx, { username: 'admin', kind: 'local', passwordHash });
-      await this.grants.create(tx, { subjectKind: 'user', subject: admin.id, role: 'admin', clusters: '*' });
-      return true;
-    });
   }
 }

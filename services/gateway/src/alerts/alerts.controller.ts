@@ -3,6 +3,8 @@ import {
   type AlertList,
   type AlertListQuery,
   type AlertSummary,
+  AlertListSchema,
+  AlertSummarySchema,
 } from '@artemis-studio/contracts';
 import { Controller, Get, Query } from '@nestjs/common';
 import { Access } from '../access/permission';
@@ -11,6 +13,7 @@ import { CurrentPrincipal } from '../access/request-context';
 import { ClusterRepository } from '../clusters/cluster.repository';
 import { Valid } from '../http/validation.pipe';
 import { AlertsRepository } from './alerts.repository';
+import { Describe } from '../openapi/operation';
 
 /** Alerts across the clusters the principal holds a role on: the Alerts page and the header's count. */
 @Controller('api/v1/alerts')
@@ -21,6 +24,13 @@ export class AlertsController {
   ) {}
 
   @Get()
+  @Describe({
+    summary: 'Alerts across the clusters you hold a role on: active (firing and pending) by default',
+    tag: 'alerts',
+    query: AlertListQuerySchema,
+    status: 200,
+    response: AlertListSchema,
+  })
   @Access.signedIn()
   async list(
     @Query(new Valid(AlertListQuerySchema, 'alert query')) query: AlertListQuery,
@@ -36,6 +46,12 @@ export class AlertsController {
   }
 
   @Get('summary')
+  @Describe({
+    summary: "The header's count, and the clusters whose rules were not evaluated lately (never green then)",
+    tag: 'alerts',
+    status: 200,
+    response: AlertSummarySchema,
+  })
   @Access.signedIn()
   async summary(@CurrentPrincipal() principal: Principal): Promise<AlertSummary> {
     return this.alerts.summary(await this.visible(principal));

@@ -184,7 +184,7 @@ describe('alerting routes against real PostgreSQL', () => {
       [clusterId, ruleId],
     );
     await db.query(
-      `INSERT INTO alert_evaluation (cluster_id, evaluated_at, interval_ms, rules) VALUES ($1, now(), 5000, 1)`,
+      `INSERT INTO alert_evaluation (cluster_id, scope, evaluated_at, interval_ms, rules) VALUES ($1, 'tier-b', now(), 5000, 1)`,
       [clusterId],
     );
     const listed = AlertListSchema.parse(await (await viewer.fetch(`${gateway.url}/api/v1/alerts`)).json());
@@ -218,5 +218,19 @@ describe('alerting routes against real PostgreSQL', () => {
       [clusterId],
     );
     expect((await summary()).unevaluated).toContainEqual(expect.objectContaining({ clusterId }));
+
+    // A tick that could not read a node evaluated nothing it can trust: said at once, with why.
+    await db.query(
+      `UPDATE alert_evaluation SET evaluated_at = now(), error = 'node n2 could not be read: connection refused'
+        WHERE cluster_id = $1`,
+      [clusterId],
+    );
+    expect((await summary()).unevaluated).toContainEqual(
+      expect.objectContaining({
+        clusterId,
+        reason:
+          'its queue and address rules are unknown: at the last tick node n2 could not be read: connection refused',
+      }),
+    );
   });
 });

@@ -1,7 +1,9 @@
 import {
   ALERT_SEVERITIES,
+  kindsOfScope,
   type Alert,
   type AlertListQuery,
+  type AlertRuleScope,
   type AlertSummary,
   type Delivery,
 } from '@artemis-studio/contracts';
@@ -107,35 +109,44 @@ export class AlertsRepository {
         GROUP BY 1, 2, 3`,
       [ids],
     );
+    // Per tier with rules in force (contracts' `ruleScopeOf`), each with a stamp of its own: a
+    // stalled tier B is not hidden by tier A's.
     const evaluations = await rowsOf<{
       cluster_id: string;
+      scope: AlertRuleScope;
       evaluated_at: Date | null;
       stale: boolean | null;
+      error: string | null;
     }>(
       db,
-      `SELECT r.cluster_id, e.evaluated_at, e.evaluated_at < now() - 2 * e.interval_ms * interval '1 millisecond' AS stale
-         FROM (SELECT DISTINCT cluster_id FROM alert_rule
+      `SELECT r.cluster_id, r.scope, e.evaluated_at, e.error,
+              e.evaluated_at < now() - 2 * e.interval_ms * interval '1 millisecond' AS stale
+         FROM (SELECT DISTINCT cluster_id,
+                      CASE WHEN kind = ANY ($2::text[]) THEN 'tier-b' ELSE 'tier-a' END AS scope
+                 FROM alert_rule
                 WHERE cluster_id = ANY ($1::uuid[]) AND enabled AND deleted_at IS NULL) r
-         LEFT JOIN alert_evaluation e ON e.cluster_id = r.cluster_id`,
-      [ids],
+         LEFT JOIN alert_evaluation e ON e.cluster_id = r.cluster_id AND e.scope = r.scope
+        ORDER BY r.cluster_id, r.scope`,
+      [ids, kindsOfScope('tier-b')],
     );
     const names = new Map(clusters.map((c) => [c.id, c.name]));
+    const unevaluated = new Map<string, AlertSummary['unevaluated'][number]>();
+    for (const e of evaluations) {
+      const reason = unevaluatedReason(e);
+      if (reason === null || unevaluated.has(e.cluster_id)) continue;
+      unevaluated.set(e.cluster_id, {
+        clusterId: e.cluster_id,
+        clusterName: names.get(e.cluster_id) ?? e.cluster_id,
+        evaluatedAt: isoOrNull(e.evaluated_at),
+        reason,
+      });
+    }
     const summary: AlertSummary = {
       firing: 0,
       pending: 0,
       silenced: 0,
       bySeverity: Object.fromEntries(ALERT_SEVERITIES.map((s) => [s, 0])) as AlertSummary['bySeverity'],
-      unevaluated: evaluations
-        .filter((e) => e.evaluated_at === null || e.stale)
-        .map((e) => ({
-          clusterId: e.cluster_id,
-          clusterName: names.get(e.cluster_id) ?? e.cluster_id,
-          evaluatedAt: isoOrNull(e.evaluated_at),
-          reason:
-            e.evaluated_at === null
-              ? 'its rules have not been evaluated yet'
-              : 'its rules were not evaluated lately: its poller is behind or has no owner',
-        })),
+      unevaluated: [...unevaluated.values()],
     };
     for (const c of counts) {
       if (c.silenced) summary.silenced += c.n;
@@ -146,4 +157,18 @@ export class AlertsRepository {
     }
     return summary;
   }
+}
+
+/** Why a tier's rules cannot be trusted now, or null when they can. */
+function unevaluatedReason(e: {
+  scope: AlertRuleScope;
+  evaluated_at: Date | null;
+  stale: boolean | null;
+  error: string | null;
+}): string | null {
+  const rules = e.scope === 'tier-b' ? 'queue and address rules' : 'node rules';
+  if (e.error !== null) return `its ${rules} are unknown: at the last tick ${e.error}`;
+  if (e.evaluated_at === null) return `its ${rules} have not been evaluated yet`;
+  if (e.stale) return `its ${rules} were not evaluated lately: its poller is behind or has no owner`;
+  return null;
 }

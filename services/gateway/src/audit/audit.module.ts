@@ -21,6 +21,6 @@ import { AuditTrail } from './audit-trail';
     { provide: ACCESS_REFUSALS, useExisting: AuditTrail },
     { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
   ],
-  exports: [AuditTrail, ACCESS_REFUSALS],
+  exports: [AuditTrail, AuditRepository, ACCESS_REFUSALS],
 })
 export class AuditModule {}

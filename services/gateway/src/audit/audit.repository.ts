@@ -1,5 +1,5 @@
 import type { AuditEvent, AuditPage, AuditQuery } from '@artemis-studio/contracts';
-import { changeOf, Filters, isoOrNull, pageBefore, rowsOf, type Sql } from '@artemis-studio/db';
+import { changeOf, Filters, firstRow, isoOrNull, pageBefore, rowsOf, type Sql } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 
@@ -69,6 +69,27 @@ export class AuditRepository {
       ],
     );
     return { ...draft, seq: Number(row.seq), at: row.at.toISOString() };
+  }
+
+  /**
+   * Wrong passwords tried in the last `windowSeconds`: for this username, and from this address
+   * (the sign-in limiter counts from the trail itself, the same on every replica).
+   */
+  async wrongPasswords(
+    username: string,
+    address: string | null,
+    windowSeconds: number,
+  ): Promise<{ byUser: number; byAddress: number }> {
+    const counts = await firstRow<{ by_user: number; by_address: number }>(
+      await this.database.forRequest(),
+      `SELECT count(*) FILTER (WHERE target = $1)::int AS by_user,
+              count(*) FILTER (WHERE address = $2)::int AS by_address
+       FROM audit_event
+       WHERE action IN ('auth.sign-in', 'auth.password') AND code IN ('INVALID_CREDENTIALS', 'WRONG_PASSWORD')
+         AND at > now() - $3 * interval '1 second'`,
+      [username, address, windowSeconds],
+    );
+    return { byUser: counts?.by_user ?? 0, byAddress: counts?.by_address ?? 0 };
   }
 
   /** Newest first, keyset-paged by seq. */

@@ -13,11 +13,13 @@ import {
 } from '@artemis-studio/contracts';
 import { Body, Controller, Delete, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Access } from '../access/permission';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
-import { BrokerName, ClusterId, Valid } from '../http/validation.pipe';
+import { BrokerName, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
 import { ActionRunner } from './action-runner';
 import { ACTION_TIMEOUT_MS } from './action-timeout';
+import { Describe, brokerChange } from '../openapi/operation';
 
 /** What the audit row keeps of a change: each node's outcome. */
 const nodesOf = (result: BrokerChangeResult) => ({
@@ -38,67 +40,94 @@ export class BrokerChangesController {
 
   /** A queue on every live node. */
   @Post('queues')
+  @Describe(brokerChange('Create a queue on every live node', CreateQueueRequestSchema))
   @HttpCode(200)
   @Access.cluster('operator')
   @Audited('queue.create')
   createQueue(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Body(new Valid(CreateQueueRequestSchema, 'queue')) queue: CreateQueueRequest,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.change(id, key, note, queue.name, { kind: 'create-queue', queue }, { ...queue });
+    return this.change(cluster.id, key, note, queue.name, { kind: 'create-queue', queue }, { ...queue });
   }
 
   /** One message, sent by the broker to the queue on one node. Its body is never audited. */
   @Post('queues/:queue/messages')
+  @Describe(
+    brokerChange(
+      'Send one message to the queue, on one node (a Core message; headers become String properties)',
+      SendMessageRequestSchema,
+    ),
+  )
   @HttpCode(200)
   @Access.cluster('operator')
   @Audited('message.send')
   send(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', BrokerName) queue: string,
     @Body(new Valid(SendMessageRequestSchema, 'message')) message: SendMessageRequest,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.sendMessage(id, key, note, { kind: 'send', queue, message });
+    return this.sendMessage(cluster.id, key, note, { kind: 'send', queue, message });
   }
 
   /** One message, sent by the broker to the address (every queue bound to it) on one node. */
   @Post('addresses/:address/messages')
+  @Describe(
+    brokerChange(
+      'Send one message to an address, routed to every queue bound to it, on one node',
+      SendMessageRequestSchema,
+    ),
+  )
   @HttpCode(200)
   @Access.cluster('operator')
   @Audited('message.send')
   sendToAddress(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('address', BrokerName) address: string,
     @Body(new Valid(SendMessageRequestSchema, 'message')) message: SendMessageRequest,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.sendMessage(id, key, note, { kind: 'send-to-address', address, message });
+    return this.sendMessage(cluster.id, key, note, { kind: 'send-to-address', address, message });
   }
 
   @Post('addresses')
+  @Describe(brokerChange('Create an address on every live node (admin)', CreateAddressRequestSchema))
   @HttpCode(200)
   @Access.cluster('admin')
   @Audited('address.create')
   createAddress(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Body(new Valid(CreateAddressRequestSchema, 'address')) address: CreateAddressRequest,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.change(id, key, note, address.name, { kind: 'create-address', address }, { ...address });
+    return this.change(
+      cluster.id,
+      key,
+      note,
+      address.name,
+      { kind: 'create-address', address },
+      { ...address },
+    );
   }
 
   /** Refused by the broker while queues are bound to it, unless `removeQueues=true`. */
   @Delete('addresses/:address')
+  @Describe({
+    ...brokerChange(
+      'Delete an address on every live node (admin); refused while queues are bound unless removeQueues=true',
+    ),
+    query: DeleteAddressQuerySchema,
+  })
   @Access.cluster('admin')
   @Audited('address.delete')
   deleteAddress(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('address', BrokerName) name: string,
     @Query(new Valid(DeleteAddressQuerySchema, 'address deletion')) { removeQueues }: DeleteAddressQuery,
     @Headers('idempotency-key') key: string | undefined,
@@ -106,7 +135,7 @@ export class BrokerChangesController {
   ) {
     const remove = removeQueues === 'true';
     return this.change(
-      id,
+      cluster.id,
       key,
       note,
       name,

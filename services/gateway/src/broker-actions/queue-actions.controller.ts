@@ -6,18 +6,20 @@ import {
   type QueueAction,
   type QueueActionResult,
   type QueueImpactQuery,
+  QueueActionResultSchema,
 } from '@artemis-studio/contracts';
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Access } from '../access/permission';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
-import { ClusterRepository } from '../clusters/cluster.repository';
-import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
+import { BrokerName as QueueName, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
 import { CurrentPrincipal } from '../access/request-context';
 import type { Principal } from '../access/principal';
 import { ActionRunner } from './action-runner';
 import { ACTION_TIMEOUT_MS } from './action-timeout';
 import { QueuePauseRepository } from './queue-pause.repository';
+import { Describe, queueAction } from '../openapi/operation';
 
 /**
  * Pause, resume, purge and delete a queue, on every live node that holds it, through the
@@ -29,7 +31,6 @@ import { QueuePauseRepository } from './queue-pause.repository';
 @Access.cluster('operator')
 export class QueueActionsController {
   constructor(
-    private readonly clusters: ClusterRepository,
     private readonly owner: OwnerClient,
     private readonly actions: ActionRunner,
     private readonly pauses: QueuePauseRepository,
@@ -37,12 +38,21 @@ export class QueueActionsController {
 
   /** What a purge or a delete would remove, counted by the broker now; nothing changes. */
   @Get('impact')
+  @Describe({
+    summary:
+      'What a purge, a delete or a retry would take from the queue, counted by the broker; nothing changes',
+    tag: 'actions',
+    query: QueueImpactQuerySchema,
+    status: 200,
+    response: QueueActionResultSchema,
+    owner: true,
+  })
   async impact(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(QueueImpactQuerySchema, 'impact query')) { action }: QueueImpactQuery,
   ): Promise<QueueActionResult> {
-    const clusterId = await this.clusters.known(id);
+    const clusterId = cluster.id;
     return this.owner.ask(
       ownerRpcs.queueAction,
       { clusterId, queue, action, dryRun: true, persist: false },
@@ -52,71 +62,76 @@ export class QueueActionsController {
   }
 
   @Post('pause')
+  @Describe(queueAction('Pause a queue on every live node', PauseQueueRequestSchema))
   @HttpCode(200)
   @Audited('queue.pause')
   async pause(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Body(new Valid(PauseQueueRequestSchema, 'pause')) { persist }: PauseQueueRequest,
     @Headers('idempotency-key') key: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    const result = await this.act(id, queue, 'pause', persist, key, note);
-    await this.pauses.paused(id, queue, persist, principal.name);
+    const result = await this.act(cluster.id, queue, 'pause', persist, key, note);
+    await this.pauses.paused(cluster.id, queue, persist, principal.name);
     return result;
   }
 
   @Post('resume')
+  @Describe(queueAction('Resume a paused queue on every live node'))
   @HttpCode(200)
   @Audited('queue.resume')
   async resume(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    const result = await this.act(id, queue, 'resume', false, key, note);
-    await this.pauses.ended(id, queue);
+    const result = await this.act(cluster.id, queue, 'resume', false, key, note);
+    await this.pauses.ended(cluster.id, queue);
     return result;
   }
 
   @Post('purge')
+  @Describe(queueAction('Remove every message of a queue, on every live node'))
   @HttpCode(200)
   @Audited('queue.purge')
   purge(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.act(id, queue, 'purge', false, key, note);
+    return this.act(cluster.id, queue, 'purge', false, key, note);
   }
 
   /** A dead-letter or expiry queue's messages back to the queues they came from. */
   @Post('retry')
+  @Describe(queueAction("Send a dead-letter or expiry queue's messages back to the queues they came from"))
   @HttpCode(200)
   @Audited('queue.retry')
   retry(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.act(id, queue, 'retry', false, key, note);
+    return this.act(cluster.id, queue, 'retry', false, key, note);
   }
 
   /** Refused by the broker while the queue has consumers (they are not cut off from under it). */
   @Delete()
+  @Describe(queueAction('Delete a queue (refused while it has consumers)'))
   @Audited('queue.delete')
   async remove(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
     @AuditRecord() note: AuditNote,
   ) {
-    const result = await this.act(id, queue, 'delete', false, key, note);
-    await this.pauses.ended(id, queue);
+    const result = await this.act(cluster.id, queue, 'delete', false, key, note);
+    await this.pauses.ended(cluster.id, queue);
     return result;
   }
 

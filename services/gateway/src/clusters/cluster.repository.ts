@@ -155,13 +155,6 @@ export class ClusterRepository {
       .find({ select: { id: true, name: true }, order: { name: 'ASC' } });
   }
 
-  /** The id, once known to be registered; a cluster not (or no longer) registered is not found. */
-  async known(id: string): Promise<string> {
-    const row = await firstRow(await this.database.forRequest(), `SELECT 1 FROM cluster WHERE id = $1`, [id]);
-    if (!row) throw clusterNotFound(id);
-    return id;
-  }
-
   /** Who may read the cluster's messages and what is masked; a cluster not registered is not found. */
   async messageAccess(id: string): Promise<Pick<ClusterEntity, 'id' | 'name' | 'messageBodies' | 'masking'>> {
     const cluster = await (

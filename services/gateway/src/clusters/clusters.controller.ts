@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Bus } from '@artemis-studio/bus';
 import {
   CreateClusterRequestSchema,
@@ -10,16 +11,20 @@ import {
   leaseKey,
   type CreateClusterRequest,
   type UpdateClusterRequest,
+  ClusterDetailSchema,
+  ClusterSummarySchema,
 } from '@artemis-studio/contracts';
 import { BUS } from '@artemis-studio/platform';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Patch, Post } from '@nestjs/common';
 import { Access } from '../access/permission';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import { roleOfPrincipal, type Principal } from '../access/principal';
 import { CurrentPrincipal } from '../access/request-context';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
-import { ClusterId, Valid } from '../http/validation.pipe';
+import { Valid } from '../http/validation.pipe';
 import { clusterNotFound } from '../domain-error';
 import { ClusterRepository } from './cluster.repository';
+import { Describe } from '../openapi/operation';
 
 @Controller('api/v1/clusters')
 export class ClustersController {
@@ -29,6 +34,13 @@ export class ClustersController {
   ) {}
 
   @Post()
+  @Describe({
+    summary: 'Register a cluster',
+    tag: 'clusters',
+    body: CreateClusterRequestSchema,
+    status: 201,
+    response: ClusterSummarySchema,
+  })
   @Access.cluster('admin', 'body-name')
   @Audited('cluster.create')
   async create(
@@ -42,23 +54,35 @@ export class ClustersController {
 
   /** The clusters the principal holds a role on; the others are not mentioned. */
   @Get()
+  @Describe({
+    summary: 'The clusters you hold a role on',
+    tag: 'clusters',
+    status: 200,
+    response: z.array(ClusterSummarySchema),
+  })
   @Access.signedIn()
   async list(@CurrentPrincipal() principal: Principal) {
     return (await this.clusters.list()).filter((c) => roleOfPrincipal(principal, c.name) !== null);
   }
 
   @Get(':id')
+  @Describe({
+    summary: 'A cluster, with its cached notification verdict',
+    tag: 'clusters',
+    status: 200,
+    response: ClusterDetailSchema,
+  })
   @Access.cluster('viewer')
-  async detail(@Param('id', ClusterId) id: string): Promise<ClusterDetail> {
-    const summary = await this.clusters.summary(id);
-    if (!summary) throw clusterNotFound(id);
+  async detail(@Cluster() cluster: RegisteredCluster): Promise<ClusterDetail> {
+    const summary = await this.clusters.summary(cluster.id);
+    if (!summary) throw clusterNotFound(cluster.id);
     // The cached verdict, never a broker call: the notifier keeps it current.
-    const verdict = (await (await this.bus.kv(buckets.capabilities)).get(id))?.value ?? {
+    const verdict = (await (await this.bus.kv(buckets.capabilities)).get(cluster.id))?.value ?? {
       status: 'UNKNOWN' as const,
       reason: 'no verdict yet: the notifier has not reconciled this cluster',
       asOf: new Date().toISOString(),
     };
-    return { ...summary, capabilities: { notifications: verdict }, owners: await this.owners(id) };
+    return { ...summary, capabilities: { notifications: verdict }, owners: await this.owners(cluster.id) };
   }
 
   /** Who holds the cluster's leases now; an expired lease is no owner. */
@@ -74,27 +98,39 @@ export class ClustersController {
   }
 
   @Patch(':id')
+  @Describe({
+    summary: "Change a cluster's registration",
+    tag: 'clusters',
+    body: UpdateClusterRequestSchema,
+    status: 200,
+    response: ClusterSummarySchema,
+  })
   @Access.cluster('admin')
   @Audited('cluster.update')
   async update(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Body(new Valid(UpdateClusterRequestSchema, 'cluster update')) body: UpdateClusterRequest,
     @AuditRecord() note: AuditNote,
   ) {
-    note.describe({ clusterId: id });
-    const cluster = await this.clusters.update(id, body, note);
-    this.announce(id, 'changed');
-    return cluster;
+    note.describe({ clusterId: cluster.id });
+    const updated = await this.clusters.update(cluster.id, body, note);
+    this.announce(cluster.id, 'changed');
+    return updated;
   }
 
   @Delete(':id')
+  @Describe({
+    summary: 'Remove a cluster (the brokers are not touched)',
+    tag: 'clusters',
+    status: 204,
+  })
   @HttpCode(204)
   @Access.cluster('admin')
   @Audited('cluster.delete')
-  async remove(@Param('id', ClusterId) id: string, @AuditRecord() note: AuditNote) {
-    note.describe({ clusterId: id });
-    await this.clusters.delete(id, note);
-    this.announce(id, 'removed');
+  async remove(@Cluster() cluster: RegisteredCluster, @AuditRecord() note: AuditNote) {
+    note.describe({ clusterId: cluster.id });
+    await this.clusters.delete(cluster.id, note);
+    this.announce(cluster.id, 'removed');
   }
 
   /**

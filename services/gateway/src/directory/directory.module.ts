@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
+import { DirectoryService } from './directory.service';
 import { GrantsController } from './grants.controller';
 import { TokensController } from './tokens.controller';
 import { UsersController } from './users.controller';
@@ -8,5 +9,7 @@ import { UsersController } from './users.controller';
 @Module({
   imports: [AccessModule],
   controllers: [UsersController, GrantsController, TokensController],
+  providers: [DirectoryService],
+  exports: [DirectoryService],
 })
 export class DirectoryModule {}

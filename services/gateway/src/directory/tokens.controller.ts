@@ -1,21 +1,24 @@
+import { z } from 'zod';
 import {
   CreateTokenRequestSchema,
   type CreatedToken,
   type CreateTokenRequest,
   isAdministrator,
+  ApiTokenSchema,
+  CreatedTokenSchema,
 } from '@artemis-studio/contracts';
-import { DatabaseService } from '@artemis-studio/platform';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { DomainError } from '../domain-error';
-import { Valid } from '../http/validation.pipe';
+import { Valid, Id } from '../http/validation.pipe';
 import { Access } from '../access/permission';
 import type { Principal } from '../access/principal';
 import { CurrentPrincipal } from '../access/request-context';
-import { digest, newTokenSecret } from '../access/secrets';
 import { TokenRepository } from '../access/token.repository';
 import { UserRepository } from '../access/user.repository';
-import { Id } from './directory-params';
+
+import { DirectoryService } from './directory.service';
+import { Describe } from '../openapi/operation';
 
 /**
  * API tokens for other tools and CI. Anyone signed in keeps their own; an administrator also
@@ -24,18 +27,31 @@ import { Id } from './directory-params';
 @Controller('api/v1/tokens')
 export class TokensController {
   constructor(
-    private readonly database: DatabaseService,
     private readonly users: UserRepository,
     private readonly tokens: TokenRepository,
+    private readonly directory: DirectoryService,
   ) {}
 
   @Get()
+  @Describe({
+    summary: 'API tokens (your own; an administrator sees all)',
+    tag: 'access',
+    status: 200,
+    response: z.array(ApiTokenSchema),
+  })
   @Access.signedIn()
   list(@CurrentPrincipal() principal: Principal) {
     return this.tokens.list(isAdministrator(principal.grants) ? null : principal.id);
   }
 
   @Post()
+  @Describe({
+    summary: 'Create an API token (its secret is in this answer only)',
+    tag: 'access',
+    body: CreateTokenRequestSchema,
+    status: 201,
+    response: CreatedTokenSchema,
+  })
   @Access.signedIn()
   @Audited('token.create')
   async create(
@@ -61,27 +77,12 @@ export class TokensController {
           'tokens are made for yourself or for a service account',
         );
     }
-    const secret = newTokenSecret();
-    return this.database.transaction(async (tx) => {
-      const id = await this.tokens.create(tx, {
-        digest: digest(secret),
-        name: request.name,
-        ownerId,
-        role: request.role,
-        clusters: request.clusters,
-        expiresInDays: request.expiresInDays,
-      });
-      const token = await this.tokens.one(id, tx);
-      await note.within(tx, {
-        target: `${token.ownerName}/${token.name}`,
-        detail: { tokenId: id, role: token.role, clusters: token.clusters, expiresAt: token.expiresAt },
-      });
-      return { token, secret };
-    });
+    return this.directory.addToken(ownerId, request, note);
   }
 
   /** Ends the token everywhere; streams opened with it close within seconds. */
   @Delete(':tokenId')
+  @Describe({ summary: 'Revoke an API token', tag: 'access', status: 204 })
   @HttpCode(204)
   @Access.signedIn()
   @Audited('token.revoke')
@@ -94,9 +95,6 @@ export class TokensController {
     const token = await this.tokens.one(tokenId);
     if (token.ownerId !== principal.id && !isAdministrator(principal.grants))
       throw new DomainError('not-found', 'TOKEN_NOT_FOUND', `no token ${tokenId}`);
-    await this.database.transaction(async (tx) => {
-      await this.tokens.revoke(tx, tokenId);
-      await note.within(tx, { target: `${token.ownerName}/${token.name}`, detail: { tokenId } });
-    });
+    await this.directory.revokeToken(token, note);
   }
 }

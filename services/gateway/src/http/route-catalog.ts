@@ -3,6 +3,7 @@ import { RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AUDIT_ACTION } from '../audit/audit-note';
 import { PERMISSION, type Permission } from '../access/permission';
+import { OPERATION, type Operation } from '../openapi/operation';
 
 export interface DeclaredRoute {
   method: string;
@@ -10,6 +11,8 @@ export interface DeclaredRoute {
   path: string;
   permission: Permission | 'operational' | undefined;
   auditAction: string | undefined;
+  /** Its OpenAPI description (`@Describe`). */
+  operation: Operation | undefined;
 }
 
 const join = (...parts: (string | string[] | undefined)[]) =>
@@ -38,7 +41,8 @@ function controllersOf(root: unknown, seen = new Set<unknown>()): Type[] {
 
 /**
  * Every route the module serves, read from the decorators the way Nest reads them, with the
- * permission and audit action it declares: what the access tests are generated from.
+ * permission, audit action and description it declares: what the access tests and the OpenAPI
+ * document are generated from.
  */
 export function declaredRoutes(rootModule: unknown): DeclaredRoute[] {
   return routesOf(controllersOf(rootModule));
@@ -67,6 +71,7 @@ export function routesOf(controllers: Iterable<Type>): DeclaredRoute[] {
           : ((Reflect.getMetadata(PERMISSION, handler) ?? Reflect.getMetadata(PERMISSION, controller)) as
               Permission | undefined),
         auditAction: Reflect.getMetadata(AUDIT_ACTION, handler) as string | undefined,
+        operation: Reflect.getMetadata(OPERATION, handler) as Operation | undefined,
       });
     }
   }

@@ -1,4 +1,4 @@
-import { PipeTransform } from '@nestjs/common';
+import { ParseUUIDPipe, PipeTransform } from '@nestjs/common';
 import { z } from 'zod';
 import { DomainError } from '../domain-error';
 
@@ -49,14 +49,10 @@ export class Valid<S extends z.ZodType> implements PipeTransform<unknown, z.infe
   }
 }
 
-/** `@Param('id', ClusterId)`: a cluster id is a UUID, or the request is invalid. */
-export const ClusterId: PipeTransform<string, string> = {
-  transform(value: string): string {
-    if (!z.uuid().safeParse(value).success)
-      throw new DomainError('invalid', 'INVALID_ID', `'${value.slice(0, 64)}' is not a cluster id (a UUID)`);
-    return value;
-  },
-};
-
 /** A queue's or an address's name in a path, as Artemis takes one: any text, bounded. */
 export const BrokerName = new Valid(z.string().min(1).max(1000), 'name');
+
+/** `@Param('ruleId', Id)`: a path parameter that must be an id (a UUID), or the request is invalid. */
+export const Id = new ParseUUIDPipe({
+  exceptionFactory: () => new DomainError('invalid', 'INVALID_ID', 'not an id (a UUID)'),
+});

@@ -4,47 +4,47 @@ import {
   type LiveListKind,
   type LiveListQuery,
 } from '@artemis-studio/contracts';
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { Access } from '../access/permission';
-import { ClusterRepository } from '../clusters/cluster.repository';
-import { ClusterId, Valid } from '../http/validation.pipe';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
+import { Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
+import { Describe, liveList } from '../openapi/operation';
 
 /** Consumers, sessions and connections, read live from the brokers by the cluster's scraper. */
 @Controller('api/v1/clusters/:id')
 @Access.cluster('viewer')
 export class LiveListsController {
-  constructor(
-    private readonly clusters: ClusterRepository,
-    private readonly owner: OwnerClient,
-  ) {}
+  constructor(private readonly owner: OwnerClient) {}
 
   @Get('consumers')
+  @Describe(liveList('consumers'))
   consumers(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Query(new Valid(LiveListQuerySchema, 'list query')) query: LiveListQuery,
   ) {
-    return this.read(id, 'consumers', query);
+    return this.read(cluster.id, 'consumers', query);
   }
 
   @Get('sessions')
+  @Describe(liveList('sessions'))
   sessions(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Query(new Valid(LiveListQuerySchema, 'list query')) query: LiveListQuery,
   ) {
-    return this.read(id, 'sessions', query);
+    return this.read(cluster.id, 'sessions', query);
   }
 
   @Get('connections')
+  @Describe(liveList('connections'))
   connections(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Query(new Valid(LiveListQuerySchema, 'list query')) query: LiveListQuery,
   ) {
-    return this.read(id, 'connections', query);
+    return this.read(cluster.id, 'connections', query);
   }
 
-  private async read(id: string, kind: LiveListKind, { page, pageSize }: LiveListQuery) {
-    const clusterId = await this.clusters.known(id);
+  private read(clusterId: string, kind: LiveListKind, { page, pageSize }: LiveListQuery) {
     return this.owner.ask(ownerRpcs.liveList, { clusterId, kind, page, pageSize }, `live ${kind}`);
   }
 }

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ClustersModule } from '../clusters/clusters.module';
 import { OwnerModule } from '../owner/owner.module';
 import { LiveListsController } from './live-lists.controller';
 
 /** Live consumers, sessions and connections, through the scraper that owns the cluster. */
 @Module({
-  imports: [ClustersModule, OwnerModule],
+  imports: [OwnerModule],
   controllers: [LiveListsController],
 })
 export class LiveListsModule {}

@@ -3,13 +3,15 @@ import {
   ownerRpcs,
   type DeadLetterGroups,
   type DeadLetterGroupsQuery,
+  DeadLetterGroupsSchema,
 } from '@artemis-studio/contracts';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Access } from '../access/permission';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
-import { ClusterRepository } from '../clusters/cluster.repository';
-import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
+import { BrokerName as QueueName, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
+import { Describe } from '../openapi/operation';
 
 /**
  * A dead-letter or expiry queue's messages grouped by the queue they came from. It names queues
@@ -18,18 +20,23 @@ import { OwnerClient } from '../owner/owner-client';
 @Controller('api/v1/clusters/:id/queues/:queue')
 @Access.cluster('viewer')
 export class DeadLettersController {
-  constructor(
-    private readonly clusters: ClusterRepository,
-    private readonly owner: OwnerClient,
-  ) {}
+  constructor(private readonly owner: OwnerClient) {}
 
   @Get('dead-letters')
+  @Describe({
+    summary: "A dead-letter or expiry queue's messages grouped by the queue they came from",
+    tag: 'actions',
+    query: DeadLetterGroupsQuerySchema,
+    status: 200,
+    response: DeadLetterGroupsSchema,
+    owner: true,
+  })
   async groups(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(DeadLetterGroupsQuerySchema, 'dead-letters query')) query: DeadLetterGroupsQuery,
   ): Promise<DeadLetterGroups> {
-    const clusterId = await this.clusters.known(id);
+    const clusterId = cluster.id;
     return this.owner.ask(
       ownerRpcs.deadLetterGroups,
       { clusterId, queue, ...query },

@@ -11,20 +11,24 @@ import {
   type MessageJobKind,
   type MessageJobList,
   type MessageJobListQuery,
+  MessageJobImpactSchema,
+  MessageJobListSchema,
+  MessageJobSchema,
 } from '@artemis-studio/contracts';
-import { Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Access } from '../access/permission';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import { CurrentPrincipal } from '../access/request-context';
 import type { Principal } from '../access/principal';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { ActionRunner } from '../broker-actions/action-runner';
 import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
-import { ClusterRepository } from '../clusters/cluster.repository';
 import { DomainError } from '../domain-error';
-import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
+import { BrokerName as QueueName, Valid, Id } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
-import { MessageJobRepository } from './message-job.repository';
+import { MessageJobRequests } from './message-job-requests';
+import { Describe, messageJob } from '../openapi/operation';
 
 /**
  * Moves, copies, retries and deletes of a queue's messages (ADR-0012). Starting one is an action
@@ -34,21 +38,29 @@ import { MessageJobRepository } from './message-job.repository';
 @Controller('api/v1/clusters/:id')
 export class MessageJobsController {
   constructor(
-    private readonly clusters: ClusterRepository,
     private readonly owner: OwnerClient,
     private readonly actions: ActionRunner,
-    private readonly jobs: MessageJobRepository,
+    private readonly jobs: MessageJobRequests,
   ) {}
 
   /** How many messages a job would touch, counted by the broker now (a lower bound past its browse limit). */
   @Get('queues/:queue/messages/impact')
+  @Describe({
+    summary:
+      'How many messages a move, copy, retry or delete would touch, counted by the broker (a lower bound past its browse limit)',
+    tag: 'actions',
+    query: MessageJobImpactQuerySchema,
+    status: 200,
+    response: MessageJobImpactSchema,
+    owner: true,
+  })
   @Access.cluster('operator')
   async impact(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(MessageJobImpactQuerySchema, 'impact query')) query: MessageJobImpactQuery,
   ): Promise<MessageJobImpact> {
-    const clusterId = await this.clusters.known(id);
+    const clusterId = cluster.id;
     return this.owner.ask(
       ownerRpcs.messageJobImpact,
       { clusterId, queue, ...query },
@@ -59,100 +71,132 @@ export class MessageJobsController {
 
   /** To another queue: chosen messages, by filter, or all; or into a quarantine queue first. */
   @Post('queues/:queue/messages/move')
+  @Describe(
+    messageJob(
+      'Move messages to another queue (chosen, by filter, or all), or into a quarantine queue, in batches',
+    ),
+  )
   @HttpCode(202)
   @Access.cluster('operator')
   @Audited('queue.messages.move')
   move(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Body(new Valid(MessageJobBodySchema, 'move')) body: MessageJobBody,
     @Headers('idempotency-key') key: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.start('move', { id, queue, body, key, principal, note });
+    return this.start('move', { id: cluster.id, queue, body, key, principal, note });
   }
 
   /** Chosen messages copied to another queue (the broker copies by id only). */
   @Post('queues/:queue/messages/copy')
+  @Describe(messageJob('Copy chosen messages to another queue (the broker copies by id only)'))
   @HttpCode(202)
   @Access.cluster('operator')
   @Audited('queue.messages.copy')
   copy(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Body(new Valid(MessageJobBodySchema, 'copy')) body: MessageJobBody,
     @Headers('idempotency-key') key: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.start('copy', { id, queue, body, key, principal, note });
+    return this.start('copy', { id: cluster.id, queue, body, key, principal, note });
   }
 
   /** Chosen messages, or a dead-letter group (`origin`), back to where they came from. */
   @Post('queues/:queue/messages/retry')
+  @Describe(
+    messageJob(
+      'Send chosen messages, or a dead-letter group (origin), back where they came from, or into a quarantine first',
+    ),
+  )
   @HttpCode(202)
   @Access.cluster('operator')
   @Audited('queue.messages.retry')
   retry(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Body(new Valid(MessageJobBodySchema, 'retry')) body: MessageJobBody,
     @Headers('idempotency-key') key: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.start('retry', { id, queue, body, key, principal, note });
+    return this.start('retry', { id: cluster.id, queue, body, key, principal, note });
   }
 
   /** Chosen messages, by filter, or all. */
   @Post('queues/:queue/messages/delete')
+  @Describe(
+    messageJob(
+      'Delete chosen messages, by filter, or all (one broker call for a filter: it cannot be cancelled)',
+    ),
+  )
   @HttpCode(202)
   @Access.cluster('operator')
   @Audited('queue.messages.delete')
   remove(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Body(new Valid(MessageJobBodySchema, 'delete')) body: MessageJobBody,
     @Headers('idempotency-key') key: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.start('delete', { id, queue, body, key, principal, note });
+    return this.start('delete', { id: cluster.id, queue, body, key, principal, note });
   }
 
   /** The most recent jobs of the cluster (or of one queue), newest first. */
   @Get('message-jobs')
+  @Describe({
+    summary: "The cluster's most recent message jobs, newest first (of one queue with ?queue=)",
+    tag: 'actions',
+    query: MessageJobListQuerySchema,
+    status: 200,
+    response: MessageJobListSchema,
+  })
   @Access.cluster('viewer')
   async list(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Query(new Valid(MessageJobListQuerySchema, 'message jobs query')) query: MessageJobListQuery,
   ): Promise<MessageJobList> {
-    const clusterId = await this.clusters.known(id);
+    const clusterId = cluster.id;
     return { jobs: await this.jobs.list(clusterId, query.queue, query.limit) };
   }
 
   @Get('message-jobs/:jobId')
+  @Describe({
+    summary: 'One message job: its status and what each node has done so far',
+    tag: 'actions',
+    status: 200,
+    response: MessageJobSchema,
+  })
   @Access.cluster('viewer')
-  async get(
-    @Param('id', ClusterId) id: string,
-    @Param('jobId', new ParseUUIDPipe({ errorHttpStatusCode: 400 })) jobId: string,
-  ): Promise<MessageJob> {
-    return this.jobs.get(await this.clusters.known(id), jobId);
+  async get(@Cluster() cluster: RegisteredCluster, @Param('jobId', Id) jobId: string): Promise<MessageJob> {
+    return this.jobs.get(cluster.id, jobId);
   }
 
   /** Stops the job after its current batch; what was done stays done and is reported exactly. */
   @Post('message-jobs/:jobId/cancel')
+  @Describe({
+    summary: 'Stop a message job after its current batch; what was done is reported exactly',
+    tag: 'actions',
+    status: 200,
+    response: MessageJobSchema,
+  })
   @HttpCode(200)
   @Access.cluster('operator')
   @Audited('message-job.cancel')
   async cancel(
-    @Param('id', ClusterId) id: string,
-    @Param('jobId', new ParseUUIDPipe({ errorHttpStatusCode: 400 })) jobId: string,
+    @Cluster() cluster: RegisteredCluster,
+    @Param('jobId', Id) jobId: string,
     @AuditRecord() note: AuditNote,
   ): Promise<MessageJob> {
-    note.describe({ clusterId: id, target: jobId });
-    const job = await this.jobs.cancel(await this.clusters.known(id), jobId);
+    note.describe({ clusterId: cluster.id, target: jobId });
+    const job = await this.jobs.cancel(cluster.id, jobId);
     note.describe({ target: job.queue, detail: { jobId, kind: job.kind, processed: job.processed } });
     return job;
   }

@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
 import { BrokerActionsModule } from '../broker-actions/broker-actions.module';
-import { ClustersModule } from '../clusters/clusters.module';
 import { OwnerModule } from '../owner/owner.module';
 import { DeadLettersController } from './dead-letters.controller';
-import { MessageJobRepository } from './message-job.repository';
+import { MessageJobRequests } from './message-job-requests';
 import { MessageJobsController } from './message-jobs.controller';
 
 /** Moves, copies, retries and deletes of a queue's messages, run by the cluster's owner (ADR-0012). */
 @Module({
-  imports: [ClustersModule, OwnerModule, BrokerActionsModule],
+  imports: [OwnerModule, BrokerActionsModule],
   controllers: [MessageJobsController, DeadLettersController],
-  providers: [MessageJobRepository],
+  providers: [MessageJobRequests],
 })
 export class MessageJobsModule {}

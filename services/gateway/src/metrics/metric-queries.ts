@@ -1,6 +1,5 @@
-import type { AddressMetricsResponse, MetricsResponse, QueueGrowthResponse } from '@artemis-studio/contracts';
+import type { MetricsResponse } from '@artemis-studio/contracts';
 import {
-  addressSamplesHeld,
   firstRow,
   lookbackFrom,
   NODE_ROLLUP_RESOLUTIONS_S,
@@ -11,6 +10,7 @@ import {
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import { clusterSeriesSource, type MetricRange } from './metric-range';
+import { binOf, windowOf } from './metric-window';
 
 /** A series' figures per node (`p`, its name `n`) and in total, by bucket. */
 const PER_NODE_AND_TOTAL = `
@@ -18,9 +18,6 @@ const PER_NODE_AND_TOTAL = `
   sum(p.depth)::float8 AS depth, sum(p.consumers)::float8 AS consumers, sum(p.added)::float8 AS added,
   sum(p.acknowledged)::float8 AS acknowledged, sum(p.delivering)::float8 AS delivering,
   max(p.oldest_seconds)::float8 AS oldest_seconds`;
-
-/** A bucket of width $4 (ms) from the range's start $2. */
-const binOf = (at: string) => `date_bin(make_interval(secs => $4::float8 / 1000), ${at}, $2::timestamptz)`;
 
 /**
  * A cluster's nodes in buckets from their ticks (ADR-0020): each tick holds its node's queue
@@ -118,17 +115,27 @@ interface ClusterSeriesRecord extends SeriesRecord {
  * Downsampled series, each in one statement, per node and in total: a queue's from its samples
  * (index metric_sample_series), a cluster's from its nodes' ticks or rollups.
  */
+/** Where a queue's or an address's name is kept: its snapshot's column, and its samples' table. */
+const KNOWN_IN = {
+  queue: { snapshot: 'name', samples: 'metric_sample' },
+  address: { snapshot: 'address', samples: 'address_sample' },
+} as const;
+
 @Injectable()
 export class MetricQueries {
   constructor(private readonly database: DatabaseService) {}
 
-  /** Whether the cluster has, or had within the samples kept, a queue of that name. */
-  async queueKnown(clusterId: string, queue: string): Promise<boolean> {
+  /**
+   * Whether the cluster has, or had within the samples kept, a queue (or an address) of that name:
+   * one whose series may be asked for.
+   */
+  async known(kind: 'queue' | 'address', clusterId: string, name: string): Promise<boolean> {
+    const { snapshot, samples } = KNOWN_IN[kind];
     const row = await firstRow<{ known: boolean }>(
       await this.database.forRequest(),
-      `SELECT EXISTS (SELECT 1 FROM queue_snapshot WHERE cluster_id = $1 AND name = $2)
-           OR EXISTS (SELECT 1 FROM metric_sample WHERE cluster_id = $1 AND queue = $2) AS known`,
-      [clusterId, queue],
+      `SELECT EXISTS (SELECT 1 FROM queue_snapshot WHERE cluster_id = $1 AND ${snapshot} = $2)
+           OR EXISTS (SELECT 1 FROM ${samples} WHERE cluster_id = $1 AND ${kind} = $2) AS known`,
+      [clusterId, name],
     );
     return row?.known ?? false;
   }
@@ -228,105 +235,6 @@ export class MetricQueries {
     );
     return windowOf(range, rows, pointOf);
   }
-
-  /** Whether the cluster has, or had within the samples kept, an address of that name. */
-  async addressKnown(clusterId: string, address: string): Promise<boolean> {
-    const row = await firstRow<{ known: boolean }>(
-      await this.database.forRequest(),
-      `SELECT EXISTS (SELECT 1 FROM queue_snapshot WHERE cluster_id = $1 AND address = $2)
-           OR EXISTS (SELECT 1 FROM address_sample WHERE cluster_id = $1 AND address = $2) AS known`,
-      [clusterId, address],
-    );
-    return row?.known ?? false;
-  }
-
-  /**
-   * One address's paging-store figures (index address_sample_series), per node and in total: the
-   * total sums size and pages, and takes the fullest node's limit percentage (each node pages on its
-   * own, so the first to fill decides).
-   */
-  async addressSeries(
-    clusterId: string,
-    address: string,
-    range: MetricRange,
-  ): Promise<AddressMetricsResponse> {
-    const rows = await rowsOf<{
-      node: string | null;
-      total: boolean;
-      bucket: Date;
-      size_bytes: number;
-      pages: number;
-      limit_percent: number | null;
-      paging: boolean;
-    }>(
-      await this.database.forRequest(),
-      // Each sample held at its node's ticks until its next (ADR-0022); a bucket without a tick is unknown.
-      `WITH ${addressSamplesHeld({ lookbackParam: '$6', address: '$5' })},
-       per_node AS (
-         SELECT node_id, ${binOf('ticked_at')} AS bucket,
-                max(size_bytes) AS size_bytes, max(pages) AS pages, max(limit_percent) AS limit_percent,
-                bool_or(paging) AS paging
-           FROM held
-          GROUP BY 1, 2
-       )
-       SELECT coalesce(n.name, 'removed node') AS node, grouping(n.name) = 1 AS total, p.bucket,
-              sum(p.size_bytes)::float8 AS size_bytes, sum(p.pages)::float8 AS pages,
-              max(p.limit_percent)::float8 AS limit_percent, bool_or(p.paging) AS paging
-         FROM per_node p LEFT JOIN cluster_node n ON n.id = p.node_id
-        GROUP BY GROUPING SETS ((p.bucket, n.name), (p.bucket))
-        ORDER BY total DESC, node, p.bucket`,
-      [clusterId, range.from, range.to, range.stepMs, address, lookbackFrom(range.from)],
-    );
-    return windowOf(range, rows, (r) => ({
-      t: r.bucket.toISOString(),
-      sizeBytes: r.size_bytes,
-      pages: r.pages,
-      limitPercent: r.limit_percent,
-      paging: r.paging,
-    }));
-  }
-
-  /** The queues whose depth grew most over the last `windowMs`, on any node. */
-  async fastestGrowing(clusterId: string, windowMs: number, limit: number): Promise<QueueGrowthResponse> {
-    const start = '$2::timestamptz';
-    const since = new Date(Date.now() - windowMs);
-    const rows = await rowsOf<{ queue: string; node: string; depth: string; growth: string; since: Date }>(
-      await this.database.forRequest(),
-      // Each queue's depth now against the depth holding at the window's start (its last sample
-      // before it, ADR-0019), or its first sample in the window if it was not known then.
-      `WITH s AS (
-         SELECT node_id, queue,
-                (array_agg(message_count ORDER BY sampled_at DESC))[1] AS last,
-                (array_agg(ended ORDER BY sampled_at DESC))[1] AS ended,
-                (array_agg(CASE WHEN NOT ended THEN message_count END ORDER BY sampled_at DESC)
-                   FILTER (WHERE sampled_at <= ${start}))[1] AS at_start,
-                (array_agg(message_count ORDER BY sampled_at) FILTER (WHERE sampled_at > ${start} AND NOT ended))[1] AS first,
-                min(sampled_at) FILTER (WHERE sampled_at > ${start} AND NOT ended) AS first_at
-           FROM metric_sample
-          WHERE cluster_id = $1
-            AND sampled_at >= $4
-          GROUP BY node_id, queue
-       )
-       SELECT s.queue, coalesce(n.name, 'removed node') AS node, s.last AS depth,
-              s.last - coalesce(s.at_start, s.first) AS growth,
-              CASE WHEN s.at_start IS NOT NULL THEN ${start} ELSE s.first_at END AS since
-         FROM s LEFT JOIN cluster_node n ON n.id = s.node_id
-        WHERE NOT s.ended AND s.last > coalesce(s.at_start, s.first)
-        ORDER BY growth DESC, s.queue
-        LIMIT $3`,
-      [clusterId, since, limit, lookbackFrom(since)],
-    );
-    return {
-      windowMs,
-      items: rows.map((r) => ({
-        queue: r.queue,
-        node: r.node,
-        depth: Number(r.depth),
-        growth: Number(r.growth),
-        since: r.since.toISOString(),
-      })),
-    };
-  }
 }
 
 /** The figures a queue's series and a cluster's have in common. */
@@ -339,29 +247,5 @@ function pointOf(r: SeriesRecord): MetricsResponse['series'][number]['points'][n
     acknowledged: r.acknowledged,
     delivering: r.delivering,
     oldestSeconds: r.oldest_seconds,
-  };
-}
-
-/**
- * A window's answer from its rows, ordered total first, then by node and bucket: one series per
- * node, and `total` (present, empty, when nothing was sampled).
- */
-function windowOf<R extends { node: string | null; total: boolean }, P>(
-  range: MetricRange,
-  rows: readonly R[],
-  pointOf: (row: R) => P,
-): { from: string; to: string; stepMs: number; series: { node: string; points: P[] }[] } {
-  const series = new Map<string, { node: string; points: P[] }>([['total', { node: 'total', points: [] }]]);
-  for (const r of rows) {
-    const name = r.total ? 'total' : r.node!;
-    let one = series.get(name);
-    if (!one) series.set(name, (one = { node: name, points: [] }));
-    one.points.push(pointOf(r));
-  }
-  return {
-    from: range.from.toISOString(),
-    to: range.to.toISOString(),
-    stepMs: range.stepMs,
-    series: [...series.values()],
   };
 }

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ClustersModule } from '../clusters/clusters.module';
+import { AddressMetricQueries } from './address-metric.queries';
 import { MetricQueries } from './metric-queries';
+import { QueueGrowthQueries } from './queue-growth.queries';
 import { MetricsController } from './metrics.controller';
 
 /** Charts: a cluster's and a queue's figures over time, and the queues growing fastest. */
 @Module({
-  imports: [ClustersModule],
   controllers: [MetricsController],
-  providers: [MetricQueries],
+  providers: [MetricQueries, AddressMetricQueries, QueueGrowthQueries],
 })
 export class MetricsModule {}

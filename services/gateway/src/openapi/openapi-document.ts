@@ -2,7 +2,7 @@ import { ErrorBodySchema } from '@artemis-studio/contracts';
 import { z } from 'zod';
 import type { DeclaredRoute } from '../http/route-catalog';
 import type { Permission } from '../access/permission';
-import { OPERATIONS, type Operation } from './api-description';
+import type { Operation } from './operation';
 
 type Json = Record<string, unknown>;
 
@@ -134,8 +134,11 @@ export function openApiDocument(routes: readonly DeclaredRoute[], version: strin
   for (const route of routes) {
     if (route.permission === 'operational') continue;
     const key = `${route.method} ${route.path}`;
-    const op = OPERATIONS[key];
-    if (!op) throw new Error(`${key} is served but not described in api-description.ts`);
+    const op = route.operation;
+    if (!op)
+      throw new Error(
+        `${key} is served but not described: give its handler @Describe (openapi/operation.ts)`,
+      );
     const { path, params } = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationObject(key, op, route, params) };
   }

@@ -3,6 +3,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { Access } from '../access/permission';
 import { routesOf } from '../http/route-catalog';
 import { API_VERSION, openApiDocument } from './openapi-document';
+import { Describe } from './operation';
 
 /** The API's machine-readable description, for client generators and the console's API page. */
 @Controller('api/v1/openapi.json')
@@ -12,6 +13,7 @@ export class OpenApiController {
   constructor(private readonly discovery: DiscoveryService) {}
 
   @Get()
+  @Describe({ summary: 'This document', tag: 'api', status: 200 })
   @Access.signedIn()
   describe() {
     // The running app's own controllers: what is served is what is described.

@@ -1,6 +1,5 @@
 import { GatewayModule } from '../app.module';
 import { declaredRoutes } from '../http/route-catalog';
-import { OPERATIONS } from './api-description';
 import { API_VERSION, openApiDocument } from './openapi-document';
 
 describe('the OpenAPI document', () => {
@@ -14,7 +13,7 @@ describe('the OpenAPI document', () => {
 
   it('describes every route the gateway serves, and nothing it does not', () => {
     const served = routes.map((r) => `${r.method} ${r.path}`).sort();
-    expect(Object.keys(OPERATIONS).sort()).toEqual(served);
+    expect(routes.filter((r) => !r.operation).map((r) => `${r.method} ${r.path}`)).toEqual([]);
     const described = Object.entries(document.paths).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
     );

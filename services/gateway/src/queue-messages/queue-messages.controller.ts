@@ -3,10 +3,12 @@ import {
   ownerRpcs,
   type QueueMessagesPage,
   type QueueMessagesQuery,
+  QueueMessagesPageSchema,
 } from '@artemis-studio/contracts';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { atLeast } from '@artemis-studio/contracts';
 import { Access } from '../access/permission';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import type { Principal } from '../access/principal';
 import { roleOfPrincipal } from '../access/principal';
 import { CurrentPrincipal } from '../access/request-context';
@@ -14,8 +16,9 @@ import { DomainError } from '../domain-error';
 import { maskPage } from './masking';
 import { ClusterRepository } from '../clusters/cluster.repository';
 import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
-import { BrokerName as QueueName, ClusterId, Valid } from '../http/validation.pipe';
+import { BrokerName as QueueName, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
+import { Describe } from '../openapi/operation';
 
 /**
  * A queue's messages, a page at a time, as the broker shows them. Message contents are often
@@ -32,13 +35,21 @@ export class QueueMessagesController {
   ) {}
 
   @Get('messages')
+  @Describe({
+    summary: "One page of a queue's messages on one node, bodies as the broker shows them (operator)",
+    tag: 'actions',
+    query: QueueMessagesQuerySchema,
+    status: 200,
+    response: QueueMessagesPageSchema,
+    owner: true,
+  })
   async page(
-    @Param('id', ClusterId) id: string,
+    @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(QueueMessagesQuerySchema, 'messages query')) query: QueueMessagesQuery,
     @CurrentPrincipal() principal: Principal,
   ): Promise<QueueMessagesPage> {
-    const access = await this.clusters.messageAccess(id);
+    const access = await this.clusters.messageAccess(cluster.id);
     if (!atLeast(roleOfPrincipal(principal, access.name), access.messageBodies))
       throw new DomainError(
         'forbidden',

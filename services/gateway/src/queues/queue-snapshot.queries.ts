@@ -63,6 +63,31 @@ interface QueueSnapshotRecord {
   total: string;
 }
 
+/** The counters (bigint, as text) and rates of a queue row, per node or summed over the nodes. */
+export function countsAndRates(r: {
+  delivering_count: string;
+  messages_added: string;
+  messages_acknowledged: string;
+  messages_expired: string;
+  messages_killed: string;
+  added_per_second: number | null;
+  acknowledged_per_second: number | null;
+  expired_per_second: number | null;
+  killed_per_second: number | null;
+}) {
+  return {
+    deliveringCount: Number(r.delivering_count),
+    messagesAdded: Number(r.messages_added),
+    messagesAcknowledged: Number(r.messages_acknowledged),
+    messagesExpired: Number(r.messages_expired),
+    messagesKilled: Number(r.messages_killed),
+    addedPerSecond: r.added_per_second,
+    acknowledgedPerSecond: r.acknowledged_per_second,
+    expiredPerSecond: r.expired_per_second,
+    killedPerSecond: r.killed_per_second,
+  };
+}
+
 const toQueue = (r: QueueSnapshotRecord): QueueRow => ({
   node: r.node,
   address: r.address,
@@ -70,15 +95,7 @@ const toQueue = (r: QueueSnapshotRecord): QueueRow => ({
   routingType: r.routing_type,
   messageCount: Number(r.message_count),
   consumerCount: r.consumer_count,
-  deliveringCount: Number(r.delivering_count),
-  messagesAdded: Number(r.messages_added),
-  messagesAcknowledged: Number(r.messages_acknowledged),
-  messagesExpired: Number(r.messages_expired),
-  messagesKilled: Number(r.messages_killed),
-  addedPerSecond: r.added_per_second,
-  acknowledgedPerSecond: r.acknowledged_per_second,
-  expiredPerSecond: r.expired_per_second,
-  killedPerSecond: r.killed_per_second,
+  ...countsAndRates(r),
   paused: r.paused,
   // What Studio knows of the pause it made: the broker says a queue is paused, never whether persistently.
   pause:
@@ -92,6 +109,46 @@ const toQueue = (r: QueueSnapshotRecord): QueueRow => ({
   changedAt: r.changed_at.toISOString(),
 });
 
+/**
+ * The WHERE of a queue query over `queue_snapshot s`, and its parameters ($1 the cluster); the
+ * filter on consumers is the caller's (a node's, or the cluster's total).
+ */
+export function filterOf(clusterId: string, query: QueueQuery): { where: string; params: unknown[] } {
+  const params: unknown[] = [clusterId];
+  let where = 's.cluster_id = $1';
+  if (query.search) {
+    params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where += ` AND (s.name ILIKE $${params.length} OR s.address ILIKE $${params.length})`;
+  }
+  if (query.address !== undefined) {
+    params.push(query.address);
+    where += ` AND s.address = $${params.length}`;
+  }
+  if (query.routingType) {
+    params.push(query.routingType);
+    where += ` AND upper(s.routing_type) = $${params.length}`;
+  }
+  if (query.kind) {
+    params.push(KIND_PATTERNS[query.kind]);
+    where += ` AND s.name ILIKE ANY ($${params.length}::text[])`;
+  }
+  return { where, params };
+}
+
+/**
+ * A page's total: carried by its rows (`count(*) OVER ()`), or, on a page past the end that has
+ * none to carry it, counted on its own by `count`.
+ */
+export async function totalOf(
+  db: Parameters<typeof firstRow>[0],
+  rows: readonly { total: string }[],
+  count: string,
+  params: readonly unknown[],
+): Promise<number> {
+  if (rows.length > 0) return Number(rows[0].total);
+  return Number((await firstRow<{ count: string }>(db, count, params))?.count ?? 0);
+}
+
 /** Queues as the scraper last persisted them (queue_snapshot): filtered, sorted, paged. */
 @Injectable()
 export class QueueSnapshotQueries {
@@ -99,26 +156,13 @@ export class QueueSnapshotQueries {
 
   async page(clusterId: string, query: QueueQuery): Promise<QueuePage> {
     const db = await this.database.forRequest();
-    const params: unknown[] = [clusterId];
-    let where = 's.cluster_id = $1';
-    if (query.search) {
-      params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where += ` AND (s.name ILIKE $${params.length} OR s.address ILIKE $${params.length})`;
-    }
-    if (query.address !== undefined) {
-      params.push(query.address);
-      where += ` AND s.address = $${params.length}`;
-    }
-    if (query.routingType) {
-      params.push(query.routingType);
-      where += ` AND upper(s.routing_type) = $${params.length}`;
-    }
-    if (query.consumers)
-      where += query.consumers === 'with' ? ' AND s.consumer_count > 0' : ' AND s.consumer_count = 0';
-    if (query.kind) {
-      params.push(KIND_PATTERNS[query.kind]);
-      where += ` AND s.name ILIKE ANY ($${params.length}::text[])`;
-    }
+    const filter = filterOf(clusterId, query);
+    const params = filter.params;
+    const where =
+      filter.where +
+      (query.consumers === undefined
+        ? ''
+        : ` AND s.consumer_count ${query.consumers === 'with' ? '> 0' : '= 0'}`);
     // Unknown rates (null) sort last either way: PostgreSQL would put them first in descending order.
     const order = `${SORT_COLUMNS[query.sort]} ${query.order === 'desc' ? 'DESC' : 'ASC'} NULLS LAST, s.name, n.name`;
     const rows = await rowsOf<QueueSnapshotRecord>(
@@ -138,18 +182,7 @@ export class QueueSnapshotQueries {
       // partitions (ADR-0021); a node unread for longer has its queues read when last written.
       [...params, query.pageSize, (query.page - 1) * query.pageSize, new Date(Date.now() - 86_400_000)],
     );
-    // A page past the end has no row to carry the total: it is counted on its own.
-    const total = rows.length
-      ? Number(rows[0].total)
-      : Number(
-          (
-            await firstRow<{ count: string }>(
-              db,
-              `SELECT count(*) FROM queue_snapshot s WHERE ${where}`,
-              params,
-            )
-          )?.count ?? 0,
-        );
+    const total = await totalOf(db, rows, `SELECT count(*) FROM queue_snapshot s WHERE ${where}`, params);
     return { items: rows.map(toQueue), total, page: query.page, pageSize: query.pageSize };
   }
 }

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ClustersModule } from '../clusters/clusters.module';
+import { ClusterQueueQueries } from './cluster-queue.queries';
 import { QueueSnapshotQueries } from './queue-snapshot.queries';
 import { QueuesController } from './queues.controller';
 
 /** A cluster's queues, read from what the scraper persisted. */
 @Module({
-  imports: [ClustersModule],
   controllers: [QueuesController],
-  providers: [QueueSnapshotQueries],
+  providers: [QueueSnapshotQueries, ClusterQueueQueries],
 })
 export class QueuesModule {}

@@ -1,6 +1,5 @@
-import { firstRow } from '@artemis-studio/db';
-import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
+import { AuditRepository } from '../audit/audit.repository';
 import { DomainError } from '../domain-error';
 
 /** Failed sign-ins allowed per minute for one username, and from one address (an office behind NAT). */
@@ -15,20 +14,11 @@ const SIGN_IN_LIMITS = { perUser: 10, perAddress: 50, windowSeconds: 60 } as con
  */
 @Injectable()
 export class SignInLimiter {
-  constructor(private readonly database: DatabaseService) {}
+  constructor(private readonly audit: AuditRepository) {}
 
   async check(username: string, address: string | null): Promise<void> {
-    const counts = await firstRow<{ by_user: number; by_address: number }>(
-      await this.database.forRequest(),
-      `SELECT count(*) FILTER (WHERE target = $1)::int AS by_user,
-              count(*) FILTER (WHERE address = $2)::int AS by_address
-       FROM audit_event
-       WHERE action IN ('auth.sign-in', 'auth.password') AND code IN ('INVALID_CREDENTIALS', 'WRONG_PASSWORD')
-         AND at > now() - $3 * interval '1 second'`,
-      [username, address, SIGN_IN_LIMITS.windowSeconds],
-    );
-    if (!counts) return;
-    if (counts.by_user >= SIGN_IN_LIMITS.perUser || counts.by_address >= SIGN_IN_LIMITS.perAddress)
+    const counts = await this.audit.wrongPasswords(username, address, SIGN_IN_LIMITS.windowSeconds);
+    if (counts.byUser >= SIGN_IN_LIMITS.perUser || counts.byAddress >= SIGN_IN_LIMITS.perAddress)
       throw new DomainError(
         'rate-limited',
         'TOO_MANY_SIGN_INS',

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   AuthConfigSchema,
   ChangePasswordRequestSchema,
@@ -5,9 +6,9 @@ import {
   type AuthConfig,
   type ChangePasswordRequest,
   type SignInRequest,
+  MeSchema,
 } from '@artemis-studio/contracts';
 import { withTimeout } from '@artemis-studio/timing';
-import { DatabaseService } from '@artemis-studio/platform';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AuditRecord, Audited, draftFor, type AuditNote } from '../audit/audit-note';
@@ -20,12 +21,14 @@ import { GrantRepository } from '../access/grant.repository';
 import { Access } from '../access/permission';
 import { describePrincipal, principalOf, type Principal } from '../access/principal';
 import { CurrentPrincipal, clientAddress, type StudioRequest } from '../access/request-context';
-import { DECOY_HASH, digest, hashPassword, newSessionId, verifyPassword } from '../access/secrets';
+import { DECOY_HASH, digest, newSessionId, verifyPassword } from '../access/secrets';
 import { SessionRepository } from '../access/session.repository';
 import { SESSION_COOKIE, readCookie, setCookie } from '../access/session-cookie';
 import { UserRepository, type UserRow } from '../access/user.repository';
+import { DirectoryService } from '../directory/directory.service';
 import { OidcClient } from './oidc-client';
 import { SignInLimiter } from './sign-in-limiter';
+import { Describe } from '../openapi/operation';
 
 const FLOW_COOKIE = 'studio_oidc';
 
@@ -39,7 +42,6 @@ export class SignInController {
   private readonly access: AccessConfig;
 
   constructor(
-    private readonly database: DatabaseService,
     private readonly users: UserRepository,
     private readonly grants: GrantRepository,
     private readonly sessions: SessionRepository,
@@ -47,12 +49,19 @@ export class SignInController {
     private readonly firstAdmin: FirstAdmin,
     private readonly oidc: OidcClient,
     private readonly trail: AuditTrail,
+    private readonly directory: DirectoryService,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.access = config.access;
   }
 
   @Get('config')
+  @Describe({
+    summary: 'The ways to sign in',
+    tag: 'access',
+    status: 200,
+    response: AuthConfigSchema,
+  })
   @Access.public()
   config(): AuthConfig {
     return AuthConfigSchema.parse({
@@ -63,6 +72,13 @@ export class SignInController {
   }
 
   @Post('sign-in')
+  @Describe({
+    summary: 'Sign in with a Studio account (sets the session cookie)',
+    tag: 'access',
+    body: SignInRequestSchema,
+    status: 200,
+    response: MeSchema,
+  })
   @HttpCode(200)
   @Access.public()
   @Audited('auth.sign-in')
@@ -85,6 +101,7 @@ export class SignInController {
   }
 
   @Post('sign-out')
+  @Describe({ summary: 'End this session, on every replica', tag: 'access', status: 204 })
   @HttpCode(204)
   @Access.signedIn()
   @Audited('auth.sign-out')
@@ -97,6 +114,12 @@ export class SignInController {
 
   /** A local user's own password; every session of theirs ends with it, this one too. */
   @Post('password')
+  @Describe({
+    summary: 'Change your own password (ends your sessions)',
+    tag: 'access',
+    body: ChangePasswordRequestSchema,
+    status: 204,
+  })
   @HttpCode(204)
   @Access.signedIn()
   @Audited('auth.password')
@@ -114,21 +137,30 @@ export class SignInController {
       throw new DomainError('invalid', 'NOT_A_LOCAL_USER', 'only a Studio account has a password here');
     if (!(await verifyPassword(change.currentPassword, user.passwordHash)))
       throw new DomainError('forbidden', 'WRONG_PASSWORD', 'the current password is not right');
-    const passwordHash = await hashPassword(change.newPassword);
-    await this.database.transaction(async (tx) => {
-      await this.users.update(tx, user.id, { passwordHash });
-      await note.within(tx);
-    });
+    await this.directory.setPassword(user.id, change.newPassword, note);
     setCookie(req, res, SESSION_COOKIE, '', 0);
   }
 
   @Get('me')
+  @Describe({
+    summary: 'Who is signed in, and their grants',
+    tag: 'access',
+    status: 200,
+    response: MeSchema,
+  })
   @Access.signedIn()
   me(@CurrentPrincipal() principal: Principal) {
     return describePrincipal(principal);
   }
 
   @Get('oidc/start')
+  @Describe({
+    summary: 'Start signing in with the identity provider',
+    tag: 'access',
+    query: z.object({ returnTo: z.string().optional() }),
+    status: 302,
+    produces: 'redirect',
+  })
   @Access.public()
   async oidcStart(@Query('returnTo') returnTo: unknown, @Req() req: StudioRequest, @Res() res: Response) {
     const { url, flow } = await this.oidc.start(localPath(returnTo));
@@ -138,6 +170,13 @@ export class SignInController {
 
   /** The provider sends the browser back here; the outcome is audited like a password sign-in. */
   @Get('oidc/callback')
+  @Describe({
+    summary: "The identity provider's return (authorization code)",
+    tag: 'access',
+    query: z.object({ code: z.string().optional(), state: z.string().optional() }),
+    status: 302,
+    produces: 'redirect',
+  })
   @Access.public()
   async oidcCallback(@Req() req: StudioRequest, @Res() res: Response) {
     const draft = draftFor(req, 'auth.sign-in', 200);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { HubMetrics } from './sse-hub';
+import type { HubMetrics } from './feed-history';
 
 /** Every metric the stream exports (on /metrics), made once and handed to what counts it. */
 @Injectable()

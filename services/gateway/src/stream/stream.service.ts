@@ -11,7 +11,8 @@ import { DomainError } from '../domain-error';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { CredentialWatch } from './credential-watch';
 import { SseClient, type SendBounds } from './sse-client';
-import { SseHub, type Replay } from './sse-hub';
+import type { Replay } from './feed-history';
+import { SseHub } from './sse-hub';
 import { StreamAdmission } from './stream-admission';
 import { StreamMetrics } from './stream-metrics';
 

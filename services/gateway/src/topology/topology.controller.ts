@@ -1,20 +1,25 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { TopologySchema } from '@artemis-studio/contracts';
+import { Controller, Get } from '@nestjs/common';
 import { Access } from '../access/permission';
-import { ClusterRepository } from '../clusters/cluster.repository';
-import { ClusterId } from '../http/validation.pipe';
+import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
+import {} from '../http/validation.pipe';
 import { TopologyQueries } from './topology.queries';
+import { Describe } from '../openapi/operation';
 
 /** Each node's role, reachability, version and health, as last observed. */
 @Controller('api/v1/clusters/:id')
 @Access.cluster('viewer')
 export class TopologyController {
-  constructor(
-    private readonly clusters: ClusterRepository,
-    private readonly topology: TopologyQueries,
-  ) {}
+  constructor(private readonly topology: TopologyQueries) {}
 
   @Get('topology')
-  async get(@Param('id', ClusterId) id: string) {
-    return this.topology.of(await this.clusters.known(id));
+  @Describe({
+    summary: 'Nodes, HA roles, health',
+    tag: 'state',
+    status: 200,
+    response: TopologySchema,
+  })
+  async get(@Cluster() cluster: RegisteredCluster) {
+    return this.topology.of(cluster.id);
   }
 }

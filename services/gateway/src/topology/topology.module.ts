@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { ClustersModule } from '../clusters/clusters.module';
 import { TopologyController } from './topology.controller';
 import { TopologyQueries } from './topology.queries';
 
 /** A cluster's topology and health, read from what the scraper persisted. */
 @Module({
-  imports: [ClustersModule],
   controllers: [TopologyController],
   providers: [TopologyQueries],
 })

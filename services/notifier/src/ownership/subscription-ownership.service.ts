@@ -3,6 +3,7 @@ import { buckets, leaseKey, type Lease, type LiveNodeSet } from '@artemis-studio
 import {
   BUS,
   DatabaseService,
+  InstallationGuard,
   ClusterOwnership,
   type OwnedClusters,
   ownedClustersFor,
@@ -43,6 +44,7 @@ export class SubscriptionOwnershipService extends ClusterOwnership<ClusterNotifi
     @Inject(BUS) private readonly bus: Bus,
     @Inject(NOTIFIER_CONFIG) private readonly config: NotifierConfig,
     private readonly database: DatabaseService,
+    protected readonly installation: InstallationGuard,
     private readonly router: NotificationRouter,
     private readonly signals: SignalPublisher,
     private readonly coalescer: TopicCoalescer,

@@ -4,6 +4,7 @@ import { assessNotifications, sameVerdict, type SubscriptionState } from '../cap
 import {
   IDLE_TIMEOUT_MS,
   NotificationSubscription,
+  sentAt,
   silenceLimitMs,
   type SubscriptionOptions,
 } from './notification-subscription';
@@ -288,14 +289,4 @@ export class ClusterNotifications {
     this.verdict = verdict;
     this.deps.putVerdict(this.target.id, verdict);
   }
-}
-
-/**
- * When a notification was sent: the broker's stamp when it is earlier than the receipt. A busy
- * notifier reads its credit window late, and dating a lost subscription from the receipt of the
- * last notification would leave out what the broker sent between that one and the loss.
- */
-function sentAt(properties: Record<string, unknown> | undefined, receivedAt: number): number {
-  const stamp = properties?._AMQ_NotifTimestamp;
-  return typeof stamp === 'number' && stamp < receivedAt ? stamp : receivedAt;
 }

@@ -78,8 +78,8 @@ export class NotificationSubscription {
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopping.abort();
-    await closeWithin(this.connection);
-    await this.running;
+    // The close is ours alone: the run ends at the abort, whether or not the broker answers it.
+    await Promise.all([closeWithin(this.connection), this.running]);
   }
 
   private async run(): Promise<void> {
@@ -91,6 +91,7 @@ export class NotificationSubscription {
       } catch (err) {
         failure = err;
       }
+      if (this.stopped) return;
       await closeWithin(this.connection);
       this.connection = undefined;
       if (this.stopped) return;
@@ -126,10 +127,15 @@ export class NotificationSubscription {
         resolve(ctx.connection?.error ?? new Error('connection closed by the broker')),
       );
     });
-    await connection.open();
+    // A stop aborts a connect in flight: a broker slow to answer (starting, failing over) would
+    // otherwise hold the shutdown for the whole operation timeout, and a handover past the
+    // container's stop time ends in a kill (seen in the compose check: 31 s, once 137).
+    const abortSignal = this.stopping.signal;
+    await connection.open({ abortSignal });
     if (this.stopped) return undefined;
     const { ring } = this.options.node;
     const receiver = await connection.createReceiver({
+      abortSignal,
       name: `${this.options.containerId}-${this.node}`,
       // A ring is named in full (address::queue): the broker then reads that queue and makes none.
       source: { address: ring ? `${NOTIFICATION_ADDRESS}::${ring}` : NOTIFICATION_ADDRESS },
@@ -190,7 +196,12 @@ export class NotificationSubscription {
     ask();
     this.backoff.reset();
     this.options.onState({ node: this.node, state: 'subscribed' });
-    const reason = await Promise.race([lost, detached]);
+    // A stop ends the wait by itself: a frozen broker answers no close, and the line would stay
+    // open until its idle timeout (twice IDLE_TIMEOUT_MS), past a container's stop grace period.
+    const stopped = new Promise<undefined>((resolve) =>
+      abortSignal.addEventListener('abort', () => resolve(undefined), { once: true }),
+    );
+    const reason = await Promise.race([lost, detached, stopped]);
     leave();
     gate.returned(receiver.credit, grant);
     return reason;
@@ -203,7 +214,7 @@ export class NotificationSubscription {
  * neither resolves nor rejects. Awaited bare, one such close held a notifier's shutdown for ever
  * (integration runs timed out in afterAll).
  */
-const CLOSE_WAIT_MS = 5000;
+export const CLOSE_WAIT_MS = 5000;
 
 function closeWithin(connection: Connection | undefined): Promise<void> {
   if (!connection) return Promise.resolve();
@@ -216,4 +227,14 @@ function closeWithin(connection: Connection | undefined): Promise<void> {
 
 function refusal(receiver: Receiver): unknown {
   return receiver.error ?? new Error(`the broker refused the subscription to ${NOTIFICATION_ADDRESS}`);
+}
+
+/**
+ * When a notification was sent: the broker's stamp when it is earlier than the receipt. A busy
+ * notifier reads its credit window late, and dating a lost subscription from the receipt of the
+ * last notification would leave out what the broker sent between that one and the loss.
+ */
+export function sentAt(properties: Record<string, unknown> | undefined, receivedAt: number): number {
+  const stamp = properties?._AMQ_NotifTimestamp;
+  return typeof stamp === 'number' && stamp < receivedAt ? stamp : receivedAt;
 }

@@ -8,8 +8,15 @@ import {
   lookbackFrom,
   type Reaped,
 } from '@artemis-studio/db';
-import type { AddressSizeSample } from '../alerting/address-facts';
 import { limitPercentOf, type AddressSampleRow, type OpenAddressSample } from './address-sampler';
+
+/** One address's size on one node at one earlier tick, as `address_sample` keeps it. */
+export interface AddressSizeSample {
+  nodeId: string;
+  address: string;
+  atMs: number;
+  sizeBytes: number;
+}
 
 /** An address's figures as `address_sample` keeps them. */
 interface AddressSampleRecord {

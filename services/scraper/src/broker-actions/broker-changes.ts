@@ -8,21 +8,11 @@ import {
 } from '@artemis-studio/contracts';
 import type { ClusterTargetNode } from '@artemis-studio/db';
 import type { JolokiaRequest, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
-import {
-  absentResult,
-  findQueue,
-  parseFound,
-  quoted,
-  refusedResult,
-  unreachedResult,
-} from './queue-action-calls';
-import {
-  onNodeInLane,
-  refuseWhenNothingHappened,
-  type ActionCluster,
-  type ActionJolokia,
-} from './queue-actions';
+import { quoted } from '../jolokia/attribute-values';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
+import { absentResult, findQueue, parseFound, refusedResult, unreachedResult } from './queue-action-calls';
+import { onNodeInLane, refuseWhenNothingHappened, type ActionJolokia } from './queue-actions';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 const brokerMbean = (broker: string) => `org.apache.activemq.artemis:broker=${quoted(broker)}`;
 
@@ -107,7 +97,7 @@ export class BrokerChanges {
     private readonly lanes: BrokerLanes,
   ) {}
 
-  async run(cluster: ActionCluster, { clusterId, change }: BrokerChangeCall): Promise<BrokerChangeResult> {
+  async run(cluster: ClusterNodes, { clusterId, change }: BrokerChangeCall): Promise<BrokerChangeResult> {
     const nodes = cluster.liveNodes();
     if (nodes.length === 0)
       throw new RpcError(OWNER_FAILURES.unreachable, 'no live node observed: nothing can be changed');
@@ -125,7 +115,7 @@ export class BrokerChanges {
   }
 
   private onNode(
-    cluster: ActionCluster,
+    cluster: ClusterNodes,
     node: ClusterTargetNode,
     change: BrokerChange,
   ): Promise<NodeActionResult> {
@@ -137,7 +127,7 @@ export class BrokerChanges {
 
   /** A send goes to one node: the one asked for, or the first live node holding the queue (or address). */
   private async send(
-    cluster: ActionCluster,
+    cluster: ClusterNodes,
     nodes: ClusterTargetNode[],
     change: Extract<BrokerChange, { kind: 'send' | 'send-to-address' }>,
   ): Promise<NodeActionResult> {

@@ -1,11 +1,6 @@
 import type { NodeActionResult, QueueAction } from '@artemis-studio/contracts';
-import { count, flag, text } from '../jolokia/attribute-values';
+import { count, flag, quoted, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-
-/** A value in an MBean name, quoted as JMX's `ObjectName.quote` does: `*` and `?` stay literal. */
-export function quoted(value: string): string {
-  return `"${value.replace(/[\\"*?\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`;
-}
 
 const STATE_ATTRIBUTES = ['MessageCount', 'ConsumerCount', 'Paused', 'Address'];
 

@@ -1,14 +1,15 @@
 import { RpcError } from '@artemis-studio/bus';
 import type { QueueActionCall } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import { BrokerLanes } from './broker-lanes';
-import { quoted } from './queue-action-calls';
-import { QueueActions, type ActionCluster } from './queue-actions';
+import { BrokerLanes } from '../jolokia/broker-lanes';
+import { quoted } from '../jolokia/attribute-values';
+import { QueueActions } from './queue-actions';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 const MBEAN =
   'org.apache.activemq.artemis:address="orders",broker="a",component=addresses,queue="orders",routing-type="anycast",subcomponent=queues';
 
-const cluster = (nodes = ['a']): ActionCluster => ({
+const cluster = (nodes = ['a']): ClusterNodes => ({
   target: { id: 'c' },
   liveNodes: () => nodes.map((name) => ({ id: name, name, jolokiaUrl: `http://${name}`, amqpUrl: null })),
   brokerName: (id) => id,

@@ -7,7 +7,7 @@ import {
 } from '@artemis-studio/contracts';
 import type { ClusterTargetNode } from '@artemis-studio/db';
 import type { CallOptions, JolokiaRequest, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import {
   absentResult,
   actionCall,
@@ -18,14 +18,7 @@ import {
   parseFound,
   readState,
 } from './queue-action-calls';
-
-/** What an action needs of the cluster it acts on: its live nodes as the poller last saw them. */
-export interface ActionCluster {
-  readonly target: { id: string };
-  liveNodes(): ClusterTargetNode[];
-  brokerName(nodeId: string): string | null;
-  jolokiaTarget(node: ClusterTargetNode): JolokiaTarget;
-}
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 export interface ActionJolokia {
   bulk(target: JolokiaTarget, requests: JolokiaRequest[], options?: CallOptions): Promise<JolokiaResponse[]>;
@@ -42,7 +35,7 @@ export class QueueActions {
     private readonly lanes: BrokerLanes,
   ) {}
 
-  async run(cluster: ActionCluster, call: QueueActionCall): Promise<QueueActionResult> {
+  async run(cluster: ClusterNodes, call: QueueActionCall): Promise<QueueActionResult> {
     const nodes = cluster.liveNodes();
     if (nodes.length === 0)
       throw new RpcError(OWNER_FAILURES.unreachable, 'no live node observed: nothing can be acted on');
@@ -65,7 +58,7 @@ export class QueueActions {
   }
 
   private onNode(
-    cluster: ActionCluster,
+    cluster: ClusterNodes,
     node: ClusterTargetNode,
     call: QueueActionCall,
   ): Promise<NodeActionResult> {
@@ -90,7 +83,7 @@ export class QueueActions {
  */
 export function onNodeInLane(
   lanes: BrokerLanes,
-  cluster: ActionCluster,
+  cluster: ClusterNodes,
   node: ClusterTargetNode,
   work: (broker: string, target: JolokiaTarget) => Promise<NodeActionResult>,
 ): Promise<NodeActionResult> {

@@ -1,7 +1,7 @@
 import type { JolokiaRequest } from '../jolokia/jolokia-client';
-import { BrokerLanes } from './broker-lanes';
-import type { ActionCluster } from './queue-actions';
+import { BrokerLanes } from '../jolokia/broker-lanes';
 import { browsedMessage, QueueBrowser } from './queue-browse';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** As Artemis 2.40 answered `browse(int,int,String)` over Jolokia for AMQP messages (probed). */
 const TEXT = {
@@ -69,7 +69,7 @@ describe('a browsed message', () => {
 });
 
 describe('QueueBrowser', () => {
-  const cluster: ActionCluster = {
+  const cluster: ClusterNodes = {
     target: { id: 'c' },
     liveNodes: () => [{ id: 'a', name: 'a', jolokiaUrl: 'http://a', amqpUrl: null }],
     brokerName: () => 'a',

@@ -6,12 +6,13 @@ import {
   type QueueBrowseCall,
   type QueueMessagesPage,
 } from '@artemis-studio/contracts';
-import { count, text } from '../jolokia/attribute-values';
+import { count, quoted, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL, type BrokerLanes } from './broker-lanes';
-import { quoted, readState, type QueueState } from './queue-action-calls';
-import { chosenHolder, RememberedHolders, type QueueHolder } from './queue-holders';
-import type { ActionCluster, ActionJolokia } from './queue-actions';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
+import { readState, type QueueState } from './queue-action-calls';
+import { chosenHolder, RememberedHolders, type QueueHolder, readOf } from './queue-holders';
+import type { ActionJolokia } from './queue-actions';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** Artemis' message types (`Message.*_TYPE`) by number. */
 const TYPE_NAMES: Record<number, BrowsedMessage['type']> = {
@@ -131,7 +132,7 @@ export class QueueBrowser {
     private readonly lanes: BrokerLanes,
   ) {}
 
-  async page(cluster: ActionCluster, call: QueueBrowseCall): Promise<QueueMessagesPage> {
+  async page(cluster: ClusterNodes, call: QueueBrowseCall): Promise<QueueMessagesPage> {
     const first = await this.read(cluster, call);
     if (first.answers[0].status !== 404) return pageOf(call, first);
     // The queue was deleted (or made again) since it was looked up: look again, once.
@@ -139,7 +140,7 @@ export class QueueBrowser {
     return pageOf(call, await this.read(cluster, call));
   }
 
-  private async read(cluster: ActionCluster, call: QueueBrowseCall) {
+  private async read(cluster: ClusterNodes, call: QueueBrowseCall) {
     const holders = await this.remembered.holders(this.jolokia, cluster, call.queue);
     const chosen = chosenHolder(holders, call.queue, call.node);
     const answers = await this.lanes.run(chosen.target.nodeKey, () =>
@@ -166,10 +167,7 @@ function pageOf(
       ? count((state.value as { MessageCount?: unknown }).MessageCount)
       : chosen.found.depth;
   return {
-    clusterId: call.clusterId,
-    queue: call.queue,
-    node: chosen.node.name,
-    nodes: holders.map((h) => h.node.name),
+    ...readOf(call, chosen, holders),
     page: call.page,
     pageSize: call.pageSize,
     filter: call.filter?.trim() || null,

@@ -2,9 +2,10 @@ import { RpcError } from '@artemis-studio/bus';
 import { OWNER_FAILURES } from '@artemis-studio/contracts';
 import type { ClusterTargetNode } from '@artemis-studio/db';
 import type { JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL } from './broker-lanes';
+import { MANAGEMENT_CALL } from '../jolokia/broker-lanes';
 import { findQueue, parseFound, type QueueState } from './queue-action-calls';
-import type { ActionCluster, ActionJolokia } from './queue-actions';
+import type { ActionJolokia } from './queue-actions';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** A live node holding a queue, as a lookup found it: where to call, and the queue's MBean and state. */
 export interface QueueHolder {
@@ -20,7 +21,7 @@ export interface QueueHolder {
  */
 export async function queueHolders(
   jolokia: ActionJolokia,
-  cluster: ActionCluster,
+  cluster: ClusterNodes,
   queue: string,
 ): Promise<QueueHolder[]> {
   const holders: QueueHolder[] = [];
@@ -46,6 +47,18 @@ export function chosenHolder(holders: QueueHolder[], queue: string, node?: strin
   return chosen;
 }
 
+/** Which queue of the cluster a read on one node answers for, and the nodes that hold it. */
+export const readOf = (
+  call: { clusterId: string; queue: string },
+  chosen: QueueHolder,
+  holders: readonly QueueHolder[],
+) => ({
+  clusterId: call.clusterId,
+  queue: call.queue,
+  node: chosen.node.name,
+  nodes: holders.map((h) => h.node.name),
+});
+
 /** How long a lookup is trusted, and how many are kept. */
 const REMEMBERED_MS = 30_000;
 const REMEMBERED_MAX = 1_000;
@@ -61,7 +74,7 @@ export class RememberedHolders {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async holders(jolokia: ActionJolokia, cluster: ActionCluster, queue: string): Promise<QueueHolder[]> {
+  async holders(jolokia: ActionJolokia, cluster: ClusterNodes, queue: string): Promise<QueueHolder[]> {
     const key = this.key(cluster, queue);
     const known = this.entries.get(key);
     if (known && this.now() - known.at < REMEMBERED_MS) return known.holders;
@@ -73,11 +86,11 @@ export class RememberedHolders {
     return holders;
   }
 
-  forget(cluster: ActionCluster, queue: string): void {
+  forget(cluster: ClusterNodes, queue: string): void {
     this.entries.delete(this.key(cluster, queue));
   }
 
-  private key(cluster: ActionCluster, queue: string): string {
+  private key(cluster: ClusterNodes, queue: string): string {
     const nodes = cluster
       .liveNodes()
       .map((n) => `${n.id}:${cluster.brokerName(n.id)}`)

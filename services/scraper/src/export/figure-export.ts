@@ -1,5 +1,5 @@
 import type { AddressReading } from '../addresses/address-observation';
-import type { NodeFact } from '../alerting/conditions';
+import type { NodeFact } from '../polling/tick-observer';
 import type { NodeTierB } from '../polling/tier-b';
 
 /** One owned cluster's figures as its last ticks left them. */
@@ -36,25 +36,21 @@ export function exportedQueues(
   cap: number,
   now: Date,
 ): { queues: ExportedQueue[]; left: number } {
-  const byName = new Map<string, ExportedQueue & { head: Date | null }>();
-  for (const node of read)
-    for (const q of node.queues) {
-      const sum = byName.get(q.name);
-      if (!sum) {
-        byName.set(q.name, {
-          name: q.name,
-          messages: q.messageCount,
-          consumers: q.consumerCount,
-          delivering: q.deliveringCount,
-          added: q.messagesAdded,
-          acknowledged: q.messagesAcknowledged,
-          killed: q.messagesKilled,
-          expired: q.messagesExpired,
-          oldestAgeSeconds: null,
-          head: q.firstMessageAt,
-        });
-        continue;
-      }
+  const byName = sumByName(
+    read.flatMap((node) => node.queues),
+    (q): ExportedQueue & { head: Date | null } => ({
+      name: q.name,
+      messages: q.messageCount,
+      consumers: q.consumerCount,
+      delivering: q.deliveringCount,
+      added: q.messagesAdded,
+      acknowledged: q.messagesAcknowledged,
+      killed: q.messagesKilled,
+      expired: q.messagesExpired,
+      oldestAgeSeconds: null,
+      head: q.firstMessageAt,
+    }),
+    (sum, q) => {
       sum.messages += q.messageCount;
       sum.consumers += q.consumerCount;
       sum.delivering += q.deliveringCount;
@@ -63,7 +59,8 @@ export function exportedQueues(
       sum.killed += q.messagesKilled;
       sum.expired += q.messagesExpired;
       if (q.firstMessageAt && (!sum.head || q.firstMessageAt < sum.head)) sum.head = q.firstMessageAt;
-    }
+    },
+  );
   const all = [...byName.values()].sort((a, b) => b.messages - a.messages || a.name.localeCompare(b.name));
   const queues = all.slice(0, cap).map(({ head, ...q }) => ({
     ...q,
@@ -87,26 +84,38 @@ export function exportedAddresses(
   read: readonly AddressReading[],
   cap: number,
 ): { addresses: ExportedAddress[]; left: number } {
-  const byName = new Map<string, ExportedAddress>();
-  for (const node of read)
-    for (const a of node.addresses) {
-      const sum = byName.get(a.name);
-      if (!sum) {
-        byName.set(a.name, {
-          name: a.name,
-          sizeBytes: a.sizeBytes,
-          paging: a.paging ? 1 : 0,
-          pages: a.pages,
-          limitRatio: a.limitFraction,
-        });
-        continue;
-      }
+  const byName = sumByName(
+    read.flatMap((node) => node.addresses),
+    (a): ExportedAddress => ({
+      name: a.name,
+      sizeBytes: a.sizeBytes,
+      paging: a.paging ? 1 : 0,
+      pages: a.pages,
+      limitRatio: a.limitFraction,
+    }),
+    (sum, a) => {
       sum.sizeBytes += a.sizeBytes;
       sum.paging = Math.max(sum.paging, a.paging ? 1 : 0);
       sum.pages += a.pages;
       if (a.limitFraction !== null) sum.limitRatio = Math.max(sum.limitRatio ?? 0, a.limitFraction);
-    }
+    },
+  );
   const all = [...byName.values()].sort((a, b) => b.sizeBytes - a.sizeBytes || a.name.localeCompare(b.name));
   const addresses = all.slice(0, cap);
   return { addresses, left: all.length - addresses.length };
+}
+
+/** One sum per name over every node's items: the first item starts it, each other is added to it. */
+function sumByName<T extends { name: string }, S>(
+  items: readonly T[],
+  start: (item: T) => S,
+  add: (sum: S, item: T) => void,
+): Map<string, S> {
+  const byName = new Map<string, S>();
+  for (const item of items) {
+    const sum = byName.get(item.name);
+    if (sum === undefined) byName.set(item.name, start(item));
+    else add(sum, item);
+  }
+  return byName;
 }

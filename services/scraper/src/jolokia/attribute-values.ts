@@ -13,6 +13,11 @@ export const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v 
 export const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 export const text = (v: unknown): string | null => (typeof v === 'string' && !attributeError(v) ? v : null);
 
+/** A value in an MBean name, quoted as JMX's `ObjectName.quote` does: `*` and `?` stay literal. */
+export function quoted(value: string): string {
+  return `"${value.replace(/[\\"*?\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`;
+}
+
 /**
  * The value of a quoted key of an MBean name (`queue="orders"`): Artemis quotes queue and address
  * names (ObjectName.quote), so a queue or address whose name attribute failed is still known by

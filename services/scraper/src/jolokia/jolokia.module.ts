@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
 import { Counter, Registry } from 'prom-client';
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
+import { BrokerLanes } from './broker-lanes';
 import { CallLimiter } from './call-limiter';
 import { JolokiaClient } from './jolokia-client';
 
-/** Every Jolokia call of this replica goes through one client and its per-node call budget. */
+/**
+ * Every Jolokia call of this replica goes through one client and its per-node call budget, and
+ * every management call (actions, browsing, message jobs, the rings) through one lane per broker.
+ */
 @Module({
   providers: [
     {
@@ -20,7 +24,8 @@ import { JolokiaClient } from './jolokia-client';
       },
       inject: [SCRAPER_CONFIG, Registry],
     },
+    BrokerLanes,
   ],
-  exports: [JolokiaClient],
+  exports: [JolokiaClient, BrokerLanes],
 })
 export class JolokiaModule {}

@@ -1,7 +1,7 @@
 import type { LiveListKind, LiveListPage } from '@artemis-studio/contracts';
 import { RpcError } from '@artemis-studio/bus';
 import type { JolokiaClient } from '../jolokia/jolokia-client';
-import type { ClusterPoller } from '../polling/cluster-poller';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 import { MAX_LIVE_LIST_DEPTH, NodeList, liveListRequest, mergePage, parseNodeList } from './live-list';
 
 /**
@@ -9,7 +9,7 @@ import { MAX_LIVE_LIST_DEPTH, NodeList, liveListRequest, mergePage, parseNodeLis
  * same client and call budget as polling, merged and paged, with every failed node stated.
  */
 export async function readLiveList(
-  poller: ClusterPoller,
+  cluster: ClusterNodes,
   jolokia: JolokiaClient,
   kind: LiveListKind,
   page: number,
@@ -21,15 +21,15 @@ export async function readLiveList(
       `page ${page} of ${pageSize} reaches past item ${MAX_LIVE_LIST_DEPTH}; narrow the search`,
     );
   }
-  const nodes = poller.liveNodes();
+  const nodes = cluster.liveNodes();
   const nodeErrors: { node: string; reason: string }[] = [];
   const lists: NodeList[] = [];
   const results = await Promise.all(
     nodes
       .map(async (node) => {
-        const brokerName = poller.brokerName(node.id);
+        const brokerName = cluster.brokerName(node.id);
         if (!brokerName) throw new Error('broker name not observed yet');
-        const [answer] = await jolokia.bulk(poller.jolokiaTarget(node), [
+        const [answer] = await jolokia.bulk(cluster.jolokiaTarget(node), [
           liveListRequest(brokerName, kind, page, pageSize),
         ]);
         return parseNodeList(node.name, answer);

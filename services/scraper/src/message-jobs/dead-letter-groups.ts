@@ -1,12 +1,13 @@
 import type { DeadLetterGroup, DeadLetterGroups, DeadLetterGroupsCall } from '@artemis-studio/contracts';
 import { count, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL, type BrokerLanes } from '../broker-actions/broker-lanes';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import { findQueue, parseFound } from '../broker-actions/queue-action-calls';
-import type { ActionCluster, ActionJolokia } from '../broker-actions/queue-actions';
+import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { addressSettings, managementRefusal, settingsLimit } from '../broker-actions/queue-browse';
-import { chosenHolder, queueHolders } from '../broker-actions/queue-holders';
+import { chosenHolder, queueHolders, readOf } from '../broker-actions/queue-holders';
 import { literal } from './message-job-calls';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** The key `countMessages(filter, groupBy)` gives messages without the property. */
 const NO_ORIGIN = 'null';
@@ -55,7 +56,7 @@ export class DeadLetterGroupsReader {
     private readonly lanes: BrokerLanes,
   ) {}
 
-  async read(cluster: ActionCluster, call: DeadLetterGroupsCall): Promise<DeadLetterGroups> {
+  async read(cluster: ClusterNodes, call: DeadLetterGroupsCall): Promise<DeadLetterGroups> {
     const holders = await queueHolders(this.jolokia, cluster, call.queue);
     const chosen = chosenHolder(holders, call.queue, call.node);
     const { target, broker, found } = chosen;
@@ -104,10 +105,7 @@ export class DeadLetterGroupsReader {
       };
     });
     return {
-      clusterId: call.clusterId,
-      queue: call.queue,
-      node: chosen.node.name,
-      nodes: holders.map((h) => h.node.name),
+      ...readOf(call, chosen, holders),
       depth: found.depth,
       scanned,
       browseLimit: settingsLimit(settings),

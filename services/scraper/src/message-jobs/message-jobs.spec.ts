@@ -7,12 +7,12 @@ import type {
 } from '@artemis-studio/contracts';
 import type { NewMessageJob } from '@artemis-studio/db';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import { BrokerLanes } from '../broker-actions/broker-lanes';
-import type { ActionCluster } from '../broker-actions/queue-actions';
+import { BrokerLanes } from '../jolokia/broker-lanes';
 import { MessageJobs, type JobStore } from './message-jobs';
 import { selectorOf } from './message-job-calls';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
-const cluster: ActionCluster = {
+const cluster: ClusterNodes = {
   target: { id: 'c' },
   liveNodes: () => [{ id: 'a', name: 'a', jolokiaUrl: 'http://a', amqpUrl: null }],
   brokerName: () => 'a',

@@ -1,35 +1,23 @@
-import { RpcError } from '@artemis-studio/bus';
 import {
-  OWNER_FAILURES,
-  type BrokerCount,
   type MessageJob,
   type MessageJobImpact,
   type MessageJobImpactCall,
   type MessageJobNode,
   type MessageJobStartCall,
   type MessageJobStatus,
-  type StartMessageJobRequest,
 } from '@artemis-studio/contracts';
 import type { JobProgress, NewMessageJob } from '@artemis-studio/db';
-import { count } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL, type BrokerLanes } from '../broker-actions/broker-lanes';
-import { findQueue, isBusy, parseFound, quoted } from '../broker-actions/queue-action-calls';
-import type { ActionCluster, ActionJolokia } from '../broker-actions/queue-actions';
-import { addressSettings, managementRefusal, settingsLimit } from '../broker-actions/queue-browse';
-import { chosenHolder, queueHolders, type QueueHolder } from '../broker-actions/queue-holders';
-import {
-  batchCount,
-  chosenCall,
-  countCall,
-  createQuarantine,
-  filterBatch,
-  inBatches,
-  selectorOf,
-  targetOf,
-} from './message-job-calls';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
+import { isBusy } from '../broker-actions/queue-action-calls';
+import type { ActionJolokia } from '../broker-actions/queue-actions';
+import { type QueueHolder } from '../broker-actions/queue-holders';
+import { chosenBatches, filteredBatches } from './message-job-batches';
+import { MessageJobPlanner, sumOf, type Plan } from './message-job-planner';
+import { inBatches } from './message-job-calls';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
-/** Where a job's progress is kept (`message_job`, through MessageJobQueries). */
+/** Where a job's progress is kept (`message_job`, through MessageJobRepository). */
 export interface JobStore {
   insert(job: NewMessageJob): Promise<MessageJob>;
   progress(id: string, nodes: MessageJobNode[]): Promise<JobProgress>;
@@ -61,25 +49,12 @@ export interface MessageJobDeps {
 // The lanes already let a queued browse in between two batches; the pause is for other tools.
 const DEFAULT_PACING: JobPacing = { pauseMs: 5, busyRetries: 5, busyWaitMs: 2_000, signalEveryMs: 500 };
 
-/** At most this many chosen messages go to the broker in one call (each scans the queue in memory). */
-const CHOSEN_PER_CALL = 100;
-
 /** How a node's part of a job ended, when it did not simply finish. */
 interface Stop {
   status: Exclude<MessageJobStatus, 'running' | 'done'>;
   error: string | null;
   /** The last call's outcome is unknown: at most this many more may have been processed. */
   inFlight?: number;
-}
-
-/** What a job runs with, worked out and checked before it starts. */
-interface Plan {
-  job: StartMessageJobRequest;
-  id: string;
-  clusterId: string;
-  holders: QueueHolder[];
-  selector: string;
-  target: string | null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -96,33 +71,24 @@ export class MessageJobs {
   /** When each running job last signalled its progress. */
   private readonly lastSignal = new Map<string, number>();
 
+  private readonly planner: MessageJobPlanner;
+
   constructor(private readonly deps: MessageJobDeps) {
     this.pacing = { ...DEFAULT_PACING, ...deps.pacing };
+    this.planner = new MessageJobPlanner(deps);
   }
 
   /** How many messages the job would touch on each node, as the broker counts them now. */
-  async impact(cluster: ActionCluster, call: MessageJobImpactCall): Promise<MessageJobImpact> {
-    const holders = await queueHolders(this.deps.jolokia, cluster, call.queue);
-    chosenHolder(holders, call.queue);
-    const selector = selectorOf(call);
-    const counted = await this.count(holders, selector);
-    return {
-      clusterId: call.clusterId,
-      queue: call.queue,
-      kind: call.kind,
-      filter: selector || null,
-      messages: sumOf(counted.map((c) => c.messages)),
-      nodes: counted,
-      browseLimit: counted.find((c) => c.browseLimit !== null)?.browseLimit ?? null,
-    };
+  impact(cluster: ClusterNodes, call: MessageJobImpactCall): Promise<MessageJobImpact> {
+    return this.planner.impact(cluster, call);
   }
 
   /** Checks the job, records it, and starts it; answered at once with the job as it starts. */
-  async start(cluster: ActionCluster, call: MessageJobStartCall, stopped: AbortSignal): Promise<MessageJob> {
-    const plan = await this.plan(cluster, call);
+  async start(cluster: ClusterNodes, call: MessageJobStartCall, stopped: AbortSignal): Promise<MessageJob> {
+    const plan = await this.planner.plan(cluster, call);
     const planned = plan.job.messageIds
       ? null
-      : sumOf((await this.count(plan.holders, plan.selector)).map((c) => c.messages));
+      : sumOf((await this.planner.count(plan.holders, plan.selector)).map((c) => c.messages));
     const started = await this.deps.store.insert({
       id: call.jobId,
       clusterId: call.clusterId,
@@ -164,73 +130,11 @@ export class MessageJobs {
     await Promise.all([...this.runs]);
   }
 
-  private async plan(cluster: ActionCluster, call: MessageJobStartCall): Promise<Plan> {
-    const { job, queue } = call;
-    const target = targetOf(job);
-    if (target === queue)
-      throw new RpcError(OWNER_FAILURES.invalid, 'the messages are in that queue already: choose another');
-    const holders = await queueHolders(this.deps.jolokia, cluster, queue);
-    const working = job.messageIds ? [chosenHolder(holders, queue, job.node)] : holders;
-    chosenHolder(working, queue);
-    if (target) await this.readyTarget(working, target, job.quarantine !== undefined);
-    return {
-      job,
-      id: call.jobId,
-      clusterId: call.clusterId,
-      holders: working,
-      selector: selectorOf(job),
-      target,
-    };
-  }
-
-  /** The target is on every node the job runs on; a quarantine is made where it is missing. */
-  private async readyTarget(holders: QueueHolder[], target: string, quarantine: boolean): Promise<void> {
-    for (const h of holders) {
-      const request: JolokiaRequest = quarantine
-        ? createQuarantine(`org.apache.activemq.artemis:broker=${quoted(h.broker)}`, target)
-        : findQueue(h.broker, target);
-      const [answer] = await this.deps.lanes.run(h.target.nodeKey, () =>
-        this.deps.jolokia.bulk(h.target, [request], MANAGEMENT_CALL),
-      );
-      if (quarantine && answer.status !== 200)
-        throw managementRefusal(answer.error, `to make the quarantine queue '${target.slice(0, 200)}'`);
-      if (!quarantine && (answer.status === 404 || (answer.status === 200 && !parseFound(answer))))
-        throw new RpcError(
-          OWNER_FAILURES.notFound,
-          `queue '${target.slice(0, 200)}', where the messages would go, is not on node ${h.node.name}`,
-        );
-    }
-  }
-
-  /** Each node's count for the selector, and the browse limit that caps a filtered one. */
-  private async count(holders: QueueHolder[], selector: string) {
-    return Promise.all(
-      holders.map(async (h) => {
-        const [counted, settings] = await this.deps.lanes.run(h.target.nodeKey, () =>
-          this.deps.jolokia.bulk(
-            h.target,
-            [countCall(h.found.mbean, selector), addressSettings(h.broker, h.found.address ?? '')],
-            MANAGEMENT_CALL,
-          ),
-        );
-        if (counted.status !== 200) throw managementRefusal(counted.error, 'the count');
-        const browseLimit = settingsLimit(settings);
-        const depth = h.found.depth;
-        const n = count(counted.value) ?? 0;
-        // countMessages(filter) looks at the first `browseLimit` messages only.
-        const capped = selector !== '' && (browseLimit === null || depth === null || depth > browseLimit);
-        return { node: h.node.name, messages: { count: n, atLeast: capped }, depth, browseLimit };
-      }),
-    );
-  }
-
   private async run(plan: Plan, nodes: MessageJobNode[], stopped: AbortSignal): Promise<void> {
     let stop: Stop | null = null;
     try {
       for (const [i, holder] of plan.holders.entries()) {
-        stop = plan.job.messageIds
-          ? await this.chosenOnNode(plan, holder, nodes, i, stopped)
-          : await this.filteredOnNode(plan, holder, nodes, i, stopped);
+        stop = await this.onNode(plan, holder, nodes, i, stopped);
         if (stop) break;
       }
     } catch (err) {
@@ -248,75 +152,35 @@ export class MessageJobs {
     this.deps.signal(plan.clusterId);
   }
 
-  /** Batches by filter on one node until the broker finds fewer than a batch, or the job is stopped. */
-  private async filteredOnNode(
+  /** A node's part of the job: its batches in turn, each counted and written before the next. */
+  private async onNode(
     plan: Plan,
     holder: QueueHolder,
     nodes: MessageJobNode[],
     i: number,
     stopped: AbortSignal,
   ): Promise<Stop | null> {
-    const request = filterBatch(holder.found.mbean, plan.job, plan.selector, plan.target);
-    const batched = inBatches(plan.job);
-    for (;;) {
+    const batches = plan.job.messageIds ? chosenBatches(plan, holder) : filteredBatches(plan, holder);
+    for (const batch of batches) {
       if (stopped.aborted) return interrupted();
-      const answer = await this.call(holder, [request]);
+      const answer = await this.call(holder, batch.requests);
       if ('lost' in answer)
-        return {
-          status: 'failed',
-          error: `${holder.node.name}: ${answer.lost}`,
-          // A one-call delete may have taken anything up to what the queue held when it was looked up.
-          inFlight: batched ? plan.job.batchSize : (holder.found.depth ?? plan.job.batchSize),
-        };
-      const done = batchCount(answer.answers[0]);
-      if ('error' in done) {
-        nodes[i] = { ...nodes[i], error: done.error };
-        return { status: 'failed', error: `${holder.node.name}: ${done.error}` };
+        return { status: 'failed', error: `${holder.node.name}: ${answer.lost}`, inFlight: batch.inFlight };
+      const outcome = batch.outcome(answer.answers);
+      if ('refused' in outcome) {
+        nodes[i] = { ...nodes[i], error: outcome.refused };
+        return { status: 'failed', error: `${holder.node.name}: ${outcome.refused}` };
       }
       nodes[i] = {
         ...nodes[i],
-        processed: nodes[i].processed + done.processed,
+        processed: nodes[i].processed + outcome.processed,
+        notReached: nodes[i].notReached + outcome.notReached,
         batches: nodes[i].batches + 1,
+        error: outcome.error ?? nodes[i].error,
       };
       const progress = await this.record(plan, nodes);
-      if (!batched || done.processed < plan.job.batchSize) return null;
-      const stop = await this.beforeNextBatch(progress);
-      if (stop) return stop;
-    }
-  }
-
-  /** Chosen messages by id, a call of at most CHOSEN_PER_CALL at a time; false is "not reached". */
-  private async chosenOnNode(
-    plan: Plan,
-    holder: QueueHolder,
-    nodes: MessageJobNode[],
-    i: number,
-    stopped: AbortSignal,
-  ): Promise<Stop | null> {
-    const ids = plan.job.messageIds ?? [];
-    const perCall = Math.min(plan.job.batchSize, CHOSEN_PER_CALL);
-    for (let at = 0; at < ids.length; at += perCall) {
-      if (stopped.aborted) return interrupted();
-      const chunk = ids.slice(at, at + perCall);
-      const answer = await this.call(
-        holder,
-        chunk.map((id) => chosenCall(holder.found.mbean, plan.job.kind, id, plan.target)),
-      );
-      if ('lost' in answer)
-        return { status: 'failed', error: `${holder.node.name}: ${answer.lost}`, inFlight: chunk.length };
-      const refused = answer.answers.find((a) => a.status !== 200);
-      const reached = answer.answers.filter((a) => a.status === 200 && a.value === true).length;
-      const missed = answer.answers.filter((a) => a.status === 200 && a.value !== true).length;
-      nodes[i] = {
-        ...nodes[i],
-        processed: nodes[i].processed + reached,
-        notReached: nodes[i].notReached + missed,
-        batches: nodes[i].batches + 1,
-        error: refused ? (refused.error ?? `the broker answered status ${refused.status}`) : nodes[i].error,
-      };
-      const progress = await this.record(plan, nodes);
-      if (refused) return { status: 'failed', error: `${holder.node.name}: ${nodes[i].error}` };
-      if (at + perCall >= ids.length) return null;
+      if (outcome.error) return { status: 'failed', error: `${holder.node.name}: ${outcome.error}` };
+      if (outcome.last) return null;
       const stop = await this.beforeNextBatch(progress);
       if (stop) return stop;
     }
@@ -373,11 +237,3 @@ const interrupted = (): Stop => ({
 
 /** Another replica owns the cluster now and has declared the job interrupted: its account stands. */
 const takenOver = (): Stop => ({ status: 'interrupted', error: null });
-
-/** The sum of the nodes' counts: a lower bound when any of them is. */
-function sumOf(counts: BrokerCount[]): BrokerCount {
-  return {
-    count: counts.reduce((sum, c) => sum + c.count, 0),
-    atLeast: counts.some((c) => c.atLeast),
-  };
-}

@@ -1,8 +1,7 @@
 import { NOTIFICATION_ADDRESS } from '@artemis-studio/contracts';
 import { v5 as nameBasedUuid } from 'uuid';
-import { attributeError, count, text } from '../jolokia/attribute-values';
+import { attributeError, count, quoted, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import { quoted } from '../broker-actions/queue-action-calls';
 
 /**
  * Studio's ring on every node of one cluster (ADR-0015). Named for the cluster's registration,

@@ -1,6 +1,6 @@
 import type { DropReport, LiveNode, LiveNodeSet } from '@artemis-studio/contracts';
 import type { JolokiaClient, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL, type BrokerLanes } from '../broker-actions/broker-lanes';
+import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import {
   discardedBy,
   parseRingQueues,

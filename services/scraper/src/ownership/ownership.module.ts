@@ -1,23 +1,17 @@
-import { SignalPublisher } from '@artemis-studio/platform';
-import { Module } from '@nestjs/common';
-import { JolokiaModule } from '../jolokia/jolokia.module';
-import { QueuesModule } from '../queues/queues.module';
-import { AlertHistoryReaperService } from '../alerting/alert-history-reaper.service';
-import { AlertMetrics } from '../alerting/alert-metrics';
-import { FigureExportService } from '../export/figure-export.service';
-import { PollMetrics } from '../polling/poll-metrics';
+import { type DynamicModule, type ModuleMetadata, Module, type Provider } from '@nestjs/common';
 import { PollerOwnershipService } from './poller-ownership.service';
 
-/** The clusters this replica polls, their pollers and their live-list reads. */
-@Module({
-  imports: [JolokiaModule, QueuesModule],
-  providers: [
-    PollerOwnershipService,
-    SignalPublisher,
-    PollMetrics,
-    AlertMetrics,
-    AlertHistoryReaperService,
-    FigureExportService,
-  ],
-})
-export class OwnershipModule {}
+/**
+ * The leases of the clusters this replica polls, driving the parts it is given: `parts` is
+ * `clusterParts([...])` (cluster-parts/cluster-parts.ts), `imports` the modules that provide them.
+ */
+@Module({})
+export class OwnershipModule {
+  static forParts(options: { imports: ModuleMetadata['imports']; parts: Provider }): DynamicModule {
+    return {
+      module: OwnershipModule,
+      imports: options.imports,
+      providers: [options.parts, PollerOwnershipService],
+    };
+  }
+}

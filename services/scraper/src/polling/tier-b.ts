@@ -1,9 +1,17 @@
 import { ADDRESS_REQUEST, parseAddresses, type AddressReading } from '../addresses/address-observation';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import { QUEUE_REQUEST, parseQueues, type QueueObservation } from '../queues/queue-observation';
+import {
+  CLUSTER_CONNECTION_REQUEST,
+  parseClusterConnections,
+  type ClusterConnectionReading,
+} from '../topology/cluster-connection';
 
-/** Tier B is one bulk request per live node: every queue, and every address, in two wildcard reads. */
-export const TIER_B_REQUESTS: JolokiaRequest[] = [QUEUE_REQUEST, ADDRESS_REQUEST];
+/**
+ * Tier B is one bulk request per live node: every queue, every address and every cluster
+ * connection, in three wildcard reads.
+ */
+export const TIER_B_REQUESTS: JolokiaRequest[] = [QUEUE_REQUEST, ADDRESS_REQUEST, CLUSTER_CONNECTION_REQUEST];
 
 /** What one tier-B tick read on one live node, for the alert rules and the Prometheus export. */
 export interface NodeTierB {
@@ -13,21 +21,35 @@ export interface NodeTierB {
   unread: readonly string[];
   /** Null when the node's addresses could not be read this tick (its queues still count). */
   addresses: AddressReading | null;
+  /** The node's cluster connections ([] on a broker not clustered); null or absent when unread this tick. */
+  clusterConnections?: readonly ClusterConnectionReading[] | null;
 }
 
 /**
  * Splits a node's tier-B answer. A failed queue read throws (the tick cannot tell a deleted queue
- * from an unread one); a failed address read leaves the addresses unknown and says why.
+ * from an unread one); a failed address or cluster connection read leaves those unknown and says why.
  */
 export function readTierB(answers: JolokiaResponse[]): {
   queues: ReturnType<typeof parseQueues>;
   addresses: AddressReading | null;
-  addressError: string | null;
+  clusterConnections: ClusterConnectionReading[] | null;
+  /** Why the addresses or the cluster connections are unknown this tick. */
+  errors: string[];
 } {
   const queues = parseQueues([answers[0]]);
-  try {
-    return { queues, addresses: parseAddresses(answers[1]), addressError: null };
-  } catch (err) {
-    return { queues, addresses: null, addressError: (err as Error).message };
-  }
+  const errors: string[] = [];
+  const unknownIfFailing = <T>(parse: () => T): T | null => {
+    try {
+      return parse();
+    } catch (err) {
+      errors.push((err as Error).message);
+      return null;
+    }
+  };
+  return {
+    queues,
+    addresses: unknownIfFailing(() => parseAddresses(answers[1])),
+    clusterConnections: unknownIfFailing(() => parseClusterConnections(answers[2])),
+    errors,
+  };
 }

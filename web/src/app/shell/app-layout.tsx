@@ -18,7 +18,7 @@ import { spotlight } from '@mantine/spotlight';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useParams } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useClusters } from '../../features/clusters/api/get-clusters';
+import { useClusters } from '../../lib/clusters/get-clusters';
 import { settingsQueryOptions } from '../../features/settings/api/settings';
 import { useLive, usePause } from '../../lib/live-context';
 import { UserMenu } from '../../features/access/components/user-menu';

@@ -1,6 +1,6 @@
 import { Spotlight, type SpotlightActionData } from '@mantine/spotlight';
 import { useNavigate, useParams } from '@tanstack/react-router';
-import { useClusters } from '../../features/clusters/api/get-clusters';
+import { useClusters } from '../../lib/clusters/get-clusters';
 import { useLive, usePause } from '../../lib/live-context';
 import { CLUSTER_SCREENS, clusterScreenHref } from './cluster-nav';
 

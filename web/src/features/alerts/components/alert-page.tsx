@@ -3,14 +3,14 @@ import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import { Link, useParams } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { chartData, markersOf, nodeChartData } from '../../../lib/metrics/chart-data';
-import { useClusterMetrics } from '../../clusters/api/get-cluster-activity';
+import { useClusterMetrics } from '../../../lib/clusters/get-cluster-metrics';
 import { formatDuration, formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { LookBadge } from '../../../lib/ui/status-badges';
 import { TimeChart, type ChartMarker } from '../../../lib/ui/time-chart';
-import { AddressCharts } from '../../addresses/components/address-charts';
-import { useQueueEvents } from '../../queues/api/get-queue-events';
-import { useQueueMetrics } from '../../queues/hooks/use-queue-metrics';
+import { AddressCharts } from '../../../lib/addresses/address-charts';
+import { useQueueEvents } from '../../../lib/queues/get-queue-events';
+import { useQueueMetrics } from '../../../lib/queues/use-queue-metrics';
 import { chartRangeFor, stateLook } from '../alert-text';
 import { useAlert, useDeliveries } from '../api/alerts';
 import { DeliveryLog } from './delivery-log';

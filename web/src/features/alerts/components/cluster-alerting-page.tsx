@@ -1,6 +1,6 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { useParams } from '@tanstack/react-router';
-import { useClusters } from '../../clusters/api/get-clusters';
+import { useClusters } from '../../../lib/clusters/get-clusters';
 import { useAbilities } from '../../../lib/access/me';
 import { QueryState } from '../../../lib/ui/query-state';
 import { useAlerts, useDeliveries } from '../api/alerts';

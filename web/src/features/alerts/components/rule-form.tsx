@@ -21,6 +21,7 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'queue-no-consumers': 'Queue: messages and no consumer',
   'queue-growing-unconsumed': 'Queue: messages arriving, no consumer',
   'queue-stuck-consumer': 'Queue: stuck consumer (nothing acknowledged)',
+  'queue-stranded': 'Queue: messages stranded on a node without consumers',
   'queue-receiving': 'Queue: receiving messages (DLQ, expiry)',
   'queue-killed-rate': 'Queue: dead-lettered per second above',
   'queue-expired-rate': 'Queue: expired per second above',

@@ -1,33 +1,7 @@
-import {
-  EventsPageSchema,
-  MetricsResponseSchema,
-  QueueGrowthResponseSchema,
-  QueuePageSchema,
-} from '@artemis-studio/contracts';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { EventsPageSchema, QueueGrowthResponseSchema, QueuePageSchema } from '@artemis-studio/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-
-/** The cluster's depth and rates over the last `rangeMs`, per node and in total. */
-const clusterMetricsQueryOptions = (clusterId: string, rangeMs: number) =>
-  queryOptions({
-    queryKey: queryKeys.clusterMetrics(clusterId, { rangeMs }),
-    queryFn: () => {
-      const to = Date.now();
-      const query = new URLSearchParams({
-        from: new Date(to - rangeMs).toISOString(),
-        to: new Date(to).toISOString(),
-      });
-      return getJson(`/clusters/${clusterId}/metrics?${query.toString()}`, MetricsResponseSchema);
-    },
-    placeholderData: keepPreviousData,
-    meta: {
-      label: 'the cluster charts',
-      // Connections are sampled at each tier-A tick, which signals nothing when only a count moved:
-      // without this, a live console shows the connection sparklines as of the last queue change.
-      refreshWhileLiveMs: 30_000,
-    },
-  });
 
 const DEEPEST = { page: 1, pageSize: 10, sort: 'messageCount', order: 'desc' } as const;
 
@@ -50,8 +24,6 @@ const growingQueuesQueryOptions = (clusterId: string, windowMs: number) =>
     meta: { label: 'the fastest-growing queues' },
   });
 
-export const useClusterMetrics = (clusterId: string, rangeMs: number) =>
-  useQuery(clusterMetricsQueryOptions(clusterId, rangeMs));
 export const useDeepestQueues = (clusterId: string) => useQuery(deepestQueuesQueryOptions(clusterId));
 export const useGrowingQueues = (clusterId: string, windowMs: number) =>
   useQuery(growingQueuesQueryOptions(clusterId, windowMs));

@@ -13,12 +13,8 @@ import {
 import { MetricCharts } from '../../../lib/metrics/metric-charts';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
-import {
-  useClusterEvents,
-  useClusterMetrics,
-  useDeepestQueues,
-  useGrowingQueues,
-} from '../api/get-cluster-activity';
+import { useClusterMetrics } from '../../../lib/clusters/get-cluster-metrics';
+import { useClusterEvents, useDeepestQueues, useGrowingQueues } from '../api/get-cluster-activity';
 
 const GROWTH_WINDOW = 15 * 60_000;
 

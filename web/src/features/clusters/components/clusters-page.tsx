@@ -8,7 +8,7 @@ import { QueryState } from '../../../lib/ui/query-state';
 import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
 import { useRegisterCluster, useRemoveCluster } from '../api/change-cluster';
 import { useCluster } from '../../../lib/clusters/get-cluster';
-import { useClusters } from '../api/get-clusters';
+import { useClusters } from '../../../lib/clusters/get-clusters';
 import { useTopology } from '../api/get-topology';
 import { ClusterForm } from './cluster-form';
 import { confirmRemoveCluster } from './remove-cluster';

@@ -10,7 +10,7 @@ import {
 } from '../../../lib/metrics/chart-data';
 import { formatNumber, formatRate } from '../../../lib/ui/format';
 import { Sparkline } from '../../../lib/ui/sparkline';
-import { useClusterMetrics } from '../api/get-cluster-activity';
+import { useClusterMetrics } from '../../../lib/clusters/get-cluster-metrics';
 import { TableHead } from '../../../lib/ui/table-head';
 
 const NONE: readonly (number | null)[] = [];

@@ -18,7 +18,9 @@ import { QueryState } from '../../../lib/ui/query-state';
 import { formatDuration, formatInstant } from '../../../lib/ui/format';
 import { HealthBadge, VerdictBadge } from '../../../lib/ui/status-badges';
 import { useCluster } from '../../../lib/clusters/get-cluster';
+import { useClusterLinks } from '../api/get-cluster-links';
 import { useTopology } from '../api/get-topology';
+import { ClusterLinksCard } from './cluster-links-card';
 import { ClusterActivity } from './cluster-activity';
 import { NodeActivity } from './node-activity';
 import { TableHead } from '../../../lib/ui/table-head';
@@ -159,6 +161,7 @@ export function OverviewPage() {
   const { clusterId } = route.useParams();
   const detail = useCluster(clusterId);
   const topology = useTopology(clusterId);
+  const links = useClusterLinks(clusterId);
   const navigate = route.useNavigate();
   // The node sparklines and the cluster's charts share one range, and so one query.
   const range: ClusterRangeName = route.useSearch().range ?? '1h';
@@ -183,6 +186,9 @@ export function OverviewPage() {
             <NodeActivity clusterId={clusterId} nodes={data.nodes.map((n) => n.name)} range={range} />
           </>
         )}
+      </QueryState>
+      <QueryState query={links} what="cluster connections">
+        {(data) => <ClusterLinksCard links={data} />}
       </QueryState>
       <QueryState query={detail} what="notification verdict">
         {(data) => <VerdictCard verdict={data.capabilities.notifications} />}

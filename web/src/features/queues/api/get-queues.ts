@@ -1,4 +1,4 @@
-import { QueuePageSchema, type QueueQuery } from '@artemis-studio/contracts';
+import { ClusterQueuePageSchema, QueuePageSchema, type QueueQuery } from '@artemis-studio/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -8,14 +8,18 @@ export type QueuesFilter = Pick<QueueQuery, 'sort' | 'order'> &
   Partial<Pick<QueueQuery, 'search' | 'address' | 'routingType' | 'consumers' | 'kind'>>;
 export type QueuesParams = QueuesFilter & Pick<QueueQuery, 'page' | 'pageSize'>;
 
-function getQueues(clusterId: string, params: QueuesParams) {
+function searchOf(params: QueuesParams): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params))
     if (value !== undefined && value !== '') query.set(key, String(value));
-  return getJson(`/clusters/${clusterId}/queues?${query.toString()}`, QueuePageSchema);
+  return query.toString();
 }
 
-export const queuesQueryOptions = (clusterId: string, params: QueuesParams) =>
+function getQueues(clusterId: string, params: QueuesParams) {
+  return getJson(`/clusters/${clusterId}/queues?${searchOf(params)}`, QueuePageSchema);
+}
+
+const queuesQueryOptions = (clusterId: string, params: QueuesParams) =>
   queryOptions({
     queryKey: queryKeys.queuePage(clusterId, params),
     queryFn: () => getQueues(clusterId, params),
@@ -25,3 +29,13 @@ export const queuesQueryOptions = (clusterId: string, params: QueuesParams) =>
 
 export const useQueues = (clusterId: string, params: QueuesParams) =>
   useQuery(queuesQueryOptions(clusterId, params));
+
+/** Each queue once for the cluster, its nodes beside it: the queues screen's rows. */
+export const queuesAcrossNodesQueryOptions = (clusterId: string, params: QueuesParams) =>
+  queryOptions({
+    queryKey: queryKeys.queuesAcrossNodes(clusterId, params),
+    queryFn: () =>
+      getJson(`/clusters/${clusterId}/queues/across-nodes?${searchOf(params)}`, ClusterQueuePageSchema),
+    placeholderData: keepPreviousData,
+    meta: { label: 'the queues' },
+  });

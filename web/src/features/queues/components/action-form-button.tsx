@@ -15,12 +15,10 @@ interface Props {
   /** What the submit button's colour says: red for what removes. */
   destructive?: boolean;
   canSubmit: boolean;
-  pending: boolean;
-  error: unknown;
+  /** The request's mutation: whether it is under way, its error, and forgetting it when the dialog closes. */
+  mutation: { isPending: boolean; error: unknown; reset(): void };
   /** Sends the request with this opening's Idempotency-Key; resolves once done (the dialog closes). */
   submit(idempotencyKey: string): Promise<unknown>;
-  /** Forgets the last attempt's error when the dialog closes. */
-  reset(): void;
   children: ReactNode;
 }
 
@@ -32,7 +30,7 @@ export function ActionFormButton(props: Props) {
   const [key, setKey] = useState<string | null>(null);
   const close = () => {
     setKey(null);
-    props.reset();
+    props.mutation.reset();
   };
   return (
     <>
@@ -49,7 +47,7 @@ export function ActionFormButton(props: Props) {
           }}
         >
           {props.children}
-          {props.error ? <Alert color="red">{describeError(props.error)}</Alert> : null}
+          {props.mutation.error ? <Alert color="red">{describeError(props.mutation.error)}</Alert> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Cancel
@@ -58,7 +56,7 @@ export function ActionFormButton(props: Props) {
               type="submit"
               color={props.destructive ? 'red' : undefined}
               disabled={!props.canSubmit}
-              loading={props.pending}
+              loading={props.mutation.isPending}
             >
               {props.submitLabel}
             </Button>

@@ -8,20 +8,20 @@ import { formatNumber, formatRate, formatTime } from '../../../lib/ui/format';
 import { EventDrawer } from '../../../lib/ui/event-drawer';
 import { QueryState } from '../../../lib/ui/query-state';
 import { TableHead } from '../../../lib/ui/table-head';
-import { useQueueEvents } from '../api/get-queue-events';
-import { useQueueMetrics } from '../hooks/use-queue-metrics';
+import { useQueueEvents } from '../../../lib/queues/get-queue-events';
+import { useQueueMetrics } from '../../../lib/queues/use-queue-metrics';
 import { useQueues } from '../api/get-queues';
 import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
 import { QueueMessages } from './queue-messages';
 import { actionRefusal } from '../action-refusal';
 import { oldestWaitingText, pauseText } from '../action-text';
-import { DeadLetterGroups } from '../../message-jobs/components/dead-letter-groups';
-import { MessageJobsPanel } from '../../message-jobs/components/message-jobs-panel';
+import { DeadLetterGroups } from '../message-jobs/components/dead-letter-groups';
+import { MessageJobsPanel } from '../message-jobs/components/message-jobs-panel';
 import { useAbilities } from '../../../lib/access/me';
 import { chartData, markersOf, RANGES, type RangeName } from '../../../lib/metrics/chart-data';
 import { MetricCharts } from '../../../lib/metrics/metric-charts';
-import { AddressCharts } from '../../addresses/components/address-charts';
+import { AddressCharts } from '../../../lib/addresses/address-charts';
 
 const route = getRouteApi('/clusters/$clusterId/queues/$queue');
 

@@ -1,5 +1,5 @@
 import { Checkbox, NumberInput, SegmentedControl, Text, Textarea, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ComponentProps, type ReactNode } from 'react';
 import { useCreateAddress, useCreateQueue, useDeleteAddress, useSendMessage } from '../api/broker-changes';
 import { parseHeaders } from '../message-text';
 import { ActionFormButton } from './action-form-button';
@@ -8,18 +8,17 @@ import { showOutcome } from './show-outcome';
 /** "Create queue…": a queue on every live node, with the settings people set most. */
 export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; refusal: string | null }) {
   const create = useCreateQueue(clusterId);
-  const [name, setName] = useState('');
   const [address, setAddress] = useState('');
   const [routingType, setRoutingType] = useState<'ANYCAST' | 'MULTICAST'>('ANYCAST');
   const [durable, setDurable] = useState(true);
   const [filter, setFilter] = useState('');
   const [maxConsumers, setMaxConsumers] = useState<number | string>(-1);
   const [purgeOnNoConsumers, setPurgeOnNoConsumers] = useState(false);
-  const submit = async (idempotencyKey: string) => {
+  const submit = async (name: string, idempotencyKey: string) => {
     const result = await create.mutateAsync({
       idempotencyKey,
       queue: {
-        name: name.trim(),
+        name,
         ...(address.trim() ? { address: address.trim() } : {}),
         routingType,
         durable,
@@ -32,18 +31,7 @@ export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; r
     showOutcome(`${result.target} created on ${on.join(', ')}`, result.nodes);
   };
   return (
-    <ActionFormButton
-      label="Create queue…"
-      refusal={refusal}
-      title="Create a queue"
-      submitLabel="Create"
-      canSubmit={name.trim() !== ''}
-      pending={create.isPending}
-      error={create.error}
-      submit={submit}
-      reset={create.reset}
-    >
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+    <CreateFormButton thing="queue" refusal={refusal} mutation={create} create={submit}>
       <TextInput
         label="Address"
         placeholder="the queue's name"
@@ -75,7 +63,7 @@ export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; r
         checked={purgeOnNoConsumers}
         onChange={(e) => setPurgeOnNoConsumers(e.currentTarget.checked)}
       />
-    </ActionFormButton>
+    </CreateFormButton>
   );
 }
 
@@ -116,10 +104,8 @@ export function SendMessageButton({
       size="lg"
       submitLabel="Send"
       canSubmit={!('error' in parsed)}
-      pending={send.isPending}
-      error={send.error}
+      mutation={send}
       submit={submit}
-      reset={send.reset}
     >
       {address !== undefined && address !== queue && (
         <SegmentedControl
@@ -166,13 +152,12 @@ export function SendMessageButton({
 /** "Create address…": an address on every live node, for an administrator (every queue hangs from one). */
 export function CreateAddressButton({ clusterId, refusal }: { clusterId: string; refusal: string | null }) {
   const create = useCreateAddress(clusterId);
-  const [name, setName] = useState('');
   const [routingTypes, setRoutingTypes] = useState<string>('ANYCAST');
-  const submit = async (idempotencyKey: string) => {
+  const submit = async (name: string, idempotencyKey: string) => {
     const result = await create.mutateAsync({
       idempotencyKey,
       address: {
-        name: name.trim(),
+        name,
         routingTypes:
           routingTypes === 'both' ? ['ANYCAST', 'MULTICAST'] : [routingTypes as 'ANYCAST' | 'MULTICAST'],
       },
@@ -180,18 +165,7 @@ export function CreateAddressButton({ clusterId, refusal }: { clusterId: string;
     showOutcome(`address ${result.target} created`, result.nodes);
   };
   return (
-    <ActionFormButton
-      label="Create address…"
-      refusal={refusal}
-      title="Create an address"
-      submitLabel="Create"
-      canSubmit={name.trim() !== ''}
-      pending={create.isPending}
-      error={create.error}
-      submit={submit}
-      reset={create.reset}
-    >
-      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+    <CreateFormButton thing="address" refusal={refusal} mutation={create} create={submit}>
       <SegmentedControl
         aria-label="Routing types"
         value={routingTypes}
@@ -202,7 +176,7 @@ export function CreateAddressButton({ clusterId, refusal }: { clusterId: string;
         ]}
         onChange={setRoutingTypes}
       />
-    </ActionFormButton>
+    </CreateFormButton>
   );
 }
 
@@ -227,10 +201,8 @@ export function DeleteAddressButton({ clusterId, refusal }: { clusterId: string;
       submitLabel="Delete"
       destructive
       canSubmit={name.trim() !== '' && typed === name.trim()}
-      pending={remove.isPending}
-      error={remove.error}
+      mutation={remove}
       submit={submit}
-      reset={remove.reset}
     >
       <TextInput label="Address" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
       <Checkbox
@@ -248,6 +220,37 @@ export function DeleteAddressButton({ clusterId, refusal }: { clusterId: string;
         value={typed}
         onChange={(e) => setTyped(e.currentTarget.value)}
       />
+    </ActionFormButton>
+  );
+}
+
+/** A "Create …" form: the name, required, then what else the thing takes. */
+function CreateFormButton({
+  thing,
+  refusal,
+  mutation,
+  create,
+  children,
+}: {
+  thing: 'queue' | 'address';
+  refusal: string | null;
+  mutation: ComponentProps<typeof ActionFormButton>['mutation'];
+  create(name: string, idempotencyKey: string): Promise<unknown>;
+  children: ReactNode;
+}) {
+  const [name, setName] = useState('');
+  return (
+    <ActionFormButton
+      label={`Create ${thing}…`}
+      refusal={refusal}
+      title={`Create ${thing === 'address' ? 'an' : 'a'} ${thing}`}
+      submitLabel="Create"
+      canSubmit={name.trim() !== ''}
+      mutation={mutation}
+      submit={(idempotencyKey) => create(name.trim(), idempotencyKey)}
+    >
+      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      {children}
     </ActionFormButton>
   );
 }

@@ -1,6 +1,6 @@
-import type { QueueRow } from '@artemis-studio/contracts';
+import type { ClusterQueueRow } from '@artemis-studio/contracts';
 import { useQueries } from '@tanstack/react-query';
-import { queuesQueryOptions, type QueuesFilter } from '../api/get-queues';
+import { queuesAcrossNodesQueryOptions, type QueuesFilter } from '../api/get-queues';
 
 /** Rows fetched per request; the table reads only the pages its visible rows fall in. */
 export const ROWS_PER_PAGE = 100;
@@ -20,9 +20,11 @@ export function pagesFor(first: number, last: number, rowsPerPage = ROWS_PER_PAG
 export function useQueueRows(clusterId: string, filter: QueuesFilter, first: number, last: number) {
   const pages = pagesFor(first, last);
   const results = useQueries({
-    queries: pages.map((page) => queuesQueryOptions(clusterId, { ...filter, page, pageSize: ROWS_PER_PAGE })),
+    queries: pages.map((page) =>
+      queuesAcrossNodesQueryOptions(clusterId, { ...filter, page, pageSize: ROWS_PER_PAGE }),
+    ),
   });
-  const rows = new Map<number, QueueRow>();
+  const rows = new Map<number, ClusterQueueRow>();
   results.forEach((result, i) => {
     const offset = (pages[i] - 1) * ROWS_PER_PAGE;
     result.data?.items.forEach((row, j) => rows.set(offset + j, row));

@@ -1,0 +1,269 @@
+import { z } from 'zod';
+import { Instant, Name, Uuid } from '../common';
+
+/**
+ * Alerting (issue 29, ADR-0013): rules per cluster on the figures Studio already holds, evaluated by
+ * the cluster's owner at each tick, with each alert's state in PostgreSQL (`alert`) and every
+ * transition delivered to the cluster's receivers and on `studio.v1.alerts.<clusterId>.<state>`.
+ */
+
+/**
+ * What a rule watches. Queue kinds look at each queue whose name matches the rule's pattern, summed
+ * over the live nodes (as the console shows it); node kinds at each node.
+ */
+export const ALERT_RULE_KINDS = [
+  /** More than `threshold` messages waiting. */
+  'queue-depth',
+  /** The oldest waiting message was sent more than `threshold` seconds ago. */
+  'queue-oldest-message',
+  /** Messages waiting and no consumer attached. */
+  'queue-no-consumers',
+  /** Messages arriving (added rate above 0) while no consumer is attached: depth only grows. */
+  'queue-growing-unconsumed',
+  /** A poison message: messages waiting and in delivery, consumers attached, nothing acknowledged. */
+  'queue-stuck-consumer',
+  /** Messages arriving at all: for dead-letter and expiry queues. */
+  'queue-receiving',
+  /**
+   * Messages wait on a node where the queue has no consumer while it has consumers on another
+   * node of the cluster (docs/clusters.md, "Stranded messages"): the value is how many.
+   */
+  'queue-stranded',
+  /** Killed (dead-lettered) per second above `threshold`. */
+  'queue-killed-rate',
+  /** Expired per second above `threshold`. */
+  'queue-expired-rate',
+  /** The address pages: its messages no longer fit in memory and go to page files. */
+  'address-paging',
+  /** The address holds more than `threshold` of its size limit (a fraction, 0.8 = 80%). */
+  'address-limit',
+  /**
+   * The address reaches its size limit (where it pages, blocks or drops, by its full policy) within
+   * `threshold` seconds at the rate it has grown over the last minutes.
+   */
+  'address-full-forecast',
+  /** The node does not answer its polls. */
+  'node-unreachable',
+  /** A backup is not in sync with its live node: a failover now would lose messages. */
+  'node-backup-unsynced',
+  /** The journal's disk is fuller than `threshold` (a fraction, 0.9 = 90%). */
+  'node-disk-usage',
+  /** The broker's address memory is fuller than `threshold` of its global limit. */
+  'node-address-memory',
+  /**
+   * The journal's disk reaches the broker's `max-disk-usage` (where it blocks every producer) within
+   * `threshold` seconds at the rate it has filled over the last minutes.
+   */
+  'node-disk-full-forecast',
+  /** The node became live or backup (a failover or failback) within the last `threshold` seconds. */
+  'node-role-changed',
+  /**
+   * Studio's own view of the cluster. The notifier's verdict: the brokers' notifications cannot be
+   * subscribed to, so broker events are not seen (subject `notifications`).
+   */
+  'studio-notifications-unavailable',
+  /** Broker events were lost (dropped past a bound) within the last `threshold` seconds (subject `events`). */
+  'studio-events-dropped',
+  /** No notifier replica holds the cluster: nobody subscribes to its notifications (subject `notifier`). */
+  'studio-notifier-unowned',
+  /**
+   * A period in which Studio did not observe the cluster's notifications ended within the last
+   * `threshold` seconds: what the brokers sent then is not in the history (subject `observation`).
+   */
+  'studio-unobserved',
+] as const;
+export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
+
+export const ALERT_SEVERITIES = ['info', 'warning', 'critical'] as const;
+export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
+
+/** How a kind reads its threshold, for forms and descriptions; null when it takes none. */
+export const ALERT_THRESHOLD_UNIT: Record<
+  AlertRuleKind,
+  'messages' | 'seconds' | 'per second' | 'fraction' | null
+> = {
+  'queue-depth': 'messages',
+  'queue-oldest-message': 'seconds',
+  'queue-no-consumers': null,
+  'queue-growing-unconsumed': null,
+  'queue-stuck-consumer': null,
+  'queue-receiving': null,
+  'queue-stranded': null,
+  'queue-killed-rate': 'per second',
+  'queue-expired-rate': 'per second',
+  'address-paging': null,
+  'address-limit': 'fraction',
+  'address-full-forecast': 'seconds',
+  'node-unreachable': null,
+  'node-backup-unsynced': null,
+  'node-disk-usage': 'fraction',
+  'node-address-memory': 'fraction',
+  'node-disk-full-forecast': 'seconds',
+  'node-role-changed': 'seconds',
+  'studio-notifications-unavailable': null,
+  'studio-events-dropped': 'seconds',
+  'studio-notifier-unowned': null,
+  'studio-unobserved': 'seconds',
+};
+
+/** What a kind's alerts are about: each alert is one rule and one queue, address or node. */
+export type AlertSubjectKind = 'queue' | 'address' | 'node' | 'studio';
+export const subjectKindOf = (kind: AlertRuleKind): AlertSubjectKind =>
+  kind.startsWith('queue-')
+    ? 'queue'
+    : kind.startsWith('address-')
+      ? 'address'
+      : kind.startsWith('studio-')
+        ? 'studio'
+        : 'node';
+
+/**
+ * Which tick evaluates a kind's rules, each with an evaluation stamp of its own: node and Studio
+ * rules after tier A, queue and address rules after tier B.
+ */
+export type AlertRuleScope = 'tier-a' | 'tier-b';
+export const ruleScopeOf = (kind: AlertRuleKind): AlertRuleScope =>
+  subjectKindOf(kind) === 'queue' || subjectKindOf(kind) === 'address' ? 'tier-b' : 'tier-a';
+/** The kinds a scope evaluates, for a query's `kind = ANY ($n)`. */
+export const kindsOfScope = (scope: AlertRuleScope): AlertRuleKind[] =>
+  ALERT_RULE_KINDS.filter((kind) => ruleScopeOf(kind) === scope);
+
+/** A label name as Prometheus and Alertmanager accept it. */
+const LabelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a label name: letters, digits and _');
+/** Queue, address or node names: `*` matches any run of characters. */
+export const SubjectPattern = z.string().trim().min(1).max(500);
+
+const AlertRuleFields = {
+  name: Name.max(100),
+  kind: z.enum(ALERT_RULE_KINDS),
+  /** Which queues, addresses or nodes it watches, by name (`*` is any run of characters). */
+  subjects: SubjectPattern.default('*'),
+  threshold: z.number().finite().min(0).nullable().default(null),
+  /** How long the condition must hold before the alert fires; until then it is pending. */
+  forSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(0),
+  severity: z.enum(ALERT_SEVERITIES).default('warning'),
+  labels: z.record(LabelName, z.string().max(500)).default({}),
+  /**
+   * What the notification says, with `{{subject}}`, `{{value}}`, `{{threshold}}`, `{{cluster}}`
+   * and `{{rule}}` replaced; a sentence per kind when empty.
+   */
+  description: z.string().max(2000).default(''),
+  enabled: z.boolean().default(true),
+};
+
+const thresholdFits = (rule: { kind: AlertRuleKind; threshold: number | null }, ctx: z.RefinementCtx) => {
+  const unit = ALERT_THRESHOLD_UNIT[rule.kind];
+  if (unit !== null && rule.threshold === null)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['threshold'],
+      message: `a ${rule.kind} rule needs a threshold (${unit})`,
+    });
+  if (unit === null && rule.threshold !== null)
+    ctx.addIssue({ code: 'custom', path: ['threshold'], message: `a ${rule.kind} rule takes no threshold` });
+  if (unit === 'fraction' && rule.threshold !== null && rule.threshold > 1)
+    ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'a fraction: 0.9 is 90%' });
+};
+
+/** `POST /api/v1/clusters/{id}/alert-rules`, and `PUT …/alert-rules/{ruleId}` with the whole rule again. */
+export const CreateAlertRuleRequestSchema = z.object(AlertRuleFields).strict().superRefine(thresholdFits);
+export type CreateAlertRuleRequest = z.infer<typeof CreateAlertRuleRequestSchema>;
+export type CreateAlertRuleInput = z.input<typeof CreateAlertRuleRequestSchema>;
+
+export const AlertRuleSchema = z.object({
+  id: Uuid,
+  clusterId: Uuid,
+  name: z.string(),
+  kind: z.enum(ALERT_RULE_KINDS),
+  subjects: z.string(),
+  threshold: z.number().nullable(),
+  forSeconds: z.number().int(),
+  severity: z.enum(ALERT_SEVERITIES),
+  labels: z.record(z.string(), z.string()),
+  description: z.string(),
+  enabled: z.boolean(),
+  createdAt: Instant,
+  updatedAt: Instant,
+});
+export type AlertRule = z.infer<typeof AlertRuleSchema>;
+export const AlertRuleListSchema = z.object({ items: z.array(AlertRuleSchema) });
+export type AlertRuleList = z.infer<typeof AlertRuleListSchema>;
+
+/**
+ * `POST /api/v1/clusters/{id}/alert-rules/test`: a rule (saved or not) read against the figures of
+ * the owner's last ticks; nothing is stored and nobody is told. Each matched subject says whether
+ * the condition holds now (`null`: its figure is not known, a rate before its second tick, say);
+ * holding ones first, at most `READINGS_SHOWN`.
+ */
+export const AlertRuleTestSchema = z.object({
+  /** When the figures it was read against were observed. */
+  observedAt: Instant.nullable(),
+  matched: z.number().int(),
+  holding: z.number().int(),
+  unknown: z.number().int(),
+  readings: z.array(
+    z.object({ subject: z.string(), holds: z.boolean().nullable(), value: z.number().nullable() }),
+  ),
+  /** Why some or all figures are not known yet, when that is so. */
+  note: z.string().nullable(),
+});
+export type AlertRuleTest = z.infer<typeof AlertRuleTestSchema>;
+export const ALERT_RULE_TEST_READINGS_SHOWN = 50;
+
+/**
+ * The rules offered on a cluster's Alerting screen until saved (each is off until an admin saves
+ * it): what an on-call team wants of any cluster, where nothing about its queues is known yet.
+ * Queue rules on every queue are left out: DLQ and expiry queues hold old messages with no
+ * consumer by design, and would fire at once.
+ */
+export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
+  { name: 'Node unreachable', kind: 'node-unreachable', forSeconds: 60, severity: 'critical' },
+  { name: 'Backup not in sync', kind: 'node-backup-unsynced', forSeconds: 300, severity: 'critical' },
+  { name: 'Failover or failback', kind: 'node-role-changed', threshold: 900, severity: 'warning' },
+  {
+    name: 'Journal disk nearly full',
+    kind: 'node-disk-usage',
+    threshold: 0.85,
+    forSeconds: 300,
+    severity: 'warning',
+  },
+  {
+    name: 'Journal disk full within the hour',
+    kind: 'node-disk-full-forecast',
+    threshold: 3600,
+    forSeconds: 300,
+    severity: 'critical',
+  },
+  {
+    name: 'Address memory high',
+    kind: 'node-address-memory',
+    threshold: 0.8,
+    forSeconds: 300,
+    severity: 'warning',
+  },
+  { name: 'Address paging', kind: 'address-paging', forSeconds: 300, severity: 'warning' },
+  {
+    name: 'Address full within 30 minutes',
+    kind: 'address-full-forecast',
+    threshold: 1800,
+    forSeconds: 120,
+    severity: 'warning',
+  },
+  { name: 'Stuck consumer', kind: 'queue-stuck-consumer', forSeconds: 300, severity: 'critical' },
+  { name: 'Messages stranded on a node', kind: 'queue-stranded', forSeconds: 300, severity: 'warning' },
+  {
+    name: 'Broker events not seen',
+    kind: 'studio-notifications-unavailable',
+    forSeconds: 300,
+    severity: 'warning',
+  },
+  { name: 'Broker events lost', kind: 'studio-events-dropped', threshold: 900, severity: 'warning' },
+  { name: 'No notifier', kind: 'studio-notifier-unowned', forSeconds: 120, severity: 'critical' },
+  { name: 'Events unobserved', kind: 'studio-unobserved', threshold: 900, severity: 'info' },
+  { name: 'Dead letters arriving', kind: 'queue-receiving', subjects: '*DLQ*', severity: 'warning' },
+];

@@ -1,0 +1,200 @@
+import type {
+  BrokerCount,
+  MessageJob,
+  MessageJobKind,
+  MessageJobNode,
+  MessageJobStatus,
+} from '@artemis-studio/contracts';
+import { changeOf, firstRow, isoOrNull, rowsOf, type Sql } from './sql/typed-rows';
+
+interface MessageJobRow {
+  id: string;
+  cluster_id: string;
+  queue: string;
+  kind: MessageJobKind;
+  status: MessageJobStatus;
+  filter: string | null;
+  origin: string | null;
+  chosen: number | null;
+  target: string | null;
+  quarantine: boolean;
+  batch_size: number;
+  planned: BrokerCount | null;
+  nodes: MessageJobNode[];
+  in_flight: number | null;
+  cancellable: boolean;
+  cancel_requested_at: Date | null;
+  error: string | null;
+  requested_by: string | null;
+  started_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+const jobOf = (r: MessageJobRow): MessageJob => ({
+  id: r.id,
+  clusterId: r.cluster_id,
+  queue: r.queue,
+  kind: r.kind,
+  status: r.status,
+  filter: r.filter,
+  origin: r.origin,
+  chosen: r.chosen,
+  target: r.target,
+  quarantine: r.quarantine,
+  batchSize: r.batch_size,
+  planned: r.planned,
+  processed: r.nodes.reduce((sum, n) => sum + n.processed, 0),
+  nodes: r.nodes,
+  inFlight: r.in_flight,
+  cancellable: r.cancellable,
+  cancelRequested: r.cancel_requested_at !== null,
+  error: r.error,
+  requestedBy: r.requested_by,
+  startedAt: r.started_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+  finishedAt: isoOrNull(r.finished_at),
+});
+
+/** A job as it starts: what was asked, and what the broker counted for it. */
+export type NewMessageJob = Pick<
+  MessageJob,
+  | 'id'
+  | 'clusterId'
+  | 'queue'
+  | 'kind'
+  | 'filter'
+  | 'origin'
+  | 'chosen'
+  | 'target'
+  | 'quarantine'
+  | 'batchSize'
+  | 'planned'
+  | 'nodes'
+  | 'cancellable'
+  | 'requestedBy'
+>;
+
+/** What the runner learns when it records a batch: whether to go on. */
+export interface JobProgress {
+  /** An operator asked to stop it. */
+  cancelRequested: boolean;
+  /** Another replica took the cluster over and declared the job interrupted. */
+  interrupted: boolean;
+}
+
+/**
+ * `message_job`: written by the cluster's owner (the scraper) as a job runs, read and cancelled
+ * through the gateway. Every batch's count is written before the next batch starts.
+ */
+export class MessageJobRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async insert(job: NewMessageJob): Promise<MessageJob> {
+    const row = await firstRow<MessageJobRow>(
+      this.sql,
+      `INSERT INTO message_job (id, cluster_id, queue, kind, status, filter, origin, chosen, target,
+         quarantine, batch_size, planned, nodes, cancellable, requested_by)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       RETURNING *`,
+      [
+        job.id,
+        job.clusterId,
+        job.queue,
+        job.kind,
+        job.filter,
+        job.origin,
+        job.chosen,
+        job.target,
+        job.quarantine,
+        job.batchSize,
+        job.planned ? JSON.stringify(job.planned) : null,
+        JSON.stringify(job.nodes),
+        job.cancellable,
+        job.requestedBy,
+      ],
+    );
+    return jobOf(row!);
+  }
+
+  /**
+   * Records the nodes' counts after a batch. A job another replica declared interrupted still
+   * takes the count (the batch did happen) but is told to stop.
+   */
+  async progress(id: string, nodes: MessageJobNode[]): Promise<JobProgress> {
+    const { rows } = await changeOf<{ cancel: boolean; status: MessageJobStatus }>(
+      this.sql,
+      `UPDATE message_job SET nodes = $2, updated_at = now()
+       WHERE id = $1 AND status IN ('running', 'interrupted')
+       RETURNING cancel_requested_at IS NOT NULL AS cancel, status`,
+      [id, JSON.stringify(nodes)],
+    );
+    return { cancelRequested: rows[0]?.cancel ?? false, interrupted: rows[0]?.status !== 'running' };
+  }
+
+  /** The job's end, unless another replica already declared it interrupted (that account stands). */
+  async finish(
+    id: string,
+    end: { status: MessageJobStatus; nodes: MessageJobNode[]; error: string | null; inFlight?: number },
+  ): Promise<MessageJob | null> {
+    const { rows } = await changeOf<MessageJobRow>(
+      this.sql,
+      `UPDATE message_job
+       SET status = CASE WHEN status = 'running' THEN $2 ELSE status END,
+           nodes = $3, error = COALESCE(error, $4), in_flight = CASE WHEN status = 'running' THEN $5 ELSE in_flight END,
+           updated_at = now(), finished_at = COALESCE(finished_at, now())
+       WHERE id = $1 AND status IN ('running', 'interrupted')
+       RETURNING *`,
+      [id, end.status, JSON.stringify(end.nodes), end.error, end.inFlight ?? null],
+    );
+    return rows[0] ? jobOf(rows[0]) : null;
+  }
+
+  /**
+   * A cluster's jobs left running by a replica that stopped (its owner is now this one): each is
+   * interrupted, with at most one batch (or, for a one-call delete, what it planned) uncounted.
+   */
+  async interruptRunning(clusterId: string, reason: string): Promise<MessageJob[]> {
+    const { rows } = await changeOf<MessageJobRow>(
+      this.sql,
+      `UPDATE message_job
+       SET status = 'interrupted', error = $2,
+           in_flight = CASE WHEN cancellable THEN batch_size ELSE COALESCE((planned->>'count')::int, batch_size) END,
+           updated_at = now(), finished_at = now()
+       WHERE cluster_id = $1 AND status = 'running'
+       RETURNING *`,
+      [clusterId, reason],
+    );
+    return rows.map(jobOf);
+  }
+
+  async get(clusterId: string, id: string): Promise<MessageJob | null> {
+    const row = await firstRow<MessageJobRow>(
+      this.sql,
+      `SELECT * FROM message_job WHERE cluster_id = $1 AND id = $2`,
+      [clusterId, id],
+    );
+    return row ? jobOf(row) : null;
+  }
+
+  async list(clusterId: string, queue: string | undefined, limit: number): Promise<MessageJob[]> {
+    const rows = await rowsOf<MessageJobRow>(
+      this.sql,
+      `SELECT * FROM message_job WHERE cluster_id = $1 AND ($2::text IS NULL OR queue = $2)
+       ORDER BY started_at DESC LIMIT $3`,
+      [clusterId, queue ?? null, limit],
+    );
+    return rows.map(jobOf);
+  }
+
+  /** Asks a running job to stop after its current batch; the job as it is now, or null when unknown. */
+  async requestCancel(clusterId: string, id: string): Promise<MessageJob | null> {
+    await changeOf(
+      this.sql,
+      `UPDATE message_job SET cancel_requested_at = COALESCE(cancel_requested_at, now())
+       WHERE cluster_id = $1 AND id = $2 AND status = 'running'`,
+      [clusterId, id],
+    );
+    return this.get(clusterId, id);
+  }
+}

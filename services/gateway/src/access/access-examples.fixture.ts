@@ -1,0 +1,272 @@
+import type { ApiSession } from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
+import type { DeclaredRoute } from '../http/route-catalog';
+import { json, type AccessStack } from './access-stack.fixture';
+
+/** What each route is called with in the matrix; a route missing here fails the matrix. */
+interface Example {
+  path: string;
+  init?: RequestInit;
+}
+export type Caller = (ApiSession & { username?: string }) | null;
+export type Examples = Record<string, (as: Caller) => Promise<Example>>;
+
+/** An example call of every route the gateway serves, on the stack's cluster. */
+export function routeExamples(stack: AccessStack): Examples {
+  return {
+    'GET /api/v1/auth/config': async () => ({ path: '/api/v1/auth/config' }),
+    'POST /api/v1/auth/sign-in': async () => ({
+      path: '/api/v1/auth/sign-in',
+      init: json('POST', { username: 'nobody', password: 'not the password' }),
+    }),
+    'POST /api/v1/auth/sign-out': async () => ({
+      path: '/api/v1/auth/sign-out',
+      init: { method: 'POST' },
+    }),
+    'GET /api/v1/auth/me': async () => ({ path: '/api/v1/auth/me' }),
+    'POST /api/v1/auth/password': async (as) => ({
+      path: '/api/v1/auth/password',
+      init: json('POST', {
+        currentPassword: `${as?.username}-password`,
+        newPassword: 'a-brand-new-password',
+      }),
+    }),
+    'GET /api/v1/auth/oidc/start': async () => ({ path: '/api/v1/auth/oidc/start' }),
+    'GET /api/v1/auth/oidc/callback': async () => ({ path: '/api/v1/auth/oidc/callback?code=x&state=y' }),
+    'GET /api/v1/users': async () => ({ path: '/api/v1/users' }),
+    'POST /api/v1/users': async () => ({
+      path: '/api/v1/users',
+      init: json('POST', { kind: 'service', username: `svc-${randomUUID().slice(0, 8)}` }),
+    }),
+    'PATCH /api/v1/users/:userId': async () => ({
+      path: `/api/v1/users/${await stack.newUser()}`,
+      init: json('PATCH', { disabled: true }),
+    }),
+    'DELETE /api/v1/users/:userId': async () => ({
+      path: `/api/v1/users/${await stack.newUser()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/grants': async () => ({ path: '/api/v1/grants' }),
+    'POST /api/v1/grants': async () => ({
+      path: '/api/v1/grants',
+      init: json('POST', { subjectKind: 'group', subject: `g-${randomUUID().slice(0, 8)}`, role: 'viewer' }),
+    }),
+    'DELETE /api/v1/grants/:grantId': async () => ({
+      path: `/api/v1/grants/${await stack.newGrant()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/tokens': async () => ({ path: '/api/v1/tokens' }),
+    'POST /api/v1/tokens': async () => ({
+      path: '/api/v1/tokens',
+      init: json('POST', { name: 'ci', role: 'viewer' }),
+    }),
+    'DELETE /api/v1/tokens/:tokenId': async () => ({
+      path: `/api/v1/tokens/${randomUUID()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/audit': async () => ({ path: '/api/v1/audit?limit=5' }),
+    'POST /api/v1/clusters': async () => ({
+      path: '/api/v1/clusters',
+      init: json('POST', {
+        name: `m-${randomUUID().slice(0, 8)}`,
+        nodes: [{ name: 'n1', jolokiaUrl: 'http://127.0.0.1:1/console/jolokia' }],
+      }),
+    }),
+    'GET /api/v1/clusters': async () => ({ path: '/api/v1/clusters' }),
+    'GET /api/v1/clusters/:id': async () => ({ path: `/api/v1/clusters/${stack.clusterId}` }),
+    'PATCH /api/v1/clusters/:id': async () => ({
+      path: `/api/v1/clusters/${await stack.registerCluster()}`,
+      init: json('PATCH', { jolokiaOrigin: 'http://127.0.0.1' }),
+    }),
+    'DELETE /api/v1/clusters/:id': async () => ({
+      path: `/api/v1/clusters/${await stack.registerCluster()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/clusters/:id/topology': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/topology`,
+    }),
+    'GET /api/v1/clusters/:id/queues': async () => ({ path: `/api/v1/clusters/${stack.clusterId}/queues` }),
+    'GET /api/v1/clusters/:id/queues/across-nodes': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/across-nodes`,
+    }),
+    'GET /api/v1/clusters/:id/cluster-links': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/cluster-links`,
+    }),
+    'GET /api/v1/clusters/:id/events': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/events?limit=1`,
+    }),
+    'GET /api/v1/clusters/:id/metrics': async () => ({ path: `/api/v1/clusters/${stack.clusterId}/metrics` }),
+    'GET /api/v1/clusters/:id/queues/growth': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/growth`,
+    }),
+    'GET /api/v1/clusters/:id/queues/:queue/metrics': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/metrics`,
+    }),
+    'GET /api/v1/clusters/:id/addresses/:address/metrics': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/addresses/q/metrics`,
+    }),
+    // Refused after the guard (no Idempotency-Key, or an unknown action): acting would ask a
+    // scraper this test does not run.
+    'POST /api/v1/clusters/:id/queues': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues`,
+      init: json('POST', { name: 'q' }),
+    }),
+    'POST /api/v1/clusters/:id/addresses/:address/messages': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/addresses/a/messages`,
+      init: json('POST', { body: 'hello' }),
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/messages': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/messages`,
+      init: json('POST', { body: 'hello' }),
+    }),
+    'POST /api/v1/clusters/:id/addresses': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/addresses`,
+      init: json('POST', { name: 'a' }),
+    }),
+    'DELETE /api/v1/clusters/:id/addresses/:address': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/addresses/a`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/clusters/:id/queues/:queue/messages': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/messages?pageSize=0`,
+    }),
+    'GET /api/v1/clusters/:id/queues/:queue/impact': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/impact?action=nothing`,
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/pause': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/pause`,
+      init: json('POST', {}),
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/resume': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/resume`,
+      init: json('POST', {}),
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/purge': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/purge`,
+      init: json('POST', {}),
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/retry': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/retry`,
+      init: json('POST', {}),
+    }),
+    'GET /api/v1/clusters/:id/queues/:queue/messages/impact': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/messages/impact?kind=nothing`,
+    }),
+    // Without an Idempotency-Key each is refused before the owner is asked.
+    ...Object.fromEntries(
+      ['move', 'copy', 'retry', 'delete'].map((kind) => [
+        `POST /api/v1/clusters/:id/queues/:queue/messages/${kind}`,
+        async () => ({
+          path: `/api/v1/clusters/${stack.clusterId}/queues/q/messages/${kind}`,
+          init: json('POST', { to: 'r', messageIds: ['1'], node: 'a' }),
+        }),
+      ]),
+    ),
+    'GET /api/v1/clusters/:id/queues/:queue/dead-letters': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/dead-letters?unknown=1`,
+    }),
+    'GET /api/v1/clusters/:id/message-jobs': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/message-jobs?limit=0`,
+    }),
+    'GET /api/v1/clusters/:id/message-jobs/:jobId': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/message-jobs/${randomUUID()}`,
+    }),
+    'POST /api/v1/clusters/:id/message-jobs/:jobId/cancel': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/message-jobs/${randomUUID()}/cancel`,
+      init: json('POST', {}),
+    }),
+    'DELETE /api/v1/clusters/:id/queues/:queue': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q`,
+      init: { method: 'DELETE' },
+    }),
+    // Refused by validation, after the guard: a valid read would ask a scraper this test does not run.
+    'GET /api/v1/clusters/:id/consumers': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/consumers?page=0`,
+    }),
+    'GET /api/v1/clusters/:id/sessions': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/sessions?page=0`,
+    }),
+    'GET /api/v1/clusters/:id/connections': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/connections?page=0`,
+    }),
+    'GET /api/v1/alerts': async () => ({ path: '/api/v1/alerts' }),
+    'GET /api/v1/alerts/summary': async () => ({ path: '/api/v1/alerts/summary' }),
+    'GET /api/v1/clusters/:id/alerts/:alertId': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alerts/${randomUUID()}`,
+    }),
+    'GET /api/v1/clusters/:id/alert-rules': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-rules`,
+    }),
+    'POST /api/v1/clusters/:id/alert-rules': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-rules`,
+      init: json('POST', stack.rule()),
+    }),
+    // Refused by validation, after the guard: a valid rule would ask a scraper this test does not run.
+    'POST /api/v1/clusters/:id/alert-rules/test': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-rules/test`,
+      init: json('POST', { name: 'draft' }),
+    }),
+    'PUT /api/v1/clusters/:id/alert-rules/:ruleId': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-rules/${await stack.newRule()}`,
+      init: json('PUT', stack.rule()),
+    }),
+    'DELETE /api/v1/clusters/:id/alert-rules/:ruleId': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-rules/${await stack.newRule()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/clusters/:id/alert-silences': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-silences`,
+    }),
+    'POST /api/v1/clusters/:id/alert-silences': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-silences`,
+      init: json('POST', { endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'maintenance' }),
+    }),
+    'POST /api/v1/clusters/:id/alert-silences/:silenceId/end': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-silences/${await stack.newSilence()}/end`,
+      init: json('POST', {}),
+    }),
+    'GET /api/v1/clusters/:id/alert-receivers': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-receivers`,
+    }),
+    'POST /api/v1/clusters/:id/alert-receivers': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-receivers`,
+      init: json('POST', stack.receiver()),
+    }),
+    'PUT /api/v1/clusters/:id/alert-receivers/:receiverId': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-receivers/${await stack.newReceiver()}`,
+      init: json('PUT', stack.receiver()),
+    }),
+    'DELETE /api/v1/clusters/:id/alert-receivers/:receiverId': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-receivers/${await stack.newReceiver()}`,
+      init: { method: 'DELETE' },
+    }),
+    'GET /api/v1/clusters/:id/alert-deliveries': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-deliveries`,
+    }),
+    'GET /api/v1/settings': async () => ({ path: '/api/v1/settings' }),
+    'GET /api/v1/settings/:key': async () => ({ path: '/api/v1/settings/artemis-studio.events.flush' }),
+    'PUT /api/v1/settings/:key': async () => ({
+      path: '/api/v1/settings/artemis-studio.events.flush',
+      init: json('PUT', { value: 1000 }),
+    }),
+    'GET /api/v1/stream': async () => ({ path: `/api/v1/stream?clusterId=${stack.clusterId}` }),
+    'GET /api/v1/openapi.json': async () => ({ path: '/api/v1/openapi.json' }),
+  };
+}
+
+/** One request, with a stream's body abandoned once its status is known. */
+export async function call(
+  examples: Examples,
+  route: DeclaredRoute,
+  as: Caller,
+  base: string,
+): Promise<{ status: number; requestId: string | null }> {
+  const example = await examples[`${route.method} ${route.path}`]!(as);
+  const abort = new AbortController();
+  const init = { ...example.init, redirect: 'manual' as const, signal: abort.signal };
+  const response = as
+    ? await as.fetch(`${base}${example.path}`, init)
+    : await fetch(`${base}${example.path}`, init);
+  abort.abort();
+  return { status: response.status, requestId: response.headers.get('x-request-id') };
+}

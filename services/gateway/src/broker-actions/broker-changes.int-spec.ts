@@ -1,0 +1,149 @@
+import { BrokerChangeResultSchema, QueueMessagesPageSchema } from '@artemis-studio/contracts';
+import { errorOf, type ApiSession } from '@artemis-studio/testing';
+import { randomUUID } from 'node:crypto';
+import { BrokerActionsStack } from './broker-actions-stack.fixture';
+
+/**
+ * Queue actions against the real test broker, through the whole path: gateway → the cluster's
+ * owner (a scraper) → Jolokia. What the API says is checked against what the broker says after.
+ */
+
+describe('making queues and addresses, and sending a message, on a real broker', () => {
+  const stack = new BrokerActionsStack();
+
+  beforeAll(() => stack.start(), 120_000);
+  afterAll(() => stack.stop());
+
+  it("creates a queue with its settings, sends it a message the browse then shows, and refuses both again in the broker's words", async () => {
+    const queue = `actions.created.${randomUUID().slice(0, 8)}`;
+    const post = (as: ApiSession, path: string, body: unknown, key: string = randomUUID()) =>
+      as.fetch(`${stack.base()}/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(body),
+      });
+    const created = await post(stack.operator, 'queues', {
+      name: queue,
+      maxConsumers: 3,
+      filter: "kind = 'order'",
+    });
+    expect(created.status).toBe(200);
+    expect(BrokerChangeResultSchema.parse(await created.json()).nodes).toEqual([
+      expect.objectContaining({ node: stack.broker.nodes[0].name, outcome: 'done' }),
+    ]);
+    const onTheBroker = (await stack.jolokia({
+      type: 'read',
+      mbean: `org.apache.activemq.artemis:broker="${stack.broker.nodes[0].name}",component=addresses,address="${queue}",subcomponent=queues,routing-type="anycast",queue="${queue}"`,
+      attribute: ['MaxConsumers', 'Filter', 'Durable'],
+    })) as { value: { MaxConsumers: number; Filter: string; Durable: boolean } };
+    expect(onTheBroker.value).toEqual({ MaxConsumers: 3, Filter: "kind = 'order'", Durable: true });
+    // A second create is the broker's refusal, not a 500.
+    expect(await errorOf(await post(stack.operator, 'queues', { name: queue }))).toEqual({
+      status: 409,
+      code: 'BROKER_REFUSED',
+    });
+
+    const key = randomUUID();
+    const sent = await post(
+      stack.operator,
+      `queues/${queue}/messages`,
+      { body: 'sent from Studio', headers: { kind: 'order' } },
+      key,
+    );
+    expect(sent.status).toBe(200);
+    // A retried click sends nothing more.
+    expect(
+      (
+        await post(
+          stack.operator,
+          `queues/${queue}/messages`,
+          { body: 'sent from Studio', headers: { kind: 'order' } },
+          key,
+        )
+      ).status,
+    ).toBe(200);
+    expect((await stack.onBroker(queue))?.MessageCount).toBe(1);
+    const page = QueueMessagesPageSchema.parse(
+      await (await stack.operator.fetch(`${stack.base()}/queues/${queue}/messages`)).json(),
+    );
+    expect(page.messages).toEqual([
+      expect.objectContaining({
+        body: expect.objectContaining({ preview: 'sent from Studio' }),
+        properties: expect.objectContaining({ kind: 'order' }),
+      }),
+    ]);
+    // The body never reaches the audit trail.
+    const [row] = await stack.audited('message.send', queue);
+    expect(row.detail).toEqual(expect.objectContaining({ bodyBytes: 16, headers: ['kind'] }));
+    expect(JSON.stringify(row.detail)).not.toContain('sent from Studio');
+    expect(await errorOf(await post(stack.operator, 'queues/no.such.queue/messages', { body: 'x' }))).toEqual(
+      {
+        status: 404,
+        code: 'NOT_ON_BROKER',
+      },
+    );
+  });
+
+  it('creates and deletes an address for an administrator only, and keeps bound queues unless told', async () => {
+    const address = `actions.address.${randomUUID().slice(0, 8)}`;
+    const request = (as: ApiSession, method: string, path: string, body?: unknown) =>
+      as.fetch(`${stack.base()}/${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect(await errorOf(await request(stack.operator, 'POST', 'addresses', { name: address }))).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+    const made = await request(stack.admin, 'POST', 'addresses', {
+      name: address,
+      routingTypes: ['MULTICAST'],
+    });
+    // Its own words when it is not a 200, so a failure explains itself.
+    expect(made.status === 200 ? 200 : await made.text()).toBe(200);
+    expect({ status: made.status, body: await made.text() }).toEqual({
+      status: 200,
+      body: expect.any(String),
+    });
+    for (const sub of ['sub', 'sub2'])
+      expect(
+        (
+          await request(stack.operator, 'POST', 'queues', {
+            name: `${address}.${sub}`,
+            address,
+            routingType: 'MULTICAST',
+          })
+        ).status,
+      ).toBe(200);
+    // Sent to the address, a message reaches every queue bound to it.
+    const sent = await request(stack.operator, 'POST', `addresses/${address}/messages`, { body: 'to all' });
+    expect(BrokerChangeResultSchema.parse(await sent.json())).toEqual(
+      expect.objectContaining({ kind: 'send-to-address', target: address }),
+    );
+    for (const sub of ['sub', 'sub2']) {
+      const depth = await stack.jolokia({
+        type: 'read',
+        mbean: `org.apache.activemq.artemis:broker="${stack.broker.nodes[0].name}",component=addresses,address="${address}",subcomponent=queues,routing-type="multicast",queue="${address}.${sub}"`,
+        attribute: 'MessageCount',
+      });
+      expect(depth.value).toBe(1);
+    }
+    expect(
+      await errorOf(
+        await request(stack.operator, 'POST', `addresses/${address}.none/messages`, { body: 'x' }),
+      ),
+    ).toEqual({ status: 404, code: 'NOT_ON_BROKER' });
+    expect(await errorOf(await request(stack.admin, 'DELETE', `addresses/${address}`))).toEqual({
+      status: 409,
+      code: 'BROKER_REFUSED',
+    });
+    expect((await request(stack.admin, 'DELETE', `addresses/${address}?removeQueues=true`)).status).toBe(200);
+    const gone = await stack.jolokia({
+      type: 'read',
+      mbean: `org.apache.activemq.artemis:broker="${stack.broker.nodes[0].name}",component=addresses,address="${address}"`,
+      attribute: 'RoutingTypes',
+    });
+    expect(gone.status).toBe(404);
+  });
+});

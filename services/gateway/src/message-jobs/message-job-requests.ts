@@ -1,0 +1,46 @@
+import { MessageJobRepository } from '@artemis-studio/db';
+import type { MessageJob } from '@artemis-studio/contracts';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '../domain-error';
+
+const jobNotFound = (id: string) =>
+  new DomainError('not-found', 'MESSAGE_JOB_NOT_FOUND', `no message job ${id} on this cluster`);
+
+/**
+ * What the gateway asks of `message_job` (through the db's MessageJobRepository): a job read, or
+ * asked to stop after its batch. The owner runs and writes it.
+ */
+@Injectable()
+export class MessageJobRequests {
+  constructor(private readonly database: DatabaseService) {}
+
+  async list(clusterId: string, queue: string | undefined, limit: number): Promise<MessageJob[]> {
+    return new MessageJobRepository(await this.database.forRequest()).list(clusterId, queue, limit);
+  }
+
+  async get(clusterId: string, id: string): Promise<MessageJob> {
+    const job = await new MessageJobRepository(await this.database.forRequest()).get(clusterId, id);
+    if (!job) throw jobNotFound(id);
+    return job;
+  }
+
+  /**
+   * Asks the job to stop after its current batch. One that already ended, or that the broker runs
+   * in a single call (a delete by filter), cannot be: a 409 that says so.
+   */
+  async cancel(clusterId: string, id: string): Promise<MessageJob> {
+    const jobs = new MessageJobRepository(await this.database.forRequest());
+    const job = await jobs.get(clusterId, id);
+    if (!job) throw jobNotFound(id);
+    if (job.status !== 'running')
+      throw new DomainError('conflict', 'MESSAGE_JOB_ENDED', `the job has ended already (${job.status})`);
+    if (!job.cancellable)
+      throw new DomainError(
+        'conflict',
+        'MESSAGE_JOB_NOT_CANCELLABLE',
+        'the broker deletes by filter in one call: it cannot be stopped half-way',
+      );
+    return (await jobs.requestCancel(clusterId, id)) ?? job;
+  }
+}

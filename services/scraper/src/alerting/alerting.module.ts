@@ -1,0 +1,14 @@
+import { SignalPublisher } from '@artemis-studio/platform';
+import { Module } from '@nestjs/common';
+import { HistoryModule } from '../history/history.module';
+import { AlertMetrics } from './alert-metrics';
+import { AlertingPart } from './alerting.part';
+import { AlertHistoryReaperService } from './evaluation/alert-history-reaper.service';
+
+/** Alerting: the per-cluster part (evaluation and delivery), and the reaping of resolved alerts. */
+@Module({
+  imports: [HistoryModule],
+  providers: [AlertingPart, AlertMetrics, AlertHistoryReaperService, SignalPublisher],
+  exports: [AlertingPart],
+})
+export class AlertingModule {}

@@ -1,0 +1,49 @@
+import { subjectKindOf, type Alert } from '@artemis-studio/contracts';
+import type { AlertChannel } from './alert-channel';
+import { postJson } from './post-json';
+
+/**
+ * Alertmanager ends an alert it is not told about again within its `endsAt`: firing alerts are
+ * posted again every minute with an `endsAt` five minutes ahead, so a Studio that stops (rather than
+ * resolves) lets them end on their own, and a live one never lets them lapse.
+ */
+const ALERTMANAGER_REFRESH_MS = 60_000;
+const ALERTMANAGER_ENDS_AFTER_MS = 5 * 60_000;
+
+/** The labels Alertmanager routes, groups and silences by. */
+export function alertmanagerAlert(alert: Alert, now: Date) {
+  return {
+    labels: {
+      ...alert.labels,
+      alertname: alert.ruleName,
+      cluster: alert.clusterName,
+      severity: alert.severity,
+      kind: alert.kind,
+      [subjectKindOf(alert.kind)]: alert.subject,
+    },
+    annotations: { description: alert.description, summary: `${alert.ruleName}: ${alert.subject}` },
+    startsAt: alert.firedAt ?? alert.startedAt,
+    endsAt:
+      alert.state === 'resolved' && alert.endedAt
+        ? alert.endedAt
+        : new Date(now.getTime() + ALERTMANAGER_ENDS_AFTER_MS).toISOString(),
+  };
+}
+
+const alertsUrl = (base: string) => `${base.replace(/\/+$/, '')}/api/v2/alerts`;
+
+/** Alertmanager's v2 API, re-posted while firing so it never times an alert out. */
+export const alertmanagerChannel: AlertChannel<'alertmanager'> = {
+  kind: 'alertmanager',
+  send: (receiver, { alert }, { post, now }) =>
+    postJson(post, alertsUrl(receiver.url), [alertmanagerAlert(alert, now)]),
+  resend: {
+    everyMs: ALERTMANAGER_REFRESH_MS,
+    send: (receiver, firing, { post, now }) =>
+      postJson(
+        post,
+        alertsUrl(receiver.url),
+        firing.map((a) => alertmanagerAlert(a, now)),
+      ),
+  },
+};

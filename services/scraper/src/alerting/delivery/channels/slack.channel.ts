@@ -1,0 +1,25 @@
+import type { Alert, AlertState } from '@artemis-studio/contracts';
+import { secretOf, type AlertChannel } from './alert-channel';
+import { facts, headline } from './alert-text';
+import { postJson } from './post-json';
+
+/** A Slack incoming webhook's message: a plain `text` for notifications, blocks for the channel. */
+export function slackMessage(transition: AlertState, alert: Alert) {
+  const title = headline(transition, alert);
+  return {
+    text: title,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `*${title}*\n${alert.description}` } },
+      {
+        type: 'context',
+        elements: facts(alert).map(([name, value]) => ({ type: 'mrkdwn', text: `*${name}:* ${value}` })),
+      },
+    ],
+  };
+}
+/** Slack: its incoming webhook, whose URL is the receiver's sealed secret. */
+export const slackChannel: AlertChannel<'slack'> = {
+  kind: 'slack',
+  send: (receiver, { transition, alert }, { post }) =>
+    postJson(post, secretOf(receiver), slackMessage(transition, alert)),
+};

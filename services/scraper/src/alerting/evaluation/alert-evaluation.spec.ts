@@ -1,0 +1,96 @@
+import { observedQueue } from '../../queues/queue-observation.fixture';
+import type { ObservedCluster } from '../../polling/tick-observer';
+import type { OpenAlert } from '../rules/alert-steps';
+import { AlertEvaluation } from './alert-evaluation';
+import type { LoadedRule, TierEvaluation } from './alert-evaluation.repository';
+
+const cluster: ObservedCluster = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'prod',
+  nodes: [
+    { id: 'n1-id', name: 'n1' },
+    { id: 'n2-id', name: 'n2' },
+  ] as ObservedCluster['nodes'],
+};
+const now = new Date('2026-12-05T10:00:00Z');
+
+const rule = (kind: LoadedRule['kind']): LoadedRule => ({
+  id: `rule-${kind}`,
+  kind,
+  subjects: '*',
+  threshold: 5,
+  forSeconds: 0,
+  severity: 'critical',
+  retired: null,
+});
+
+/** An evaluation whose store holds the given rules and open alerts, recording what each apply gets. */
+function evaluationWith(rules: LoadedRule[], open: OpenAlert[] = []) {
+  const applied: { steps: unknown[]; evaluation: TierEvaluation }[] = [];
+  const evaluation = new AlertEvaluation({
+    store: {
+      load: async () => ({ rules, open }),
+      apply: async (_clusterId, steps, _now, recorded) => {
+        applied.push({ steps: [...steps], evaluation: recorded });
+        return [];
+      },
+    },
+    committed: () => undefined,
+    intervals: () => ({ tierAMs: 5_000, tierBMs: 30_000 }),
+    studioFacts: async () => {
+      throw new Error('not asked');
+    },
+    addressHistory: async () => [],
+    diskHistory: async () => [],
+    log: { warn: () => undefined },
+  });
+  return { evaluation, applied };
+}
+
+describe('a tier-B evaluation', () => {
+  it('records a tick whose every node was read as evaluated, with tier B’s own interval', async () => {
+    const { evaluation, applied } = evaluationWith([rule('queue-depth')]);
+    await evaluation.afterQueues(cluster, now, [
+      {
+        nodeId: 'n1-id',
+        queues: [observedQueue('orders', { messageCount: 9 })],
+        unread: [],
+        addresses: { addresses: [], unread: [] },
+      },
+      { nodeId: 'n2-id', queues: [], unread: [], addresses: { addresses: [], unread: [] } },
+    ]);
+    expect(applied).toHaveLength(1);
+    expect(applied[0].evaluation).toEqual({ scope: 'tier-b', intervalMs: 30_000, rules: 1, unknown: null });
+    expect(applied[0].steps).toEqual([expect.objectContaining({ kind: 'open', subject: 'orders' })]);
+  });
+
+  it('records a tick that could not read a node as unknown, naming the node, and keeps its alerts as they are', async () => {
+    const open: OpenAlert = {
+      id: 'alert-1',
+      ruleId: 'rule-queue-depth',
+      subject: 'orders',
+      state: 'firing',
+      startedAt: new Date(now.getTime() - 60_000),
+    };
+    const { evaluation, applied } = evaluationWith([rule('queue-depth')], [open]);
+    await evaluation.afterQueues(cluster, now, { node: 'n2', reason: 'connect ECONNREFUSED 127.0.0.1:8662' });
+    expect(applied[0].evaluation.unknown).toBe(
+      'node n2 could not be read: connect ECONNREFUSED 127.0.0.1:8662',
+    );
+    expect(applied[0].steps).toEqual([{ kind: 'keep', alertId: 'alert-1', value: null }]);
+  });
+
+  it("records a node's unread addresses as unknown when address rules are in force, and not otherwise", async () => {
+    const nodes = [
+      { nodeId: 'n1-id', queues: [], unread: [], addresses: { addresses: [], unread: [] } },
+      { nodeId: 'n2-id', queues: [], unread: [], addresses: null },
+    ];
+    const withAddressRule = evaluationWith([rule('address-limit')]);
+    await withAddressRule.evaluation.afterQueues(cluster, now, nodes);
+    expect(withAddressRule.applied[0].evaluation.unknown).toBe('the addresses of node n2 could not be read');
+
+    const queueRulesOnly = evaluationWith([rule('queue-depth')]);
+    await queueRulesOnly.evaluation.afterQueues(cluster, now, nodes);
+    expect(queueRulesOnly.applied[0].evaluation.unknown).toBeNull();
+  });
+});

@@ -1,0 +1,36 @@
+import type { NodeTierB } from '../../polling/tier-b';
+import { AddressFactBuilder, type AddressFact } from '../rules/address-facts';
+import type { NodeFigures, QueueFact } from '../rules/conditions';
+import { NodeHistory } from '../rules/node-history';
+import { QueueFactBuilder } from '../rules/queue-facts';
+import type { SubjectIndex } from '../rules/subject-index';
+
+/** What one cluster's evaluations keep between ticks: counters for rates, samples for forecasts. */
+export interface ClusterMemory {
+  queues: QueueFactBuilder;
+  addresses: AddressFactBuilder;
+  nodes: NodeHistory;
+  /** The last ticks' figures, for a rule's test: what the rules were last read against. */
+  last: {
+    nodes: NodeFigures[] | null;
+    nodesAt: Date | null;
+    /** The last complete tier-B read, and the facts built from it when rules were in force. */
+    read: readonly NodeTierB[] | null;
+    readAt: Date | null;
+    facts: {
+      queues: SubjectIndex<QueueFact> | null;
+      addresses: SubjectIndex<AddressFact> | null;
+      at: Date;
+    } | null;
+  };
+}
+
+/** A cluster's memory at its first evaluation on this owner: rates and forecasts start afresh. */
+export function freshMemory(): ClusterMemory {
+  return {
+    queues: new QueueFactBuilder(),
+    addresses: new AddressFactBuilder(),
+    nodes: new NodeHistory(),
+    last: { nodes: null, nodesAt: null, read: null, readAt: null, facts: null },
+  };
+}

@@ -1,0 +1,84 @@
+import type { StartMessageJobRequest } from '@artemis-studio/contracts';
+import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import type { QueueHolder } from '../broker-actions/queue-holders';
+import { batchCount, chosenCall, filterBatch, inBatches } from './message-job-calls';
+
+/** At most this many chosen messages go to the broker in one call (each scans the queue in memory). */
+const CHOSEN_PER_CALL = 100;
+
+/** What one batch's answers did on its node. */
+type BatchOutcome =
+  /** The broker refused the batch before it did anything: nothing is counted. */
+  | { refused: string }
+  | {
+      processed: number;
+      /** Chosen messages the broker no longer had (not in memory, or taken meanwhile). */
+      notReached: number;
+      /** The broker refused part of it: counted, then the job fails. */
+      error: string | null;
+      /** No batch follows. */
+      last: boolean;
+    };
+
+/** One call of a job on one node. */
+export interface Batch {
+  requests: JolokiaRequest[];
+  /** When the call's outcome is unknown (no answer), at most this many more may have been processed. */
+  inFlight: number;
+  outcome(answers: JolokiaResponse[]): BatchOutcome;
+}
+
+/** The job's parts of the plan its batches are made from. */
+interface BatchPlan {
+  job: StartMessageJobRequest;
+  selector: string;
+  target: string | null;
+}
+
+/**
+ * Batches by filter on one node, until the broker finds fewer than a batch. A job that is not in
+ * batches (a delete by filter) is one call, which may have taken anything up to what the queue held
+ * when it was looked up.
+ */
+export function* filteredBatches(plan: BatchPlan, holder: QueueHolder): Generator<Batch> {
+  const request = filterBatch(holder.found.mbean, plan.job, plan.selector, plan.target);
+  const batched = inBatches(plan.job);
+  const { batchSize } = plan.job;
+  for (;;)
+    yield {
+      requests: [request],
+      inFlight: batched ? batchSize : (holder.found.depth ?? batchSize),
+      outcome: ([answer]) => {
+        const done = batchCount(answer);
+        if ('error' in done) return { refused: done.error };
+        return {
+          processed: done.processed,
+          notReached: 0,
+          error: null,
+          last: !batched || done.processed < batchSize,
+        };
+      },
+    };
+}
+
+/** Chosen messages by id, a call of at most CHOSEN_PER_CALL at a time; `false` is "not reached". */
+export function* chosenBatches(plan: BatchPlan, holder: QueueHolder): Generator<Batch> {
+  const ids = plan.job.messageIds ?? [];
+  const perCall = Math.min(plan.job.batchSize, CHOSEN_PER_CALL);
+  for (let at = 0; at < ids.length; at += perCall) {
+    const chunk = ids.slice(at, at + perCall);
+    yield {
+      requests: chunk.map((id) => chosenCall(holder.found.mbean, plan.job.kind, id, plan.target)),
+      inFlight: chunk.length,
+      outcome: (answers) => {
+        const refused = answers.find((a) => a.status !== 200);
+        return {
+          processed: answers.filter((a) => a.status === 200 && a.value === true).length,
+          notReached: answers.filter((a) => a.status === 200 && a.value !== true).length,
+          error: refused ? (refused.error ?? `the broker answered status ${refused.status}`) : null,
+          last: at + perCall >= ids.length,
+        };
+      },
+    };
+  }
+}

@@ -1,0 +1,103 @@
+import type { BrowsedMessage } from '@artemis-studio/contracts';
+import { Alert, Badge, Button, Code, Drawer, Group, Stack, Table, Text } from '@mantine/core';
+import { formatNumber } from '../../../lib/ui/format';
+import { bodyNote } from '../message-text';
+
+/** One message as the broker shows it (headers, properties, body), with the page's next and previous. */
+export function MessageDrawer({
+  message,
+  position,
+  count,
+  onMove,
+  onClose,
+}: {
+  message: BrowsedMessage | null;
+  position: number | null;
+  count: number;
+  onMove(index: number): void;
+  onClose(): void;
+}) {
+  const note = message ? bodyNote(message) : null;
+  return (
+    <Drawer
+      opened={message !== null}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={message ? `Message ${message.messageId}` : ''}
+    >
+      {message && position !== null && (
+        <Stack data-testid="message-drawer">
+          <Group justify="space-between">
+            <Group gap="xs">
+              <Badge variant="light">{message.type}</Badge>
+              {message.durable && <Badge variant="light">durable</Badge>}
+              {message.redelivered && (
+                <Badge color="orange" variant="light">
+                  redelivered
+                </Badge>
+              )}
+              {message.largeMessage && (
+                <Badge color="grape" variant="light">
+                  large
+                </Badge>
+              )}
+            </Group>
+            <Group gap="xs">
+              <Button
+                size="xs"
+                variant="default"
+                disabled={position === 0}
+                onClick={() => onMove(position - 1)}
+              >
+                Previous
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                disabled={position >= count - 1}
+                onClick={() => onMove(position + 1)}
+              >
+                Next
+              </Button>
+            </Group>
+          </Group>
+          <Table fz="sm" verticalSpacing={2} aria-label="Headers">
+            <Table.Tbody>
+              {(
+                [
+                  ['User id', message.userId ?? '—'],
+                  ['Address', message.address ?? '—'],
+                  ['Protocol', message.protocol ?? '—'],
+                  ['Priority', String(message.priority)],
+                  ['Sent', message.timestamp ?? '—'],
+                  ['Expires', message.expiration ?? 'never'],
+                  [
+                    'Size (persistent)',
+                    message.persistentSize === null ? '—' : formatNumber(message.persistentSize),
+                  ],
+                ] as const
+              ).map(([name, value]) => (
+                <Table.Tr key={name}>
+                  <Table.Td fw={600} w={160}>
+                    {name}
+                  </Table.Td>
+                  <Table.Td>{value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          <Text fw={600}>Properties</Text>
+          <Code block>{JSON.stringify(message.properties, null, 2)}</Code>
+          <Text fw={600}>Body</Text>
+          {note && (
+            <Alert color="yellow" data-testid="body-truncated">
+              {note}
+            </Alert>
+          )}
+          {message.body.preview !== null && <Code block>{message.body.preview}</Code>}
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

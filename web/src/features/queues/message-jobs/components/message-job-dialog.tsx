@@ -1,0 +1,196 @@
+import {
+  TYPED_CONFIRMATION_THRESHOLD,
+  selectionProblem,
+  type MessageJobBodyInput,
+  type MessageJobKind,
+} from '@artemis-studio/contracts';
+import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import { describeError } from '../../../../lib/api-client';
+import { newIdempotencyKey } from '../../../../lib/idempotency-key';
+import { formatNumber } from '../../../../lib/ui/format';
+import { useMessageJobImpact, useStartMessageJob } from '../api/message-jobs';
+import { countText, jobStatement, KIND_WORDS } from '../job-text';
+
+/** What the operator chose to act on: chosen messages, a dead-letter group, or a filter (or all). */
+export interface JobSelection {
+  kind: MessageJobKind;
+  messageIds?: string[];
+  node?: string;
+  filter?: string;
+  origin?: string;
+}
+
+interface Props {
+  clusterId: string;
+  queue: string;
+  /** The job to confirm; null while the dialog is closed. */
+  selection: JobSelection | null;
+  onClose(): void;
+}
+
+/**
+ * The confirmation of a message job: the broker's count first (a lower bound said as one), where
+ * the messages go (a queue to type for a move, a quarantine offered for a redrive), the queue's
+ * name typed past TYPED_CONFIRMATION_THRESHOLD, and one Idempotency-Key per opening.
+ */
+export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props) {
+  const impact = useMessageJobImpact(clusterId, queue);
+  const start = useStartMessageJob(clusterId, queue);
+  const [key, setKey] = useState('');
+  const [to, setTo] = useState('');
+  const [quarantined, setQuarantined] = useState(false);
+  const [quarantine, setQuarantine] = useState('');
+  const [typed, setTyped] = useState('');
+
+  useEffect(() => {
+    if (!selection) return;
+    setKey(newIdempotencyKey());
+    setTo('');
+    setTyped('');
+    setQuarantined(false);
+    setQuarantine(selection.origin !== undefined ? `${selection.origin}.quarantine` : `${queue}.quarantine`);
+    start.reset();
+    impact.reset();
+    if (!selection.messageIds)
+      impact.mutate({ kind: selection.kind, filter: selection.filter, origin: selection.origin });
+    // Once per opening, not per render: the mutations change identity as they run.
+  }, [selection]);
+
+  if (!selection) return null;
+  const { kind } = selection;
+  const chosen = selection.messageIds?.length;
+  const body: MessageJobBodyInput = {
+    ...(selection.messageIds ? { messageIds: selection.messageIds, node: selection.node } : {}),
+    ...(selection.filter ? { filter: selection.filter } : {}),
+    ...(selection.origin !== undefined ? { origin: selection.origin } : {}),
+    ...((kind === 'move' || kind === 'copy') && to.trim() ? { to: to.trim() } : {}),
+    ...(quarantined && quarantine.trim() ? { quarantine: quarantine.trim() } : {}),
+  };
+  const problem = selectionProblem({ ...body, kind });
+  const target = body.quarantine ?? body.to ?? null;
+  const statement = jobStatement(kind, queue, {
+    chosen,
+    impact: impact.data,
+    filter: selection.filter,
+    origin: selection.origin,
+    target,
+    quarantine: body.quarantine !== undefined,
+  });
+  const total = chosen ?? impact.data?.messages.count ?? 0;
+  const mustType = total > TYPED_CONFIRMATION_THRESHOLD || impact.data?.messages.atLeast === true;
+  const counted = chosen !== undefined || impact.data !== undefined;
+
+  const submit = () =>
+    void start
+      .mutateAsync({ kind, body, idempotencyKey: key })
+      .then((job) => {
+        notifications.show({
+          color: 'blue',
+          title: `${KIND_WORDS[kind].title} started`,
+          message: `${statement}: its progress is under Message jobs`,
+        });
+        onClose();
+        return job;
+      })
+      .catch(() => undefined);
+
+  return (
+    <Modal opened onClose={onClose} title={`${KIND_WORDS[kind].title} messages of ${queue}`} size="lg">
+      <Stack data-testid="message-job-confirmation">
+        {impact.isPending && <Text size="sm">Asking the broker how many messages this would touch…</Text>}
+        {impact.isError && (
+          <Alert color="red" role="alert">
+            The broker could not count them, so nothing is offered: {describeError(impact.error)}
+          </Alert>
+        )}
+        {counted && (
+          <>
+            <Text fw={600} data-testid="message-job-statement">
+              {statement}?
+            </Text>
+            {impact.data && impact.data.nodes.length > 1 && (
+              <List size="sm">
+                {impact.data.nodes.map((n) => (
+                  <List.Item key={n.node}>
+                    {n.node}: {countText(n.messages)}
+                  </List.Item>
+                ))}
+              </List>
+            )}
+            {impact.data?.messages.atLeast && (
+              <Text size="sm" c="dimmed">
+                For a filter the broker looks at the first {formatNumber(impact.data.browseLimit ?? 0)}{' '}
+                messages only; every matching message is {KIND_WORDS[kind].done}, however many there are.
+              </Text>
+            )}
+            {chosen !== undefined && (
+              <Text size="sm" c="dimmed">
+                The broker finds a message by id only while it is in memory: a paged-out one is reported as
+                not reached.
+              </Text>
+            )}
+            {kind === 'delete' && !chosen && (
+              <Text size="sm" c="dimmed">
+                The broker deletes by filter in one call: once started it cannot be cancelled.
+              </Text>
+            )}
+          </>
+        )}
+        {(kind === 'move' || kind === 'copy') && !quarantined && (
+          <TextInput
+            label="To queue"
+            description="A queue on the same broker; a move gives each message a new id"
+            value={to}
+            onChange={(e) => setTo(e.currentTarget.value)}
+            data-autofocus
+          />
+        )}
+        {!chosen && kind !== 'delete' && kind !== 'copy' && (
+          <Checkbox
+            label="Into a quarantine queue first, so it can be undone"
+            description="The messages wait there; a retry from it sends them back here, a move sends them on"
+            checked={quarantined}
+            onChange={(e) => setQuarantined(e.currentTarget.checked)}
+          />
+        )}
+        {quarantined && (
+          <TextInput
+            label="Quarantine queue"
+            description="Made when missing"
+            value={quarantine}
+            onChange={(e) => setQuarantine(e.currentTarget.value)}
+          />
+        )}
+        {counted && mustType && (
+          <TextInput
+            label={`Type the queue's name to confirm (more than ${formatNumber(TYPED_CONFIRMATION_THRESHOLD)} messages, or a count the broker could not finish)`}
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+          />
+        )}
+        {start.isError && (
+          <Alert color="red" role="alert">
+            {describeError(start.error)}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            color={kind === 'delete' ? 'red' : 'blue'}
+            disabled={!counted || problem !== null || (mustType && typed !== queue)}
+            title={problem ?? undefined}
+            loading={start.isPending}
+            onClick={submit}
+          >
+            {KIND_WORDS[kind].title}{' '}
+            {chosen !== undefined ? formatNumber(chosen) : impact.data ? countText(impact.data.messages) : ''}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
