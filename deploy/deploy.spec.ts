@@ -9,6 +9,7 @@ const SERVICES = { scraper: 8081, notifier: 8082, 'event-store': 8083, gateway: 
 const root = join(__dirname, '..');
 
 interface Container {
+  image: string;
   env: { name: string; value: string }[];
   envFrom: unknown[];
   ports: { name: string; containerPort: number }[];
@@ -57,6 +58,8 @@ describe('deploy/k8s/base', () => {
     const deployment = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === `studio-${service}`);
     expect(deployment).toBeDefined();
     const container = deployment!.spec.template.spec.containers[0];
+    // Each service its own image (ADR-0030), the Dockerfile's target of that name.
+    expect(container.image).toMatch(new RegExp(`^artemis-studio-${service}:`));
     expect(container.env).toEqual(
       expect.arrayContaining([
         { name: 'SERVICE', value: service },
@@ -130,7 +133,23 @@ describe('docker-compose.yml', () => {
     const env = compose.services[name].environment;
     expect(env).toMatchObject({ SERVICE: service, PORT: String(port), NATS_URL: 'nats://nats:4222' });
     expect(env.DATABASE_URL).toMatch(/@postgres:5432\//);
-    expect(compose.services[name].healthcheck.test.join(' ')).toContain(`:${port}/readyz`);
+    // The image's own check, through node (it has no curl), which reads PORT.
+    expect(compose.services[name].healthcheck.test).toEqual(['CMD', 'node', '/app/healthcheck.js']);
+    // Above the notifier's 15 s handover: Compose's default 10 s would cut it short.
+    expect(compose.services[name].stop_grace_period).toBe('30s');
+    expect(compose.services[name].image).toBe(`artemis-studio-${service}:local`);
+  });
+
+  it('builds each image once, from its target of the Dockerfile', () => {
+    const builds = Object.entries(compose.services as Record<string, { build?: { target: string } }>)
+      .filter(([, s]) => s.build)
+      .map(([name, s]) => [name, s.build!.target]);
+    expect(builds).toEqual([
+      ['scraper', 'scraper'],
+      ['notifier', 'notifier'],
+      ['event-store', 'event-store'],
+      ['gateway-1', 'gateway'],
+    ]);
   });
 
   it('balances both gateways behind a proxy that does not buffer the stream', () => {
@@ -168,22 +187,48 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile', () => {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 
-  it('runs as the unprivileged node user', () => {
+  it('runs as uid and gid 1000, by number (runAsNonRoot cannot check a name)', () => {
     expect(
       dockerfile
         .trim()
         .split('\n')
         .filter((l) => l.startsWith('USER ')),
-    ).toEqual(['USER node']);
+    ).toEqual(['USER 1000:1000']);
   });
 
   it('builds with the steps CI runs (npm ci, then the build: tsc -b and the console)', () => {
-    expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev');
+    expect(dockerfile).toContain('npm ci --no-audit --no-fund');
+    expect(dockerfile).toContain('RUN npm run build');
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(pkg.scripts.build).toBe('tsc -b && npm run build -w web');
     const test = readFileSync(join(root, 'scripts', 'test.sh'), 'utf8');
     expect(test).toContain('npm run --silent typecheck');
     expect(test).toContain('npm run --silent build -w web');
+  });
+
+  it("mounts npm's configuration and a CA for npm ci only, as build secrets", () => {
+    const mounts = dockerfile.split('\n').filter((l) => l.includes('--mount=type=secret'));
+    expect(mounts).toEqual(['RUN --mount=type=secret,id=npmrc --mount=type=secret,id=ca \\']);
+    expect(dockerfile).not.toMatch(/^(COPY|ADD)\b.*(npmrc|\.crt|\.pem)/m);
+  });
+
+  it.each(Object.entries(SERVICES))(
+    'has a target %s with only its tree, its port and its name',
+    (service, port) => {
+      const stage = dockerfile.split(/^FROM /m).find((s) => s.startsWith(`service AS ${service}\n`));
+      expect(stage).toBeDefined();
+      expect(stage).toContain(`ENV SERVICE=${service}`);
+      expect(stage).toContain(`COPY --from=build /out/${service} /app`);
+      expect(stage).toContain(`EXPOSE ${port}`);
+    },
+  );
+
+  it('checks its health through node, says what it is, and runs in production mode', () => {
+    expect(dockerfile).toContain('HEALTHCHECK');
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["node", "\/app\/healthcheck.js"\]$/m);
+    for (const label of ['version', 'revision', 'source'])
+      expect(dockerfile).toContain(`org.opencontainers.image.${label}=`);
+    expect(dockerfile).toContain('ENV NODE_ENV=production');
   });
 
   it('starts whichever service SERVICE names, with its own Node.js flags', () => {
@@ -212,8 +257,9 @@ describe('Dockerfile', () => {
 
   it('builds and runs on the Node.js major line that .nvmrc pins, as engines and @types/node say', () => {
     const pinnedMajor = readFileSync(join(root, '.nvmrc'), 'utf8').trim().split('.')[0];
-    const images = [...dockerfile.matchAll(/^FROM node:(\d+)-[\w-]*slim\b/gm)].map((m) => m[1]);
-    expect(images).toEqual([pinnedMajor, pinnedMajor]);
+    const images = [...dockerfile.matchAll(/^ARG NODE_IMAGE=node:(\d+)-[\w-]*slim\b/gm)].map((m) => m[1]);
+    expect(images).toEqual([pinnedMajor]);
+    expect(dockerfile.match(/^FROM \$\{NODE_IMAGE\}/gm)).toHaveLength(2);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(pkg.engines.node).toMatch(new RegExp(`^\\^${pinnedMajor}\\.`));
     expect(pkg.devDependencies['@types/node']).toMatch(new RegExp(`^\\^${pinnedMajor}\\.`));

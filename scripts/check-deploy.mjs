@@ -14,60 +14,12 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { render } from './lib/kustomize.mjs';
 import { parse, parseAllDocuments } from 'yaml';
 
 const root = join(import.meta.dirname, '..');
 const problems = [];
 const fail = (message) => problems.push(message);
-
-// ---- Rendering: the kustomize features the manifests use (resources, namespace, images, patches).
-
-function applyJsonPatch(object, operations) {
-  for (const { op, path, value } of operations) {
-    const keys = path
-      .split('/')
-      .slice(1)
-      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const last = keys.pop();
-    let parent = object;
-    for (const key of keys) parent = parent[Array.isArray(parent) ? Number(key) : key];
-    if (op === 'remove' && Array.isArray(parent)) parent.splice(Number(last), 1);
-    else if (op === 'remove') delete parent[last];
-    else if (Array.isArray(parent) && last === '-') parent.push(value);
-    else if (Array.isArray(parent) && op === 'add') parent.splice(Number(last), 0, value);
-    else if (op === 'add' || op === 'replace') parent[Array.isArray(parent) ? Number(last) : last] = value;
-    else throw new Error(`patch op ${op} is not supported by this renderer`);
-  }
-}
-
-function podSpecs(object) {
-  const spec = object.spec?.template?.spec;
-  return spec ? [spec] : [];
-}
-
-function render(dir) {
-  const kustomization = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8'));
-  const objects = kustomization.resources.flatMap((resource) => {
-    const path = join(dir, resource);
-    if (statSync(path).isDirectory()) return render(path);
-    return parseAllDocuments(readFileSync(path, 'utf8')).map((d) => {
-      if (d.errors.length) throw new Error(`${path}: ${d.errors[0].message}`);
-      return d.toJSON();
-    });
-  });
-  for (const object of objects) {
-    if (kustomization.namespace) object.metadata.namespace = kustomization.namespace;
-    for (const image of kustomization.images ?? [])
-      for (const spec of podSpecs(object))
-        for (const container of spec.containers ?? [])
-          if (container.image.split(':')[0] === image.name)
-            container.image = `${image.newName ?? image.name}:${image.newTag ?? container.image.split(':')[1]}`;
-    for (const { target, patch } of kustomization.patches ?? [])
-      if (object.kind === target.kind && object.metadata.name === target.name)
-        applyJsonPatch(object, parse(patch));
-  }
-  return objects;
-}
 
 const key = (o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const byKey = (objects) => Object.fromEntries(objects.map((o) => [key(o), o]));
@@ -143,6 +95,33 @@ for (const dir of kustomizations) {
     fail(`k8s: ${dir}: kubectl kustomize renders differently from the check's renderer`);
   for (const object of objects) for (const problem of await validate(object)) fail(`k8s: ${problem}`);
   count += objects.length;
+}
+
+// ---- KEDA: the example ScaledObject (deploy/keda) against KEDA's own schema (issue 59: scaling
+// consumers on a queue's depth summed over the cluster). KEDA's schema takes unknown fields, so
+// only types and required fields are checked; both are shown to refuse first.
+{
+  const { ScaledObject } = await import('@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject');
+  const scaledObject = parse(readFileSync(join(root, 'deploy', 'keda', 'scaled-object.yaml'), 'utf8'));
+  const refuses = (object) => {
+    try {
+      new ScaledObject(object).validate();
+      return null;
+    } catch (err) {
+      return err.message;
+    }
+  };
+  const mistyped = structuredClone(scaledObject);
+  mistyped.spec.maxReplicaCount = 'twenty';
+  const untriggered = structuredClone(scaledObject);
+  delete untriggered.spec.triggers;
+  if (!refuses(mistyped) || !refuses(untriggered))
+    fail('keda: a broken ScaledObject passed validation; the check is broken');
+  const problem = refuses(scaledObject);
+  if (problem) fail(`keda: deploy/keda/scaled-object.yaml: ${problem}`);
+  const query = scaledObject.spec.triggers[0]?.metadata?.query ?? '';
+  if (!query.includes('studio_queue_messages'))
+    fail('keda: the example must scale on studio_queue_messages, the depth summed over the cluster');
 }
 
 // ---- Compose.
@@ -233,7 +212,7 @@ if (!isDeepStrictEqual(prometheusRule.spec.groups, rules.groups))
 // The broker's figures come from the scraper's exporter; Studio's own (the notifier's holds and
 // drops) from the notifier's metrics.
 const exporter = [
-  join(root, 'services', 'scraper', 'src', 'export', 'figure-export.service.ts'),
+  join(root, 'services', 'scraper', 'src', 'export', 'figure-export.part.ts'),
   join(root, 'services', 'notifier', 'src', 'metrics', 'notifier-metrics.ts'),
 ]
   .map((file) => readFileSync(file, 'utf8'))
@@ -250,6 +229,6 @@ for (const [file, text] of [
 
 for (const problem of problems) console.error(problem);
 console.log(
-  `deploy: ${count} Kubernetes objects in ${kustomizations.length} kustomizations, docker-compose.yml, Prometheus rules and dashboard: ${problems.length ? 'FAILED' : 'valid'}`,
+  `deploy: ${count} Kubernetes objects in ${kustomizations.length} kustomizations, the KEDA example, docker-compose.yml, Prometheus rules and dashboard: ${problems.length ? 'FAILED' : 'valid'}`,
 );
 process.exit(problems.length ? 1 : 0);
