@@ -31,9 +31,13 @@ import {
   type QueueObservation,
 } from '../services/scraper/src/queues/queue-observation';
 import { runBench } from './support/run-bench';
+import { ADDRESS_REQUEST } from '../services/scraper/src/addresses/address-observation';
+import { TIER_B_REQUESTS, readTierB } from '../services/scraper/src/polling/tier-b';
 
 const QUEUES = Number(process.env.BENCH_QUEUES ?? 5000);
 const IDLE_TICKS = 5;
+/** Idle ticks read with and without the cluster connections, alternated (issue 59). */
+const LINK_TICKS = Number(process.env.BENCH_LINK_TICKS ?? 7);
 const CHANGED = 10;
 const PREFIX = 'bench.q.';
 
@@ -137,6 +141,15 @@ async function main(): Promise<void> {
     paused.map((mbean) => ({ type: 'exec', mbean, operation: 'resume()', arguments: [] })),
   );
   ticks.push(await measure(`bulk, ${CHANGED} queues resumed`, bulk));
+  // What reading the links adds: the tier-B call as it was (queues and addresses) and as it is
+  // (and each cluster connection), alternated so both see the same machine.
+  const withoutLinks = async () =>
+    parseQueues([(await jolokia.bulk(target, [QUEUE_REQUEST, ADDRESS_REQUEST]))[0]]).queues;
+  const withLinks = async () => readTierB(await jolokia.bulk(target, TIER_B_REQUESTS)).queues.queues;
+  for (let i = 0; i < LINK_TICKS; i++) {
+    ticks.push(await measure(`without links, idle tick ${i + 1}`, withoutLinks));
+    ticks.push(await measure(`with links, idle tick ${i + 1}`, withLinks));
+  }
   for (let i = 0; i < 2; i++) ticks.push(await measure(`per-queue baseline, idle tick ${i + 1}`, perQueue));
 
   console.log(
@@ -162,6 +175,17 @@ async function main(): Promise<void> {
       ` HTTP calls ${mean(idle, (t) => t.httpCalls)} vs ${mean(base, (t) => t.httpCalls)},` +
       ` broker CPU ${mean(idle, (t) => t.brokerCpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.brokerCpuMs).toFixed(0)} ms,` +
       ` studio CPU ${mean(idle, (t) => t.cpuMs).toFixed(0)} ms vs ${mean(base, (t) => t.cpuMs).toFixed(0)} ms`,
+  );
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const pairs = ticks
+    .filter((t) => t.label.startsWith('with links'))
+    .map((t, i) => t.wallMs / ticks.filter((u) => u.label.startsWith('without links'))[i].wallMs);
+  const wall = (prefix: string) =>
+    median(ticks.filter((t) => t.label.startsWith(prefix)).map((t) => t.wallMs));
+  console.log(
+    `idle tick with the links vs without: wall ${wall('with links').toFixed(0)} ms vs ${wall('without links').toFixed(0)} ms (medians),` +
+      ` ratio median ${median(pairs).toFixed(3)}, spread ${Math.min(...pairs).toFixed(3)} to ${Math.max(...pairs).toFixed(3)} (goal: under 1.10)`,
   );
 
   await dataSource.destroy();

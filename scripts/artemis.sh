@@ -17,6 +17,9 @@
 #   bench one broker "bench": acceptor 61916, Jolokia http://127.0.0.1:8461 (benchmarks fill it)
 #   faults replication pair "primary" (62016 / 8561) and "backup" (62017 / 8562) for the fault
 #         suite, apart from "pair" so that it never kills a broker a test is using
+#   cluster symmetric cluster of two live nodes "node1" (62116 / 8661) and "node2" (62117 / 8662):
+#         a static cluster connection, ON_DEMAND, max-hops 1; redistribution off (the broker's
+#         default) but on addresses "redistributed.#" (redistribution-delay 0); 512M heap each
 #
 # The distribution and the instances live outside the repository, in $ARTEMIS_STUDIO_HOME
 # (default ~/.cache/artemis-studio). Every instance is bound to loopback.
@@ -51,7 +54,8 @@ nodes_of() {
     pair) echo "primary:200:primary backup:201:backup" ;;
     bench) echo "bench:300" ;;
     faults) echo "primary:400:primary backup:401:backup" ;;
-    *) die "unknown profile '$1' (dev, test, pair, bench, faults)" ;;
+    cluster) echo "node1:500:member node2:501:member" ;;
+    *) die "unknown profile '$1' (dev, test, pair, bench, faults, cluster)" ;;
   esac
 }
 
@@ -104,6 +108,12 @@ create_node() { # profile name offset role
                     --static-cluster "tcp://127.0.0.1:$((cluster_port + 1))") ;;
     backup) args+=(--replicated --backup --cluster-user cluster --cluster-password cluster
                    --static-cluster "tcp://127.0.0.1:$((cluster_port - 1))") ;;
+    # A member of a symmetric cluster: every other member of the profile as a static connector.
+    # `--max-hops 1`: create writes 0 unless told, and with 0 the members connect but never learn
+    # each other's queues, so nothing is load-balanced or redistributed (ARTEMIS-NOTES).
+    member) args+=(--clustered --cluster-user cluster --cluster-password cluster
+                   --static-cluster "$(member_connectors "$profile" "$name")"
+                   --max-hops 1 --message-load-balancing ON_DEMAND) ;;
   esac
   rm -rf "$dir"
   mkdir -p "$(dirname "$dir")"
@@ -113,6 +123,9 @@ create_node() { # profile name offset role
   local xml="$dir/etc/broker.xml"
   insert_before "$xml" '^[[:space:]]*</core>' "$FIXTURES/notification-plugin.xml"
   insert_before "$xml" '<security-setting match="#">' "$FIXTURES/notification-security.xml"
+  if [ "$role" = member ]; then
+    insert_before "$xml" '<address-setting match="#">' "$FIXTURES/cluster-address-settings.xml"
+  fi
   if [ "$role" = primary ]; then
     # Fail back to the primary when it returns, so failover tests can run more than once. Without
     # it the returning primary starts active beside the backup that took over: two live brokers
@@ -140,6 +153,15 @@ create_node() { # profile name offset role
   printf '\n%s = %s\n' "$OBSERVER_USER" "$OBSERVER_PASSWORD" >>"$dir/etc/artemis-users.properties"
   printf '\nviewer = %s\n' "$OBSERVER_USER" >>"$dir/etc/artemis-roles.properties"
   fingerprint >"$dir/.studio-fingerprint"
+}
+
+member_connectors() { # profile name -> the cluster acceptors of the profile's other members, comma-separated
+  local spec other offset role urls=()
+  for spec in $(nodes_of "$1"); do
+    IFS=: read -r other offset role <<<"$spec"
+    [ "$other" = "$2" ] || urls+=("tcp://127.0.0.1:$((62616 + offset))")
+  done
+  (IFS=,; echo "${urls[*]}")
 }
 
 pid_of() { # instance dir -> pid of a live JVM, or nothing

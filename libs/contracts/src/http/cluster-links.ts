@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { Instant } from '../common';
+
+/**
+ * Why messages wait on a node without consumers while their queue has consumers on another
+ * (docs/clusters.md): the node is in no cluster connection; its connection shares no bindings
+ * (max-hops 0); the address does not redistribute; it waits out a redistribution delay; the
+ * store-and-forward link towards the consumers does not drain; or Studio cannot tell.
+ */
+export const STRANDED_REASONS = [
+  'not-clustered',
+  'no-shared-bindings',
+  'redistribution-off',
+  'redistribution-delayed',
+  'link-not-draining',
+  'unknown',
+] as const;
+export const StrandedReasonSchema = z.enum(STRANDED_REASONS);
+export type StrandedReason = z.infer<typeof StrandedReasonSchema>;
+
+export const StrandedMessagesSchema = z.object({
+  queue: z.string(),
+  address: z.string(),
+  /** The node holding them, as registered. */
+  node: z.string(),
+  messages: z.number().int(),
+  oldestMessageAt: Instant.nullable(),
+  /** The nodes where the queue has consumers. */
+  consumersOn: z.array(z.string()),
+  reason: StrandedReasonSchema,
+  detail: z.string(),
+  /** The address setting that would let the broker move them, as broker.xml; null when not the cause. */
+  suggestion: z.string().nullable(),
+  /** Since when they have been seen stranded (continuously, tick after tick). */
+  since: Instant,
+  observedAt: Instant,
+});
+export type StrandedMessages = z.infer<typeof StrandedMessagesSchema>;
+
+const MemberSchema = z.object({
+  brokerNodeId: z.string(),
+  live: z.string().nullable(),
+  backup: z.string().nullable(),
+  /** The registered node this member is, matched by the broker's node id; null when none is. */
+  registeredAs: z.string().nullable(),
+});
+
+export const ClusterConnectionSchema = z.object({
+  node: z.string(),
+  name: z.string(),
+  started: z.boolean(),
+  maxHops: z.number().int(),
+  brokerNodeId: z.string(),
+  loadBalancing: z.string().nullable(),
+  /** The connection's topology: every member it knows, live and backup, this node included. */
+  members: z.array(MemberSchema),
+  /** The other members this node's connection is connected to. */
+  connectedTo: z.array(
+    z.object({ brokerNodeId: z.string(), address: z.string(), registeredAs: z.string().nullable() }),
+  ),
+  messagesPendingAcknowledgement: z.number().nullable(),
+  messagesAcknowledged: z.number().nullable(),
+  observedAt: Instant,
+});
+export type ClusterConnection = z.infer<typeof ClusterConnectionSchema>;
+
+/** The cluster as its brokers see it, beside what Studio polls, and the messages it fails to move. */
+export const ClusterLinksSchema = z.object({
+  connections: z.array(ClusterConnectionSchema),
+  /** Members of a node's topology that no registered node is: brokers Studio does not poll. */
+  unregisteredMembers: z.array(
+    MemberSchema.omit({ registeredAs: true }).extend({ seenBy: z.array(z.string()) }),
+  ),
+  /** Registered live nodes that another clustered live node's topology lacks. */
+  missingFromTopology: z.array(z.object({ node: z.string(), absentFrom: z.array(z.string()) })),
+  /** Cluster connections with max-hops 0: the nodes connect but balance and redistribute nothing. */
+  balancesNothing: z.array(z.object({ node: z.string(), connection: z.string() })),
+  stranded: z.array(StrandedMessagesSchema),
+});
+export type ClusterLinks = z.infer<typeof ClusterLinksSchema>;
+
+/** One queue's figures on one node, within its cluster-wide row. */
+const QueueOnNodeSchema = z.object({
+  node: z.string(),
+  messageCount: z.number(),
+  consumerCount: z.number(),
+  deliveringCount: z.number(),
+  addedPerSecond: z.number().nullable(),
+  acknowledgedPerSecond: z.number().nullable(),
+  oldestMessageAt: Instant.nullable(),
+});
+
+/**
+ * A queue once for the whole cluster: its figures summed over the live nodes that hold it (rates
+ * null when any node's is unknown), and each node's beside them.
+ */
+export const ClusterQueueRowSchema = z.object({
+  name: z.string(),
+  address: z.string(),
+  routingType: z.string(),
+  messageCount: z.number(),
+  consumerCount: z.number(),
+  deliveringCount: z.number(),
+  messagesAdded: z.number(),
+  messagesAcknowledged: z.number(),
+  messagesExpired: z.number(),
+  messagesKilled: z.number(),
+  addedPerSecond: z.number().nullable(),
+  acknowledgedPerSecond: z.number().nullable(),
+  expiredPerSecond: z.number().nullable(),
+  killedPerSecond: z.number().nullable(),
+  /** Paused on any node. */
+  paused: z.boolean(),
+  /** Durable on every node. */
+  durable: z.boolean(),
+  /** The oldest waiting message on any node. */
+  oldestMessageAt: Instant.nullable(),
+  /** When a figure last changed on any node. */
+  changedAt: Instant,
+  /** When its latest node snapshot was written: one that did not change is not rewritten (ADR-0019). */
+  observedAt: Instant,
+  nodes: z.array(QueueOnNodeSchema),
+  /** Where its messages wait on a node without consumers while it has consumers on another. */
+  stranded: z.array(StrandedMessagesSchema.pick({ node: true, messages: true, reason: true, since: true })),
+});
+export type ClusterQueueRow = z.infer<typeof ClusterQueueRowSchema>;
+
+export const ClusterQueuePageSchema = z.object({
+  items: z.array(ClusterQueueRowSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type ClusterQueuePage = z.infer<typeof ClusterQueuePageSchema>;
+
+/**
+ * The address setting that lets the broker move a queue's messages to the node with its
+ * consumers; null when the setting is not what keeps them.
+ */
+export function redistributionSuggestion(address: string, reason: StrandedReason): string | null {
+  if (reason !== 'redistribution-off' && reason !== 'redistribution-delayed') return null;
+  const match = address.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return [
+    '<address-settings>',
+    `  <address-setting match="${match}">`,
+    '    <!-- in ms after the last consumer on a node left: 0 moves them at once; a few seconds spare a consumer that reconnects -->',
+    '    <redistribution-delay>0</redistribution-delay>',
+    '  </address-setting>',
+    '</address-settings>',
+  ].join('\n');
+}

@@ -1,0 +1,69 @@
+import type { ClusterLinks } from '@artemis-studio/contracts';
+import { rowsOf } from '@artemis-studio/db';
+import { DatabaseService } from '@artemis-studio/platform';
+import { Injectable } from '@nestjs/common';
+import {
+  clusterLinksOf,
+  type ConnectionRecord,
+  type RegisteredNode,
+  type StrandedRecord,
+} from './cluster-links';
+
+/** The scraper's `cluster_connection` and `stranded_queue` of a cluster, beside its registered nodes. */
+@Injectable()
+export class ClusterLinksQueries {
+  constructor(private readonly database: DatabaseService) {}
+
+  async of(clusterId: string): Promise<ClusterLinks> {
+    const db = await this.database.forRequest();
+    const registered = await rowsOf<RegisteredNode>(
+      db,
+      `SELECT n.name, coalesce(s.role, 'unknown') AS role, coalesce(s.reachable, false) AS reachable,
+              s.broker_node_id AS "brokerNodeId"
+         FROM cluster_node n LEFT JOIN node_state s ON s.node_id = n.id
+        WHERE n.cluster_id = $1 ORDER BY n.position`,
+      [clusterId],
+    );
+    const connections = (
+      await rowsOf<
+        Omit<ConnectionRecord, 'messagesPendingAcknowledgement' | 'messagesAcknowledged'> & {
+          pending: string | null;
+          acknowledged: string | null;
+        }
+      >(
+        db,
+        `SELECT n.name AS node, c.name, c.started, c.max_hops AS "maxHops", c.broker_node_id AS "brokerNodeId",
+                c.load_balancing AS "loadBalancing", c.members, c.connected_to AS "connectedTo",
+                c.messages_pending_ack AS pending, c.messages_acknowledged AS acknowledged, c.observed_at AS "observedAt"
+           FROM cluster_connection c JOIN cluster_node n ON n.id = c.node_id
+          WHERE c.cluster_id = $1 ORDER BY n.position, c.name`,
+        [clusterId],
+      )
+    ).map(({ pending, acknowledged, ...c }) => ({
+      ...c,
+      messagesPendingAcknowledgement: pending === null ? null : Number(pending),
+      messagesAcknowledged: acknowledged === null ? null : Number(acknowledged),
+    }));
+    const stranded = await strandedOf(db, clusterId);
+    return clusterLinksOf(registered, connections, stranded);
+  }
+}
+
+/** A cluster's stranded messages, the most first; of some queues only when `queues` is given. */
+export async function strandedOf(
+  db: Parameters<typeof rowsOf>[0],
+  clusterId: string,
+  queues?: readonly string[],
+): Promise<StrandedRecord[]> {
+  const rows = await rowsOf<Omit<StrandedRecord, 'messages'> & { messages: string }>(
+    db,
+    `SELECT s.queue, s.address, n.name AS node, s.message_count AS messages, s.oldest_message_at AS "oldestMessageAt",
+            ARRAY(SELECT c.name FROM cluster_node c WHERE c.id = ANY(s.consumer_node_ids) ORDER BY c.position) AS "consumersOn",
+            s.reason, s.detail, s.since, s.observed_at AS "observedAt"
+       FROM stranded_queue s JOIN cluster_node n ON n.id = s.node_id
+      WHERE s.cluster_id = $1 AND ($2::text[] IS NULL OR s.queue = ANY($2::text[]))
+      ORDER BY s.message_count DESC, s.queue, n.position`,
+    [clusterId, queues ?? null],
+  );
+  return rows.map((r) => ({ ...r, messages: Number(r.messages) }));
+}

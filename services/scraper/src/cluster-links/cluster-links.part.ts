@@ -1,0 +1,111 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { ClusterPart, PartRun } from '../cluster-parts/cluster-part';
+import type { OwnedCluster } from '../cluster-parts/owned-cluster';
+import { JolokiaClient } from '../jolokia/jolokia-client';
+import { nodesRead, type ObservedCluster, type TickObserver, type TierBRead } from '../polling/tick-observer';
+import type { NodeTierB } from '../polling/tier-b';
+import { ClusterLinksRepository } from './cluster-links.repository';
+import { addressSettingsRequest, redistributionDelayOf } from './redistribution';
+import { explain, strandedCandidates, type StrandedCandidate } from './stranded-messages';
+
+/**
+ * How long an address's redistribution delay is taken as read: address settings change only when
+ * broker.xml is edited, and a read per stranded address per tick would cost a call each.
+ */
+const SETTINGS_FRESH_MS = 60_000;
+
+/** What one cluster's part keeps between ticks. */
+interface Watched {
+  cluster: OwnedCluster;
+  /** `${nodeId}|${address}` to the delay and when it was read. */
+  delays: Map<string, { delayMs: number | undefined; readAt: number }>;
+}
+
+/**
+ * The links between a cluster's live nodes (issue 59): after each tier-B tick, each node's cluster
+ * connections are stored, and every queue whose messages wait on a node without consumers while it
+ * has consumers on another is named, with why the broker leaves them there.
+ */
+@Injectable()
+export class ClusterLinksPart implements ClusterPart, TickObserver {
+  readonly serves = [] as const;
+  private readonly watched = new Map<string, Watched>();
+  private readonly log = new Logger('ClusterLinks');
+
+  constructor(
+    private readonly jolokia: JolokiaClient,
+    private readonly repository: ClusterLinksRepository,
+  ) {}
+
+  start(cluster: OwnedCluster): PartRun {
+    this.watched.set(cluster.target.id, { cluster, delays: new Map() });
+    return {
+      stop: () => this.watched.delete(cluster.target.id),
+      released: async (deleted) => {
+        if (deleted) await this.repository.forget(cluster.target.id).catch(() => undefined);
+      },
+    };
+  }
+
+  afterNodes(): void {}
+
+  /** A tick with a node unread changes nothing: what was stored stays until a complete tick. */
+  async afterQueues(observed: ObservedCluster, now: Date, tick: TierBRead): Promise<void> {
+    const reads = nodesRead(tick);
+    const watched = this.watched.get(observed.id);
+    if (reads === null || !watched) return;
+    try {
+      const connections = new Map(reads.map((r) => [r.nodeId, r.clusterConnections ?? null]));
+      const nodeName = (id: string) => observed.nodes.find((n) => n.id === id)?.name ?? id;
+      const candidates = strandedCandidates(reads);
+      const delays = await this.redistributionDelays(watched, candidates, now);
+      const stranded = candidates.map((c) =>
+        explain(c, { connections, reads, nodeName }, delays.get(`${c.nodeId}|${c.address}`)),
+      );
+      await this.repository.record(
+        observed.id,
+        now,
+        reads.map((r: NodeTierB) => ({ nodeId: r.nodeId, connections: r.clusterConnections ?? null })),
+        stranded,
+      );
+    } catch (err) {
+      this.log.warn(`cluster ${observed.name}: links not recorded this tick: ${(err as Error).message}`);
+    }
+  }
+
+  /** Each candidate's address settings, read once a minute per node and address, in one call per node. */
+  private async redistributionDelays(
+    watched: Watched,
+    candidates: readonly StrandedCandidate[],
+    now: Date,
+  ): Promise<Map<string, number | undefined>> {
+    const stale = new Map<string, Set<string>>();
+    for (const c of candidates) {
+      const held = watched.delays.get(`${c.nodeId}|${c.address}`);
+      if (held && now.getTime() - held.readAt < SETTINGS_FRESH_MS) continue;
+      stale.set(c.nodeId, (stale.get(c.nodeId) ?? new Set()).add(c.address));
+    }
+    for (const [nodeId, addresses] of stale) {
+      const node = watched.cluster.liveNodes().find((n) => n.id === nodeId);
+      const brokerName = watched.cluster.brokerName(nodeId);
+      if (!node || !brokerName) continue;
+      const list = [...addresses];
+      const answers = await this.jolokia
+        .bulk(
+          watched.cluster.jolokiaTarget(node),
+          list.map((a) => addressSettingsRequest(brokerName, a)),
+        )
+        .catch(() => [] as const);
+      list.forEach((address, i) =>
+        watched.delays.set(`${nodeId}|${address}`, {
+          delayMs: redistributionDelayOf(answers[i]),
+          readAt: answers[i] ? now.getTime() : 0,
+        }),
+      );
+    }
+    // Only what is stranded now is kept: the map stays as small as the list.
+    const current = new Set(candidates.map((c) => `${c.nodeId}|${c.address}`));
+    for (const key of watched.delays.keys()) if (!current.has(key)) watched.delays.delete(key);
+    return new Map([...watched.delays].map(([key, held]) => [key, held.delayMs]));
+  }
+}

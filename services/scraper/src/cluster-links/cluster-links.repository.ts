@@ -1,0 +1,100 @@
+import { DatabaseService } from '@artemis-studio/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ClusterConnectionReading } from '../topology/cluster-connection';
+import type { StrandedQueue } from './stranded-messages';
+
+/** A live node's cluster connections as one tick read them; null: unread, its last rows stay. */
+export interface NodeConnections {
+  nodeId: string;
+  connections: readonly ClusterConnectionReading[] | null;
+}
+
+/**
+ * `cluster_connection` and `stranded_queue`, rewritten at each tier-B tick of the cluster. A
+ * stranded queue keeps its `since` while it stays stranded, whatever its count or reason.
+ */
+@Injectable()
+export class ClusterLinksRepository {
+  constructor(@Inject(DatabaseService) private readonly database: Pick<DatabaseService, 'whenReady'>) {}
+
+  async record(
+    clusterId: string,
+    observedAt: Date,
+    nodes: readonly NodeConnections[],
+    stranded: readonly StrandedQueue[],
+  ): Promise<void> {
+    const db = await this.database.whenReady();
+    const read = nodes.filter((n) => n.connections !== null);
+    const rows = read.flatMap((n) => n.connections!.map((c) => ({ nodeId: n.nodeId, c })));
+    const column = <T>(of: (r: (typeof rows)[number]) => T) => rows.map(of);
+    const strandedColumn = <T>(of: (s: StrandedQueue) => T) => stranded.map(of);
+    await db.transaction(async (tx) => {
+      // A node no longer live, or read again, loses its rows; one that could not be read keeps them.
+      await tx.query(
+        `DELETE FROM cluster_connection WHERE cluster_id = $1 AND (node_id <> ALL($2::uuid[]) OR node_id = ANY($3::uuid[]))`,
+        [clusterId, nodes.map((n) => n.nodeId), read.map((n) => n.nodeId)],
+      );
+      if (rows.length > 0)
+        await tx.query(
+          `INSERT INTO cluster_connection (cluster_id, observed_at, node_id, name, started, max_hops, broker_node_id,
+                                           load_balancing, members, connected_to, messages_pending_ack, messages_acknowledged)
+           SELECT $1, $2, t.* FROM unnest($3::uuid[], $4::text[], $5::bool[], $6::int[], $7::text[], $8::text[],
+                                          $9::jsonb[], $10::jsonb[], $11::bigint[], $12::bigint[])
+             AS t(node_id, name, started, max_hops, broker_node_id, load_balancing, members, connected_to,
+                  messages_pending_ack, messages_acknowledged)`,
+          [
+            clusterId,
+            observedAt,
+            column((r) => r.nodeId),
+            column((r) => r.c.name),
+            column((r) => r.c.started),
+            column((r) => r.c.maxHops),
+            column((r) => r.c.brokerNodeId),
+            column((r) => r.c.loadBalancing),
+            column((r) => JSON.stringify(r.c.members)),
+            column((r) => JSON.stringify(r.c.connectedTo)),
+            column((r) => r.c.messagesPendingAcknowledgement),
+            column((r) => r.c.messagesAcknowledged),
+          ],
+        );
+      if (stranded.length > 0)
+        await tx.query(
+          `INSERT INTO stranded_queue (cluster_id, observed_at, since, node_id, queue, address, message_count,
+                                       oldest_message_at, consumer_node_ids, reason, detail)
+           SELECT $1, $2, $2, t.node_id, t.queue, t.address, t.message_count, t.oldest_message_at,
+                  ARRAY(SELECT jsonb_array_elements_text(t.consumer_node_ids))::uuid[], t.reason, t.detail
+             FROM unnest($3::uuid[], $4::text[], $5::text[], $6::bigint[], $7::timestamptz[], $8::jsonb[],
+                         $9::text[], $10::text[])
+               AS t(node_id, queue, address, message_count, oldest_message_at, consumer_node_ids, reason, detail)
+           ON CONFLICT (node_id, queue) DO UPDATE SET
+             address = excluded.address, message_count = excluded.message_count,
+             oldest_message_at = excluded.oldest_message_at, consumer_node_ids = excluded.consumer_node_ids,
+             reason = excluded.reason, detail = excluded.detail, observed_at = excluded.observed_at`,
+          [
+            clusterId,
+            observedAt,
+            strandedColumn((s) => s.nodeId),
+            strandedColumn((s) => s.queue),
+            strandedColumn((s) => s.address),
+            strandedColumn((s) => s.messages),
+            strandedColumn((s) => s.oldestMessageAt),
+            strandedColumn((s) => JSON.stringify(s.consumerNodeIds)),
+            strandedColumn((s) => s.reason),
+            strandedColumn((s) => s.detail),
+          ],
+        );
+      // No longer stranded (moved, consumed, a consumer came): gone from the list.
+      await tx.query(`DELETE FROM stranded_queue WHERE cluster_id = $1 AND observed_at < $2`, [
+        clusterId,
+        observedAt,
+      ]);
+    });
+  }
+
+  /** A cluster let go of for good: its rows go with it (the foreign keys take them on deletion). */
+  async forget(clusterId: string): Promise<void> {
+    const db = await this.database.whenReady();
+    await db.query(`DELETE FROM stranded_queue WHERE cluster_id = $1`, [clusterId]);
+    await db.query(`DELETE FROM cluster_connection WHERE cluster_id = $1`, [clusterId]);
+  }
+}

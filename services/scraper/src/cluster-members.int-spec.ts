@@ -1,0 +1,218 @@
+import { createDataSource } from '@artemis-studio/db';
+import { SettingsRepository } from '@artemis-studio/platform';
+import {
+  artemis,
+  brokerCluster,
+  brokerExec,
+  fillQueue,
+  insertCluster,
+  openAmqpClient,
+  startBroker,
+  startService,
+  testDatabaseUrl,
+  waitFor,
+  type BrokerProfile,
+  type RunningService,
+} from '@artemis-studio/testing';
+import type { DataSource } from 'typeorm';
+import { ScraperModule } from './app.module';
+import { TICK_MS } from './scraper-stack.fixture';
+
+/** The profile seen as one of its nodes: the testing helpers speak to a profile's first node. */
+const node = (cluster: BrokerProfile, i: number): BrokerProfile => ({
+  ...cluster,
+  nodes: [cluster.nodes[i]],
+});
+
+/**
+ * Studio against the clusters operators run: the `cluster` profile's two live nodes, joined by a
+ * static cluster connection with max-hops 1, redistribution off but on `redistributed.#`.
+ */
+/** A `stranded_queue` row as the tests read it. */
+interface Stranded {
+  node_id: string;
+  message_count: string;
+  consumer_node_ids: string[];
+  reason: string;
+  detail: string;
+  since: Date;
+}
+
+describe('a symmetric cluster of two live nodes', () => {
+  let cluster: BrokerProfile;
+  let db: DataSource;
+  let scraper: RunningService;
+  let clusterId: string;
+  let nodeIds: string[];
+  let strandedRule: string;
+  /** The stranded rule's alert on held.orders as last evaluated: [state, value]. */
+  const strandedAlert = async (): Promise<[string, number] | null> => {
+    const rows: { state: string; value: number }[] = await db.query(
+      `SELECT state, value FROM alert WHERE rule_id = $1 ORDER BY started_at DESC LIMIT 1`,
+      [strandedRule],
+    );
+    return rows[0] ? [rows[0].state, rows[0].value] : null;
+  };
+  const closers: (() => Promise<unknown>)[] = [];
+
+  /** What Studio stored of a queue on each node, as [messages, consumers], node 1 first. */
+  const perNode = async (queue: string): Promise<([number, number] | null)[]> => {
+    const rows: { node_id: string; message_count: string; consumer_count: number }[] = await db.query(
+      `SELECT node_id, message_count, consumer_count FROM queue_snapshot WHERE cluster_id = $1 AND name = $2`,
+      [clusterId, queue],
+    );
+    return nodeIds.map((id) => {
+      const row = rows.find((r) => r.node_id === id);
+      return row ? [Number(row.message_count), row.consumer_count] : null;
+    });
+  };
+
+  /** The queue on both nodes, ten messages sent to node 2, then a consumer (given no credit) on node 1. */
+  const strandable = async (queue: string): Promise<void> => {
+    for (const i of [0, 1])
+      await brokerExec(node(cluster, i), 'createQueue(java.lang.String,boolean)', [
+        JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST' }),
+        true,
+      ]);
+    await fillQueue(node(cluster, 1), queue, 10);
+    const client = await openAmqpClient(cluster.nodes[0].amqpUrl, cluster.user, cluster.password);
+    closers.push(() => client.close());
+    // No credit: the consumer holds nothing, so where the messages wait stays visible.
+    await client.createReceiver({ source: { address: queue, capabilities: ['queue'] }, credit_window: 0 });
+  };
+
+  beforeAll(async () => {
+    cluster = await startBroker('cluster');
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    const settings = new SettingsRepository(db);
+    await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
+    await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
+    ({ id: clusterId, nodeIds } = await insertCluster(db, brokerCluster(cluster)));
+    [{ id: strandedRule }] = await db.query(
+      `INSERT INTO alert_rule (cluster_id, name, kind, subjects, for_seconds, severity)
+       VALUES ($1, 'Stranded orders', 'queue-stranded', 'held.orders', 0, 'warning') RETURNING id`,
+      [clusterId],
+    );
+    scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+  });
+
+  afterAll(async () => {
+    for (const close of closers) await close().catch(() => undefined);
+    await scraper?.close();
+    const settings = new SettingsRepository(db);
+    await settings.reset('artemis-studio.scrape.tier-a-millis');
+    await settings.reset('artemis-studio.scrape.tier-b-millis');
+    await db.destroy();
+    // Two more JVMs are not left running beside the suites that follow.
+    await artemis('reset', 'cluster');
+  });
+
+  it('polls both members as live nodes of one cluster', async () => {
+    await waitFor('both nodes observed live', async () => {
+      const rows: { role: string }[] = await db.query(
+        `SELECT role FROM node_state WHERE cluster_id = $1 AND reachable`,
+        [clusterId],
+      );
+      return rows.length === 2 && rows.every((r) => r.role === 'live');
+    });
+  });
+
+  it('shows messages left on the node without consumers while the consumer is on the other (redistribution off)', async () => {
+    await strandable('held.orders');
+    await waitFor('node 1 consumer and node 2 messages stored', async () => {
+      const [one, two] = await perNode('held.orders');
+      return one?.[1] === 1 && two?.[0] === 10;
+    });
+    // They stay: three more ticks change nothing on either node.
+    await new Promise((resolve) => setTimeout(resolve, 3 * TICK_MS));
+    expect(await perNode('held.orders')).toEqual([
+      [0, 1],
+      [10, 0],
+    ]);
+  });
+
+  it('names them stranded on node 2, the consumer on node 1, because the address does not redistribute', async () => {
+    const rows = await waitFor('held.orders stranded', async () => {
+      const found: Stranded[] = await db.query(
+        `SELECT node_id, message_count, consumer_node_ids, reason, detail, since FROM stranded_queue
+          WHERE cluster_id = $1 AND queue = 'held.orders'`,
+        [clusterId],
+      );
+      return found.length > 0 ? found : undefined;
+    });
+    expect(rows).toEqual([
+      expect.objectContaining({
+        node_id: nodeIds[1],
+        message_count: '10',
+        consumer_node_ids: [nodeIds[0]],
+        reason: 'redistribution-off',
+      }),
+    ]);
+    expect(rows[0].detail).toContain('redistribution is off for held.orders');
+    // Still stranded a tick later: since stays when it was first seen.
+    await new Promise((resolve) => setTimeout(resolve, 2 * TICK_MS));
+    const [again]: Stranded[] = await db.query(
+      `SELECT since FROM stranded_queue WHERE cluster_id = $1 AND queue = 'held.orders'`,
+      [clusterId],
+    );
+    expect(again.since).toEqual(rows[0].since);
+    // The rule on them fires, with how many.
+    await waitFor('the stranded rule firing', async () => (await strandedAlert())?.[0] === 'firing');
+    expect(await strandedAlert()).toEqual(['firing', 10]);
+  });
+
+  it('resolves the alert and forgets them once node 2 has a consumer of its own', async () => {
+    const client = await openAmqpClient(cluster.nodes[1].amqpUrl, cluster.user, cluster.password);
+    closers.push(() => client.close());
+    await client.createReceiver({
+      source: { address: 'held.orders', capabilities: ['queue'] },
+      credit_window: 0,
+    });
+    await waitFor('the stranded rule resolved', async () => (await strandedAlert())?.[0] === 'resolved');
+    const left: unknown[] = await db.query(
+      `SELECT 1 FROM stranded_queue WHERE cluster_id = $1 AND queue = 'held.orders'`,
+      [clusterId],
+    );
+    expect(left).toEqual([]);
+  });
+
+  it('stores each node’s cluster connection: started, max-hops 1, both members in its topology', async () => {
+    const rows: {
+      node_id: string;
+      started: boolean;
+      max_hops: number;
+      broker_node_id: string;
+      members: { brokerNodeId: string; live: string }[];
+    }[] = await db.query(
+      `SELECT node_id, started, max_hops, broker_node_id, members FROM cluster_connection WHERE cluster_id = $1`,
+      [clusterId],
+    );
+    expect(rows.map((r) => [r.node_id, r.started, r.max_hops]).sort()).toEqual(
+      nodeIds.map((id) => [id, true, 1]).sort(),
+    );
+    const brokerIds = rows.map((r) => r.broker_node_id).sort();
+    for (const row of rows) expect(row.members.map((m) => m.brokerNodeId).sort()).toEqual(brokerIds);
+    // The members' live connectors are the cluster acceptors scripts/artemis.sh gives the nodes.
+    expect(rows.flatMap((r) => r.members.map((m) => m.live)).sort()).toEqual([
+      '127.0.0.1:63116',
+      '127.0.0.1:63116',
+      '127.0.0.1:63117',
+      '127.0.0.1:63117',
+    ]);
+  });
+
+  it('shows them follow the consumer to the other node where the address redistributes (redistribution-delay 0)', async () => {
+    await strandable('redistributed.orders');
+    await waitFor('the messages moved to node 1, where the consumer is', async () => {
+      const [one, two] = await perNode('redistributed.orders');
+      return one?.[0] === 10 && one?.[1] === 1 && two?.[0] === 0;
+    });
+    // A tick after they moved, nothing of theirs is stranded.
+    await new Promise((resolve) => setTimeout(resolve, 2 * TICK_MS));
+    const stranded: unknown[] = await db.query(
+      `SELECT 1 FROM stranded_queue WHERE cluster_id = $1 AND queue = 'redistributed.orders'`,
+      [clusterId],
+    );
+    expect(stranded).toEqual([]);
+  });
+});
