@@ -27,9 +27,14 @@ const DOCS_SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 /** Kept by CI as artifacts of the run. */
 const RUN_SCREENSHOTS = join(ROOT, 'web', 'test-results', 'screenshots');
 
-/** Before a run: a scenario renamed or removed leaves no stale picture behind. */
+/**
+ * Before a run: a scenario renamed or removed leaves no stale picture behind. A run narrowed
+ * with `-t` keeps the committed pictures: clearing them there deleted every screen the run
+ * did not visit.
+ */
 export function clearScreenshots(): void {
-  for (const dir of [DOCS_SCREENSHOTS, RUN_SCREENSHOTS]) {
+  const narrowed = process.argv.some((arg) => arg === '-t' || arg.startsWith('--testNamePattern'));
+  for (const dir of narrowed ? [RUN_SCREENSHOTS] : [DOCS_SCREENSHOTS, RUN_SCREENSHOTS]) {
     mkdirSync(dir, { recursive: true });
     for (const file of readdirSync(dir)) if (file.endsWith('.png')) rmSync(join(dir, file));
   }
