@@ -19,6 +19,11 @@ interface Watched {
   cluster: OwnedCluster;
   /** `${nodeId}|${address}` to the delay and when it was read. */
   delays: Map<string, { delayMs: number | undefined; readAt: number }>;
+  /**
+   * The last tick stored no link and no stranded queue: the tables hold nothing of the cluster.
+   * A broker outside any cluster (most registrations) then costs no transaction per tick.
+   */
+  storedNothing: boolean;
 }
 
 /**
@@ -38,7 +43,7 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
   ) {}
 
   start(cluster: OwnedCluster): PartRun {
-    this.watched.set(cluster.target.id, { cluster, delays: new Map() });
+    this.watched.set(cluster.target.id, { cluster, delays: new Map(), storedNothing: false });
     return {
       stop: () => this.watched.delete(cluster.target.id),
       released: async (deleted) => {
@@ -62,12 +67,15 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
       const stranded = candidates.map((c) =>
         explain(c, { connections, reads, nodeName }, delays.get(`${c.nodeId}|${c.address}`)),
       );
+      const nothing = stranded.length === 0 && reads.every((r) => r.clusterConnections?.length === 0);
+      if (nothing && watched.storedNothing) return;
       await this.repository.record(
         observed.id,
         now,
         reads.map((r: NodeTierB) => ({ nodeId: r.nodeId, connections: r.clusterConnections ?? null })),
         stranded,
       );
+      watched.storedNothing = nothing;
     } catch (err) {
       this.log.warn(`cluster ${observed.name}: links not recorded this tick: ${(err as Error).message}`);
     }
