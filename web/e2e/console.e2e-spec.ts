@@ -1018,6 +1018,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await stranded.getByRole('cell', { name: 'held.orders', exact: true }).waitFor();
       await stranded.getByText('redistribution is off for the address (redistribution-delay -1)').waitFor();
       await page.getByText('<redistribution-delay>0</redistribution-delay>', { exact: false }).waitFor();
+      // Beside the health, which reads only the nodes: what is stranded, in one figure.
+      expect(await page.getByTestId('stranded-count').textContent()).toBe('1 queue stranded, 10 messages');
       await connections.scrollIntoViewIfNeeded();
       await screenshot(page, '20-cluster-connections');
       await stranded.scrollIntoViewIfNeeded();

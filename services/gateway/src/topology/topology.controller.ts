@@ -2,7 +2,6 @@ import { TopologySchema } from '@artemis-studio/contracts';
 import { Controller, Get } from '@nestjs/common';
 import { Access } from '../access/permission';
 import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
-import {} from '../http/validation.pipe';
 import { TopologyQueries } from './topology.queries';
 import { Describe } from '../openapi/operation';
 

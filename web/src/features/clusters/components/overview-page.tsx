@@ -100,6 +100,13 @@ function NodesTable({ topology }: { topology: Topology }) {
   );
 }
 
+/** "3 queues stranded, 1,240 messages": the figure an operator weighs before reading the list. */
+function strandedText(stranded: readonly { messages: number }[]): string {
+  const messages = stranded.reduce((sum, s) => sum + s.messages, 0);
+  const queues = `${stranded.length} ${stranded.length === 1 ? 'queue' : 'queues'} stranded`;
+  return `${queues}, ${messages.toLocaleString('en')} ${messages === 1 ? 'message' : 'messages'}`;
+}
+
 /** Whether a notifier crash or restart loses what the brokers send meanwhile (ADR-0015). */
 function ModeBadge({ mode }: { mode: NonNullable<CapabilityVerdict['mode']> }) {
   return mode === 'durable' ? (
@@ -171,6 +178,12 @@ export function OverviewPage() {
         <Group>
           <Title order={2}>{detail.data?.name ?? 'Cluster'}</Title>
           {topology.data && <HealthBadge health={topology.data.health} />}
+          {/* The nodes' health says nothing of messages no consumer can reach: said beside it. */}
+          {(links.data?.stranded.length ?? 0) > 0 && (
+            <Badge color="orange" variant="light" data-testid="stranded-count">
+              {strandedText(links.data!.stranded)}
+            </Badge>
+          )}
         </Group>
         <SegmentedControl
           aria-label="Time range"
