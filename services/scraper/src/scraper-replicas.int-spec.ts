@@ -1,22 +1,41 @@
 import { buckets } from '@artemis-studio/contracts';
-import { NodeStateEntity } from '@artemis-studio/db';
+import { createDataSource, NodeStateEntity } from '@artemis-studio/db';
+import { SettingsRepository } from '@artemis-studio/platform';
 import {
   brokerCluster,
+  createTestDatabase,
   insertCluster,
   spawnService,
   waitFor,
   type ServiceProcess,
 } from '@artemis-studio/testing';
 
-import { ScraperStack } from './scraper-stack.fixture';
+import type { DataSource } from 'typeorm';
+import { ScraperStack, TICK_MS } from './scraper-stack.fixture';
 
 describe('two scrapers sharing the clusters, against a real broker, PostgreSQL and NATS', () => {
   const stack = new ScraperStack();
+  // A database of its own: the run's shared one holds every earlier suite's clusters, and two
+  // replicas polling hundreds of them a second on two cores let their heartbeats lapse (CI failed
+  // here twice in five runs; reproduced locally with 150 clusters registered beside).
+  let own: Awaited<ReturnType<typeof createTestDatabase>>;
+  let db: DataSource;
 
   beforeAll(async () => {
     await stack.start();
+    own = await createTestDatabase({ migrated: true });
+    db = await createDataSource({ url: own.url, poolSize: 2 }).initialize();
+    const settings = new SettingsRepository(db);
+    await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
+    await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
+    // As the harness does for the shared database: no notification ring left on the test broker.
+    await settings.put('artemis-studio.notifications.ring-size', 0);
   });
-  afterAll(() => stack.stop());
+  afterAll(async () => {
+    await stack.stop();
+    await db?.destroy();
+    await own?.drop();
+  });
 
   const replicas: ServiceProcess[] = [];
   afterAll(async () => {
@@ -26,11 +45,11 @@ describe('two scrapers sharing the clusters, against a real broker, PostgreSQL a
   it('poll each cluster from one replica, and a killed owner is replaced within 3 lease TTLs', async () => {
     const ttl = 2000;
     const clusters = [
-      await insertCluster(stack.db, brokerCluster(stack.broker)),
-      await insertCluster(stack.db, brokerCluster(stack.broker)),
+      await insertCluster(db, brokerCluster(stack.broker)),
+      await insertCluster(db, brokerCluster(stack.broker)),
     ];
-    replicas.push(await spawnService('scraper', 18181, { LEASE_TTL_MS: String(ttl) }));
-    replicas.push(await spawnService('scraper', 18182, { LEASE_TTL_MS: String(ttl) }));
+    replicas.push(await spawnService('scraper', 18181, { LEASE_TTL_MS: String(ttl), DATABASE_URL: own.url }));
+    replicas.push(await spawnService('scraper', 18182, { LEASE_TTL_MS: String(ttl), DATABASE_URL: own.url }));
     const leases = await stack.bus.kv(buckets.leases);
     const ownerOf = async (clusterId: string) => (await leases.get(`scraper.${clusterId}`))?.value.owner;
 
@@ -75,7 +94,7 @@ describe('two scrapers sharing the clusters, against a real broker, PostgreSQL a
       await waitFor(
         'fresh node state for both clusters',
         async () => {
-          const states = await stack.db
+          const states = await db
             .getRepository(NodeStateEntity)
             .findBy(clusters.map((c) => ({ nodeId: c.nodeIds[0] })));
           seen = states.map((s) => `${s.observedAt.toISOString()} ${s.reason ?? 'ok'}`).join('; ');
