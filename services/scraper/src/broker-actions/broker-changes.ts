@@ -8,16 +8,11 @@ import {
 } from '@artemis-studio/contracts';
 import type { ClusterTargetNode } from '@artemis-studio/db';
 import type { JolokiaRequest, JolokiaResponse, JolokiaTarget } from '../jolokia/jolokia-client';
-import { quoted } from '../jolokia/attribute-values';
+import { addressMbean, brokerMbean } from '../jolokia/attribute-values';
 import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import { absentResult, findQueue, parseFound, refusedResult, unreachedResult } from './queue-action-calls';
 import { onNodeInLane, refuseWhenNothingHappened, type ActionJolokia } from './queue-actions';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
-
-const brokerMbean = (broker: string) => `org.apache.activemq.artemis:broker=${quoted(broker)}`;
-
-const addressMbean = (broker: string, address: string) =>
-  `${brokerMbean(broker)},component=addresses,address=${quoted(address)}`;
 
 /** The broker operation that makes the change on one node (a send is on its queue's or address's MBean). */
 function changeCall(broker: string, change: BrokerChange, sendMbean?: string): JolokiaRequest {

@@ -1,5 +1,5 @@
 import type { NodeActionResult, QueueAction } from '@artemis-studio/contracts';
-import { count, flag, quoted, text } from '../jolokia/attribute-values';
+import { brokerMbean, count, flag, quoted, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 const STATE_ATTRIBUTES = ['MessageCount', 'ConsumerCount', 'Paused', 'Address'];
@@ -7,7 +7,7 @@ const STATE_ATTRIBUTES = ['MessageCount', 'ConsumerCount', 'Paused', 'Address'];
 /** Every queue MBean of that name on the broker, whatever its address and routing type. */
 export const findQueue = (broker: string, queue: string): JolokiaRequest => ({
   type: 'read',
-  mbean: `org.apache.activemq.artemis:broker=${quoted(broker)},component=addresses,address=*,subcomponent=queues,routing-type=*,queue=${quoted(queue)}`,
+  mbean: `${brokerMbean(broker)},component=addresses,address=*,subcomponent=queues,routing-type=*,queue=${quoted(queue)}`,
   attribute: STATE_ATTRIBUTES,
 });
 
@@ -65,7 +65,7 @@ export function actionCall(
       // removeConsumers false: a queue with consumers is refused by the broker, not cut from under them.
       return {
         type: 'exec',
-        mbean: `org.apache.activemq.artemis:broker=${quoted(broker)}`,
+        mbean: brokerMbean(broker),
         operation: 'destroyQueue(java.lang.String,boolean)',
         arguments: [queue, false],
       };

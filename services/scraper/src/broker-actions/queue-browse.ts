@@ -6,7 +6,7 @@ import {
   type QueueBrowseCall,
   type QueueMessagesPage,
 } from '@artemis-studio/contracts';
-import { count, quoted, text } from '../jolokia/attribute-values';
+import { brokerMbean, count, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import { readState, type QueueState } from './queue-action-calls';
@@ -114,7 +114,7 @@ function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): 
 /** The address settings that apply to the queue's address (its browse limit among them). */
 export const addressSettings = (broker: string, address: string): JolokiaRequest => ({
   type: 'exec',
-  mbean: `org.apache.activemq.artemis:broker=${quoted(broker)}`,
+  mbean: brokerMbean(broker),
   operation: 'getAddressSettingsAsJSON(java.lang.String)',
   arguments: [address],
 });

@@ -18,6 +18,13 @@ export function quoted(value: string): string {
   return `"${value.replace(/[\\"*?\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`;
 }
 
+/** The broker's own MBean, where its operations and node-wide attributes are. */
+export const brokerMbean = (broker: string): string => `org.apache.activemq.artemis:broker=${quoted(broker)}`;
+
+/** An address's MBean on a broker. */
+export const addressMbean = (broker: string, address: string): string =>
+  `${brokerMbean(broker)},component=addresses,address=${quoted(address)}`;
+
 /**
  * The value of a quoted key of an MBean name (`queue="orders"`): Artemis quotes queue and address
  * names (ObjectName.quote), so a queue or address whose name attribute failed is still known by

@@ -1,6 +1,6 @@
 import { NOTIFICATION_ADDRESS } from '@artemis-studio/contracts';
 import { v5 as nameBasedUuid } from 'uuid';
-import { attributeError, count, quoted, text } from '../jolokia/attribute-values';
+import { attributeError, brokerMbean, count, quoted, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 
 /**
@@ -107,7 +107,7 @@ export function planRing(size: number, found: RingReading | undefined, unwantedF
 
 /** The management call of a step, on the broker MBean. */
 export function ringCall(broker: string, queue: string, step: RingStep): JolokiaRequest {
-  const mbean = `org.apache.activemq.artemis:broker=${quoted(broker)}`;
+  const mbean = brokerMbean(broker);
   switch (step.kind) {
     case 'create':
       return {
