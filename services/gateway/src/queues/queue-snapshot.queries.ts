@@ -64,17 +64,20 @@ interface QueueSnapshotRecord {
 }
 
 /** The counters (bigint, as text) and rates of a queue row, per node or summed over the nodes. */
-export function countsAndRates(r: {
-  delivering_count: string;
-  messages_added: string;
-  messages_acknowledged: string;
-  messages_expired: string;
-  messages_killed: string;
-  added_per_second: number | null;
-  acknowledged_per_second: number | null;
-  expired_per_second: number | null;
-  killed_per_second: number | null;
-}) {
+export function countsAndRates(
+  r: Pick<
+    QueueSnapshotRecord,
+    | 'delivering_count'
+    | 'messages_added'
+    | 'messages_acknowledged'
+    | 'messages_expired'
+    | 'messages_killed'
+    | 'added_per_second'
+    | 'acknowledged_per_second'
+    | 'expired_per_second'
+    | 'killed_per_second'
+  >,
+) {
   return {
     deliveringCount: Number(r.delivering_count),
     messagesAdded: Number(r.messages_added),
