@@ -31,15 +31,14 @@ describe('two scrapers sharing the clusters, against a real broker, PostgreSQL a
     // As the harness does for the shared database: no notification ring left on the test broker.
     await settings.put('artemis-studio.notifications.ring-size', 0);
   });
+  const replicas: ServiceProcess[] = [];
+  // The replicas stop before the broker they poll and the database they write go away (Jest runs
+  // afterAll hooks in the order declared, so two hooks stopped them last).
   afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
     await stack.stop();
     await db?.destroy();
     await own?.drop();
-  });
-
-  const replicas: ServiceProcess[] = [];
-  afterAll(async () => {
-    await Promise.all(replicas.map((r) => r.stop()));
   });
 
   it('poll each cluster from one replica, and a killed owner is replaced within 3 lease TTLs', async () => {
