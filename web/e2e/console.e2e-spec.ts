@@ -1024,6 +1024,30 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await screenshot(page, '20-cluster-connections');
       await stranded.scrollIntoViewIfNeeded();
       await screenshot(page, '20-cluster-stranded');
+
+      // The fix, from the queue's page: the broker counts them on node 2, then a job moves them
+      // through the cluster connection to node 1, where the consumer is.
+      await stranded.getByRole('link', { name: 'held.orders' }).click();
+      const notice = page.getByTestId('stranded-on-node2');
+      await notice.waitFor({ timeout: 30_000 });
+      await notice.getByRole('button', { name: 'Move them to node1…' }).click();
+      const confirmation = page.getByTestId('message-job-confirmation');
+      await confirmation
+        .getByText('Move 10 messages of held.orders from node2 to node1?')
+        .waitFor({ timeout: 30_000 });
+      await screenshot(page, '20-stranded-move');
+      await confirmation.getByRole('button', { name: 'Move 10 messages' }).click();
+      await page.getByText('moved 10 of 10 messages to node1').waitFor({ timeout: 30_000 });
+      // The broker's own depths as the page reads them: all ten on node 1, none left on node 2.
+      await waitFor(
+        'node 1 holding the ten and node 2 none',
+        async () =>
+          (await page.getByTestId('depth-node1').textContent()) === '10' &&
+          (await page.getByTestId('depth-node2').textContent()) === '0',
+        { timeoutMs: 30_000 },
+      );
+      await notice.waitFor({ state: 'detached', timeout: 30_000 });
+      await screenshot(page, '20-stranded-moved');
       await page.close();
     } finally {
       for (const close of closers) await close().catch(() => undefined);

@@ -18,6 +18,7 @@ interface MessageJobRow {
   chosen: number | null;
   target: string | null;
   quarantine: boolean;
+  to_node: string | null;
   batch_size: number;
   planned: BrokerCount | null;
   nodes: MessageJobNode[];
@@ -42,6 +43,7 @@ const jobOf = (r: MessageJobRow): MessageJob => ({
   chosen: r.chosen,
   target: r.target,
   quarantine: r.quarantine,
+  toNode: r.to_node,
   batchSize: r.batch_size,
   planned: r.planned,
   processed: r.nodes.reduce((sum, n) => sum + n.processed, 0),
@@ -68,6 +70,7 @@ export type NewMessageJob = Pick<
   | 'chosen'
   | 'target'
   | 'quarantine'
+  | 'toNode'
   | 'batchSize'
   | 'planned'
   | 'nodes'
@@ -94,8 +97,8 @@ export class MessageJobRepository {
     const row = await firstRow<MessageJobRow>(
       this.sql,
       `INSERT INTO message_job (id, cluster_id, queue, kind, status, filter, origin, chosen, target,
-         quarantine, batch_size, planned, nodes, cancellable, requested_by)
-       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
        RETURNING *`,
       [
         job.id,
@@ -112,6 +115,7 @@ export class MessageJobRepository {
         JSON.stringify(job.nodes),
         job.cancellable,
         job.requestedBy,
+        job.toNode,
       ],
     );
     return jobOf(row!);

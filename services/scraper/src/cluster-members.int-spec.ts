@@ -1,14 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { ownerRpcs, StartMessageJobRequestSchema } from '@artemis-studio/contracts';
 import { createDataSource } from '@artemis-studio/db';
 import { SettingsRepository } from '@artemis-studio/platform';
 import {
   artemis,
   brokerCluster,
   brokerExec,
+  depthOf,
   fillQueue,
   insertCluster,
   openAmqpClient,
   startBroker,
   startService,
+  testBus,
   testDatabaseUrl,
   waitFor,
   type BrokerProfile,
@@ -173,6 +177,70 @@ describe('a symmetric cluster of two live nodes', () => {
     await waitFor('the queue gone from the stranded list', async () => {
       const left: unknown[] = await db.query(
         `SELECT 1 FROM stranded_queue WHERE cluster_id = $1 AND queue = 'held.orders'`,
+        [clusterId],
+      );
+      return left.length === 0;
+    });
+  });
+
+  it('moves stranded messages to the node with consumers: counted first, then the broker agrees with the job', async () => {
+    await strandable('stranded.payments');
+    await waitFor('stranded.payments stranded on node 2', async () => {
+      const found: Stranded[] = await db.query(
+        `SELECT node_id FROM stranded_queue WHERE cluster_id = $1 AND queue = 'stranded.payments'`,
+        [clusterId],
+      );
+      return found[0]?.node_id === nodeIds[1];
+    });
+    const [from, to] = [cluster.nodes[1].name, cluster.nodes[0].name];
+    const bus = testBus('cluster-members-test');
+    closers.push(() => bus.close());
+    const ask = { key: clusterId, timeoutMs: 10_000 };
+    // The dry run: the broker's count on the holding node only.
+    const impact = await bus.request(
+      ownerRpcs.messageJobImpact,
+      { clusterId, queue: 'stranded.payments', kind: 'move', node: from },
+      ask,
+    );
+    expect(impact.messages).toEqual({ count: 10, atLeast: false });
+    expect(impact.nodes.map((n) => n.node)).toEqual([from]);
+    const job = await bus.request(
+      ownerRpcs.messageJobStart,
+      {
+        clusterId,
+        jobId: randomUUID(),
+        queue: 'stranded.payments',
+        job: StartMessageJobRequestSchema.parse({ kind: 'move', node: from, toNode: to, batchSize: 4 }),
+        requestedBy: 'cluster-members test',
+      },
+      ask,
+    );
+    expect(job).toMatchObject({
+      target: 'stranded.payments',
+      toNode: to,
+      planned: { count: 10, atLeast: false },
+    });
+    const done = await waitFor('the job done', async () => {
+      const [row]: { status: string; nodes: unknown[] }[] = await db.query(
+        `SELECT status, nodes FROM message_job WHERE id = $1`,
+        [job.id],
+      );
+      return row?.status === 'done' ? row : undefined;
+    });
+    expect(done.nodes).toEqual([
+      expect.objectContaining({ node: from, processed: 10, batches: 3, error: null }),
+    ]);
+    // The broker's own counts: all ten on node 1 (carried by the store-and-forward link), none on node 2.
+    await waitFor('the ten on node 1 and none on node 2', async () => {
+      const depths = [
+        await depthOf(node(cluster, 0), 'stranded.payments'),
+        await depthOf(node(cluster, 1), 'stranded.payments'),
+      ];
+      return depths[0] === 10 && depths[1] === 0;
+    });
+    await waitFor('nothing of stranded.payments stranded', async () => {
+      const left: unknown[] = await db.query(
+        `SELECT 1 FROM stranded_queue WHERE cluster_id = $1 AND queue = 'stranded.payments'`,
         [clusterId],
       );
       return left.length === 0;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Instant } from '../common';
+import { QueueRowSchema } from './state';
 
 /**
  * Why messages wait on a node without consumers while their queue has consumers on another
@@ -94,34 +95,35 @@ const QueueOnNodeSchema = z.object({
  * A queue once for the whole cluster: its figures summed over the live nodes that hold it (rates
  * null when any node's is unknown), and each node's beside them.
  */
-export const ClusterQueueRowSchema = z.object({
-  name: z.string(),
-  address: z.string(),
-  routingType: z.string(),
-  messageCount: z.number(),
-  consumerCount: z.number(),
-  deliveringCount: z.number(),
-  messagesAdded: z.number(),
-  messagesAcknowledged: z.number(),
-  messagesExpired: z.number(),
-  messagesKilled: z.number(),
-  addedPerSecond: z.number().nullable(),
-  acknowledgedPerSecond: z.number().nullable(),
-  expiredPerSecond: z.number().nullable(),
-  killedPerSecond: z.number().nullable(),
+export const ClusterQueueRowSchema = QueueRowSchema.pick({
+  name: true,
+  address: true,
+  routingType: true,
+  messageCount: true,
+  consumerCount: true,
+  deliveringCount: true,
+  messagesAdded: true,
+  messagesAcknowledged: true,
+  messagesExpired: true,
+  messagesKilled: true,
+  addedPerSecond: true,
+  acknowledgedPerSecond: true,
+  expiredPerSecond: true,
+  killedPerSecond: true,
   /** Paused on any node. */
-  paused: z.boolean(),
+  paused: true,
   /** Durable on every node. */
-  durable: z.boolean(),
+  durable: true,
   /** The oldest waiting message on any node. */
-  oldestMessageAt: Instant.nullable(),
+  oldestMessageAt: true,
   /** When a figure last changed on any node. */
-  changedAt: Instant,
+  changedAt: true,
   /** When its latest node snapshot was written: one that did not change is not rewritten (ADR-0019). */
-  observedAt: Instant,
+  observedAt: true,
+}).extend({
   nodes: z.array(QueueOnNodeSchema),
   /** Where its messages wait on a node without consumers while it has consumers on another. */
-  stranded: z.array(StrandedMessagesSchema.pick({ node: true, messages: true, reason: true, since: true })),
+  stranded: z.array(StrandedMessagesSchema),
 });
 export type ClusterQueueRow = z.infer<typeof ClusterQueueRowSchema>;
 

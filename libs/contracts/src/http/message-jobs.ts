@@ -11,6 +11,10 @@ import { Instant, Uuid } from '../common';
  * - `retry`: chosen messages back where they were dead-lettered or expired from, or a dead-letter
  *   group (`origin`) back to its original queue (batched moves), or into a quarantine queue first.
  * - `delete`: chosen messages, or by filter, or all (one broker call: `removeMessages` takes no count).
+ *
+ * A move may also go to the same queue on another node of the cluster (`toNode`): the fix for
+ * stranded messages (docs/clusters.md). The broker moves them to the binding its cluster connection
+ * keeps for that queue, and its store-and-forward link carries them there.
  */
 export const MESSAGE_JOB_KINDS = ['move', 'copy', 'retry', 'delete'] as const;
 export type MessageJobKind = (typeof MESSAGE_JOB_KINDS)[number];
@@ -68,6 +72,12 @@ export const MessageJobBodySchema = z
      * this queue as their origin), so the redrive can be undone.
      */
     quarantine: QueueName.optional(),
+    /**
+     * Move the queue's messages on `node` to the same queue on this node of the cluster, through the
+     * cluster connection (`moveMessages` to the remote binding Artemis keeps for it): for messages
+     * stranded on a node without consumers.
+     */
+    toNode: z.string().min(1).max(200).optional(),
     batchSize: z.number().int().min(1).max(MESSAGE_JOB_BATCH_MAX).default(MESSAGE_JOB_BATCH_DEFAULT),
   })
   .strict();
@@ -93,7 +103,9 @@ export function selectionProblem(job: {
   origin?: string;
   to?: string;
   quarantine?: string;
+  toNode?: string;
 }): string | null {
+  if (job.toNode !== undefined) return nodeMoveProblem({ ...job, toNode: job.toNode });
   if (job.messageIds && !job.node) return 'chosen messages need the node they were browsed on';
   if (job.messageIds && (job.filter || job.origin))
     return 'choose messages, or give a filter or an origin, not both';
@@ -111,12 +123,33 @@ export function selectionProblem(job: {
   return null;
 }
 
+/** Why a move to another node makes no sense, or null. */
+function nodeMoveProblem(job: {
+  kind: MessageJobKind;
+  messageIds?: string[];
+  node?: string;
+  toNode: string;
+  to?: string;
+  quarantine?: string;
+  origin?: string;
+}): string | null {
+  if (job.kind !== 'move') return "only a move goes to another node ('toNode')";
+  if (!job.node) return "a move to another node needs the node the messages are on ('node')";
+  if (job.node === job.toNode) return 'the messages are on that node already: choose another';
+  if (job.messageIds) return "a move to another node takes the node's messages by filter, or all of them";
+  if (job.to || job.quarantine || job.origin)
+    return "a move to another node keeps the queue: give 'toNode' alone, not 'to', 'quarantine' or 'origin'";
+  return null;
+}
+
 /** `GET …/queues/{queue}/message-jobs/impact`: how many messages a job would touch, counted by the broker. */
 export const MessageJobImpactQuerySchema = z
   .object({
     kind: z.enum(MESSAGE_JOB_KINDS),
     filter: Filter.optional(),
     origin: QueueName.optional(),
+    /** Count on this node only: a job on one node's messages (a move to another node). */
+    node: z.string().min(1).max(200).optional(),
   })
   .strict();
 export type MessageJobImpactQuery = z.infer<typeof MessageJobImpactQuerySchema>;
@@ -175,6 +208,8 @@ export const MessageJobSchema = z.object({
   /** The queue the messages go to (the quarantine when there is one); null for a delete. */
   target: z.string().nullable(),
   quarantine: z.boolean(),
+  /** For a move to the same queue on another node: that node (`target` is then the queue itself). */
+  toNode: z.string().nullable(),
   batchSize: z.number().int().positive(),
   /** What the broker counted when the job started (the confirmation's number). */
   planned: BrokerCountSchema.nullable(),

@@ -90,7 +90,7 @@ export const QueueQuerySchema = z.object({
 });
 export type QueueQuery = z.infer<typeof QueueQuerySchema>;
 
-const QueueRowSchema = z.object({
+export const QueueRowSchema = z.object({
   node: z.string(),
   address: z.string(),
   name: z.string(),

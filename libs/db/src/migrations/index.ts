@@ -23,6 +23,7 @@ import { QueueSnapshotRoomToUpdate1765400000000 } from './1765400000000-queue-sn
 import { BrokerEventDays1765500000000 } from './1765500000000-broker-event-days';
 import { EvaluationPerTier1765600000000 } from './1765600000000-evaluation-per-tier';
 import { ClusterLinks1765700000000 } from './1765700000000-cluster-links';
+import { MessageJobToNode1765800000000 } from './1765800000000-message-job-to-node';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   BrokerEventDays1765500000000,
   EvaluationPerTier1765600000000,
   ClusterLinks1765700000000,
+  MessageJobToNode1765800000000,
 ];

@@ -109,7 +109,8 @@ export function clusterLinksOf(
   };
 }
 
-function strandedMessages(s: StrandedRecord): StrandedMessages {
+/** A stored stranded queue as the API says it, with the setting that would let the broker move them. */
+export function strandedMessages(s: StrandedRecord): StrandedMessages {
   return {
     queue: s.queue,
     address: s.address,

@@ -69,11 +69,14 @@ export class MessageJobsController {
     );
   }
 
-  /** To another queue: chosen messages, by filter, or all; or into a quarantine queue first. */
+  /**
+   * To another queue: chosen messages, by filter, or all; or into a quarantine queue first; or one
+   * node's messages to the same queue on another node of the cluster (`toNode`).
+   */
   @Post('queues/:queue/messages/move')
   @Describe(
     messageJob(
-      'Move messages to another queue (chosen, by filter, or all), or into a quarantine queue, in batches',
+      'Move messages to another queue (chosen, by filter, or all), into a quarantine queue, or to the same queue on another node (toNode: stranded messages), in batches',
     ),
   )
   @HttpCode(202)

@@ -3,6 +3,7 @@ import { rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import { strandedOf } from '../cluster-links/cluster-links.queries';
+import { strandedMessages } from '../cluster-links/cluster-links';
 import { countsAndRates, filterOf, totalOf } from './queue-snapshot.queries';
 
 /** A rate summed over the nodes: unknown when any node's is. */
@@ -127,9 +128,7 @@ export class ClusterQueueQueries {
         messageCount: Number(n.messageCount),
         deliveringCount: Number(n.deliveringCount),
       })),
-      stranded: stranded
-        .filter((s) => s.queue === r.name)
-        .map((s) => ({ node: s.node, messages: s.messages, reason: s.reason, since: s.since.toISOString() })),
+      stranded: stranded.filter((s) => s.queue === r.name).map(strandedMessages),
     }));
     const total = await totalOf(
       db,

@@ -12,7 +12,7 @@ import { findQueue, parseFound } from '../broker-actions/queue-action-calls';
 import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { chosenHolder, queueHolders, type QueueHolder } from '../broker-actions/queue-holders';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
-import { count, quoted } from '../jolokia/attribute-values';
+import { addressMbean, brokerMbean, count, text } from '../jolokia/attribute-values';
 import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import type { JolokiaRequest } from '../jolokia/jolokia-client';
 import { countCall, createQuarantine, selectorOf, targetOf } from './message-job-calls';
@@ -24,6 +24,7 @@ export interface Plan {
   clusterId: string;
   holders: QueueHolder[];
   selector: string;
+  /** The queue (or binding) the broker moves the messages to; null for a delete. */
   target: string | null;
 }
 
@@ -36,7 +37,8 @@ export class MessageJobPlanner {
 
   /** How many messages the job would touch on each node, as the broker counts them now. */
   async impact(cluster: ClusterNodes, call: MessageJobImpactCall): Promise<MessageJobImpact> {
-    const holders = await queueHolders(this.deps.jolokia, cluster, call.queue);
+    const all = await queueHolders(this.deps.jolokia, cluster, call.queue);
+    const holders = call.node ? [chosenHolder(all, call.queue, call.node)] : all;
     chosenHolder(holders, call.queue);
     const selector = selectorOf(call);
     const counted = await this.count(holders, selector);
@@ -52,6 +54,7 @@ export class MessageJobPlanner {
   }
 
   async plan(cluster: ClusterNodes, call: MessageJobStartCall): Promise<Plan> {
+    if (call.job.toNode) return this.planNodeMove(cluster, call, call.job.toNode);
     const { job, queue } = call;
     const target = targetOf(job);
     if (target === queue)
@@ -70,11 +73,63 @@ export class MessageJobPlanner {
     };
   }
 
+  /**
+   * A move of one node's messages to the same queue on another node. The holding node's cluster
+   * connection keeps a remote binding for the queue on each member it shares bindings with, named
+   * the queue's name followed by that member's node id (its `RemoteQueueNames`); `moveMessages` to
+   * it hands the messages to the store-and-forward link towards that member (checked on 2.40,
+   * docs/clusters.md). Where there is no such binding (max-hops 0, or the link is not up) nothing
+   * can go that way, and the job is refused before anything changes.
+   */
+  private async planNodeMove(
+    cluster: ClusterNodes,
+    call: MessageJobStartCall,
+    toNode: string,
+  ): Promise<Plan> {
+    const { job, queue } = call;
+    const holders = await queueHolders(this.deps.jolokia, cluster, queue);
+    const from = chosenHolder(holders, queue, job.node);
+    const to = chosenHolder(holders, queue, toNode);
+    const [nodeId] = await this.read(to, [
+      { type: 'read', mbean: brokerMbean(to.broker), attribute: 'NodeID' },
+    ]);
+    const address = from.found.address ?? queue;
+    const [remote] = await this.read(from, [
+      { type: 'read', mbean: addressMbean(from.broker, address), attribute: 'RemoteQueueNames' },
+    ]);
+    const binding = `${queue}${text(nodeId.value) ?? ''}`;
+    const bindings = Array.isArray(remote.value) ? (remote.value as unknown[]) : [];
+    if (nodeId.status !== 200 || !bindings.includes(binding))
+      throw new RpcError(
+        OWNER_FAILURES.refused,
+        `${from.node.name} has no cluster binding to queue '${queue.slice(0, 200)}' on ${to.node.name} ` +
+          '(its cluster connection shares no bindings, or is not connected to that node): nothing can move that way',
+      );
+    return {
+      job,
+      id: call.jobId,
+      clusterId: call.clusterId,
+      holders: [from],
+      selector: selectorOf(job),
+      target: binding,
+    };
+  }
+
+  /** Reads on a holder's node in its lane; a node that does not answer refuses the job. */
+  private async read(holder: QueueHolder, requests: JolokiaRequest[]) {
+    const answers = await this.deps.lanes
+      .run(holder.target.nodeKey, () => this.deps.jolokia.bulk(holder.target, requests, MANAGEMENT_CALL))
+      .catch((err: Error) => {
+        throw new RpcError(OWNER_FAILURES.unreachable, `${holder.node.name} did not answer: ${err.message}`);
+      });
+    return answers;
+  }
+
   /** The target is on every node the job runs on; a quarantine is made where it is missing. */
   private async readyTarget(holders: QueueHolder[], target: string, quarantine: boolean): Promise<void> {
     for (const h of holders) {
       const request: JolokiaRequest = quarantine
-        ? createQuarantine(`org.apache.activemq.artemis:broker=${quoted(h.broker)}`, target)
+        ? createQuarantine(brokerMbean(h.broker), target)
         : findQueue(h.broker, target);
       const [answer] = await this.deps.lanes.run(h.target.nodeKey, () =>
         this.deps.jolokia.bulk(h.target, [request], MANAGEMENT_CALL),

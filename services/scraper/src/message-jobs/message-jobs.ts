@@ -97,8 +97,10 @@ export class MessageJobs {
       filter: plan.job.filter ?? null,
       origin: plan.job.origin ?? null,
       chosen: plan.job.messageIds?.length ?? null,
-      target: plan.target,
+      // A move to another node keeps the queue; the binding it goes through is the broker's detail.
+      target: plan.job.toNode ? call.queue : plan.target,
       quarantine: plan.job.quarantine !== undefined,
+      toNode: plan.job.toNode ?? null,
       batchSize: plan.job.batchSize,
       planned,
       nodes: plan.holders.map((h) => ({

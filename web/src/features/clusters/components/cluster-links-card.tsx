@@ -1,6 +1,7 @@
 import type { ClusterConnection, ClusterLinks, StrandedMessages } from '@artemis-studio/contracts';
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -12,6 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
 import { formatInstant, formatNumber } from '../../../lib/ui/format';
 import { TableHead } from '../../../lib/ui/table-head';
 import { STRANDED_WHY } from '../../../lib/queues/stranded-text';
@@ -83,7 +85,7 @@ function ConnectionsTable({ links }: { links: ClusterLinks }) {
   );
 }
 
-function StrandedTable({ stranded }: { stranded: StrandedMessages[] }) {
+function StrandedTable({ clusterId, stranded }: { clusterId: string; stranded: StrandedMessages[] }) {
   // One snippet per address: several queues of one address are fixed by one setting.
   const suggestions = [
     ...new Map(stranded.filter((s) => s.suggestion).map((s) => [s.address, s.suggestion!])),
@@ -93,13 +95,18 @@ function StrandedTable({ stranded }: { stranded: StrandedMessages[] }) {
       <Title order={5}>Stranded messages</Title>
       <Text size="sm" c="dimmed">
         Messages waiting on a node where their queue has no consumer, while it has consumers on another node.
+        Each queue's page offers to move them to the consumers.
       </Text>
       <Table verticalSpacing="xs" aria-label="Stranded messages">
         <TableHead columns={['Queue', 'On node', 'Messages', 'Consumers on', 'Why they stay', 'Since']} />
         <Table.Tbody>
           {stranded.map((s) => (
             <Table.Tr key={`${s.queue}/${s.node}`}>
-              <Table.Td fw={600}>{s.queue}</Table.Td>
+              <Table.Td fw={600}>
+                <Anchor component={Link} to={`/clusters/${clusterId}/queues/${encodeURIComponent(s.queue)}`}>
+                  {s.queue}
+                </Anchor>
+              </Table.Td>
               <Table.Td>{s.node}</Table.Td>
               <Table.Td>{formatNumber(s.messages)}</Table.Td>
               <Table.Td>{s.consumersOn.join(', ')}</Table.Td>
@@ -142,7 +149,7 @@ function StrandedTable({ stranded }: { stranded: StrandedMessages[] }) {
  * connection that balances nothing, and the messages left on the wrong node. Nothing for a
  * broker that is in no cluster and strands nothing.
  */
-export function ClusterLinksCard({ links }: { links: ClusterLinks }) {
+export function ClusterLinksCard({ clusterId, links }: { clusterId: string; links: ClusterLinks }) {
   if (links.connections.length === 0 && links.stranded.length === 0) return null;
   return (
     <Card withBorder>
@@ -167,7 +174,7 @@ export function ClusterLinksCard({ links }: { links: ClusterLinks }) {
           </Alert>
         ))}
         {links.connections.length > 0 && <ConnectionsTable links={links} />}
-        {links.stranded.length > 0 && <StrandedTable stranded={links.stranded} />}
+        {links.stranded.length > 0 && <StrandedTable clusterId={clusterId} stranded={links.stranded} />}
       </Stack>
     </Card>
   );

@@ -201,7 +201,7 @@ export function OverviewPage() {
         )}
       </QueryState>
       <QueryState query={links} what="cluster connections">
-        {(data) => <ClusterLinksCard links={data} />}
+        {(data) => <ClusterLinksCard clusterId={clusterId} links={data} />}
       </QueryState>
       <QueryState query={detail} what="notification verdict">
         {(data) => <VerdictCard verdict={data.capabilities.notifications} />}

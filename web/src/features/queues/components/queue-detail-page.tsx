@@ -14,6 +14,7 @@ import { useQueues } from '../api/get-queues';
 import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
 import { QueueMessages } from './queue-messages';
+import { StrandedMessagesNotice } from './stranded-messages';
 import { actionRefusal } from '../action-refusal';
 import { oldestWaitingText, pauseText } from '../action-text';
 import { DeadLetterGroups } from '../message-jobs/components/dead-letter-groups';
@@ -142,6 +143,13 @@ export function QueueDetailPage() {
       <QueryState query={attributes} what="queue">
         {(page) => <Attributes rows={page.items.filter((q) => q.name === queue)} />}
       </QueryState>
+      {cluster.data && (
+        <StrandedMessagesNotice
+          clusterId={clusterId}
+          queue={queue}
+          refusal={actionRefusal(can, cluster.data)}
+        />
+      )}
       <QueryState query={metrics} what="queue charts">
         {() =>
           data && (

@@ -13,6 +13,7 @@ const job = (over: Partial<MessageJob> = {}): MessageJob => ({
   chosen: null,
   target: 'orders',
   quarantine: false,
+  toNode: null,
   batchSize: 500,
   planned: { count: 200, atLeast: true },
   processed: 4200,
@@ -49,6 +50,22 @@ describe('message job words', () => {
     expect(jobStatement('retry', 'q.DLQ', { origin: 'q', target: 'q.held', quarantine: true })).toBe(
       'Retry messages from q.DLQ into the quarantine queue q.held',
     );
+  });
+
+  it('names both nodes of a move to another node, not a queue', () => {
+    expect(
+      jobStatement('move', 'held.orders', { chosen: 10, nodeMove: { from: 'node2', to: 'node1' } }),
+    ).toBe('Move 10 messages of held.orders from node2 to node1');
+    const moved = job({
+      kind: 'move',
+      queue: 'held.orders',
+      target: 'held.orders',
+      toNode: 'node1',
+      origin: null,
+      planned: { count: 10, atLeast: false },
+      processed: 10,
+    });
+    expect(jobProgress(moved)).toBe('moved 10 of 10 messages to node1');
   });
 
   it('never shows a progress bar past full, nor one without a plan', () => {

@@ -29,6 +29,8 @@ export function jobStatement(
     /** Where the messages go: a quarantine when there is one. */
     target?: string | null;
     quarantine?: boolean;
+    /** A move to the same queue on another node: from the node holding them to this one. */
+    nodeMove?: { from: string; to: string };
   },
 ): string {
   const count =
@@ -38,6 +40,8 @@ export function jobStatement(
         ? countText(what.impact.messages)
         : 'messages';
   const matching = what.filter ? ` matching ${what.filter}` : '';
+  if (what.nodeMove)
+    return `${KIND_WORDS[kind].title} ${count}${matching} of ${queue} from ${what.nodeMove.from} to ${what.nodeMove.to}`;
   const nodes = what.impact?.nodes.map((n) => n.node) ?? [];
   const where = nodes.length ? `, on node${nodes.length > 1 ? 's' : ''} ${nodes.join(', ')}` : '';
   let to = '';
@@ -60,7 +64,7 @@ export function jobProgress(job: MessageJob): string {
   const counted = job.planned?.atLeast ? ` (the broker counted ${countText(job.planned)} at the start)` : '';
   const notReached = job.nodes.reduce((sum, n) => sum + n.notReached, 0);
   const missed = notReached ? ` (${formatNumber(notReached)} not reached: paged out of memory or gone)` : '';
-  const to = job.target ? ` to ${job.target}` : '';
+  const to = job.toNode ? ` to ${job.toNode}` : job.target ? ` to ${job.target}` : '';
   return `${KIND_WORDS[job.kind].done} ${formatNumber(job.processed)}${of}${to}${missed}${counted}`;
 }
 

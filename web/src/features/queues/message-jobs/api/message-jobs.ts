@@ -36,6 +36,7 @@ export const useMessageJobImpact = (clusterId: string, queue: string) =>
       const params = new URLSearchParams({ kind: query.kind });
       if (query.filter) params.set('filter', query.filter);
       if (query.origin !== undefined) params.set('origin', query.origin);
+      if (query.node) params.set('node', query.node);
       return getJson(
         `${queuePath(clusterId, queue)}/messages/impact?${params.toString()}`,
         MessageJobImpactSchema,

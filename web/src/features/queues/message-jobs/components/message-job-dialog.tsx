@@ -20,6 +20,8 @@ export interface JobSelection {
   node?: string;
   filter?: string;
   origin?: string;
+  /** A move of `node`'s messages to the same queue on this node (stranded messages). */
+  toNode?: string;
 }
 
 interface Props {
@@ -54,15 +56,22 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
     start.reset();
     impact.reset();
     if (!selection.messageIds)
-      impact.mutate({ kind: selection.kind, filter: selection.filter, origin: selection.origin });
+      impact.mutate({
+        kind: selection.kind,
+        filter: selection.filter,
+        origin: selection.origin,
+        ...(selection.toNode ? { node: selection.node } : {}),
+      });
     // Once per opening, not per render: the mutations change identity as they run.
   }, [selection]);
 
   if (!selection) return null;
   const { kind } = selection;
   const chosen = selection.messageIds?.length;
+  const toNode = selection.toNode;
   const body: MessageJobBodyInput = {
     ...(selection.messageIds ? { messageIds: selection.messageIds, node: selection.node } : {}),
+    ...(toNode ? { node: selection.node, toNode } : {}),
     ...(selection.filter ? { filter: selection.filter } : {}),
     ...(selection.origin !== undefined ? { origin: selection.origin } : {}),
     ...((kind === 'move' || kind === 'copy') && to.trim() ? { to: to.trim() } : {}),
@@ -77,6 +86,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
     origin: selection.origin,
     target,
     quarantine: body.quarantine !== undefined,
+    nodeMove: toNode && selection.node ? { from: selection.node, to: toNode } : undefined,
   });
   const total = chosen ?? impact.data?.messages.count ?? 0;
   const mustType = total > TYPED_CONFIRMATION_THRESHOLD || impact.data?.messages.atLeast === true;
@@ -138,7 +148,13 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
             )}
           </>
         )}
-        {(kind === 'move' || kind === 'copy') && !quarantined && (
+        {toNode && (
+          <Text size="sm" c="dimmed">
+            The broker hands them to its cluster connection's link towards {toNode}, which delivers them to{' '}
+            {queue} there; each gets a new id.
+          </Text>
+        )}
+        {(kind === 'move' || kind === 'copy') && !quarantined && !toNode && (
           <TextInput
             label="To queue"
             description="A queue on the same broker; a move gives each message a new id"
@@ -147,7 +163,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
             data-autofocus
           />
         )}
-        {!chosen && kind !== 'delete' && kind !== 'copy' && (
+        {!chosen && !toNode && kind !== 'delete' && kind !== 'copy' && (
           <Checkbox
             label="Into a quarantine queue first, so it can be undone"
             description="The messages wait there; a retry from it sends them back here, a move sends them on"
