@@ -42,6 +42,22 @@ export const ALERT_RULE_KINDS = [
    * `threshold` seconds at the rate it has grown over the last minutes.
    */
   'address-full-forecast',
+  /**
+   * The links between the cluster's nodes, read at tier B (docs/clusters.md). A node's cluster
+   * connection is stopped, or not connected to a live member its topology lists (subject
+   * `node/connection`; the value is how many members it is not connected to).
+   */
+  'link-down',
+  /**
+   * A store-and-forward queue towards another node holds a message older than `threshold` seconds:
+   * the link does not drain (subject `node → member`; the value is the age).
+   */
+  'link-backlog',
+  /**
+   * A live node is missing from the topology of another clustered node: it takes no part in load
+   * balancing or redistribution (subject the missing node; the value is how many topologies lack it).
+   */
+  'link-node-left',
   /** The node does not answer its polls. */
   'node-unreachable',
   /** A backup is not in sync with its live node: a failover now would lose messages. */
@@ -94,6 +110,9 @@ export const ALERT_THRESHOLD_UNIT: Record<
   'address-paging': null,
   'address-limit': 'fraction',
   'address-full-forecast': 'seconds',
+  'link-down': null,
+  'link-backlog': 'seconds',
+  'link-node-left': null,
   'node-unreachable': null,
   'node-backup-unsynced': null,
   'node-disk-usage': 'fraction',
@@ -107,23 +126,25 @@ export const ALERT_THRESHOLD_UNIT: Record<
 };
 
 /** What a kind's alerts are about: each alert is one rule and one queue, address or node. */
-export type AlertSubjectKind = 'queue' | 'address' | 'node' | 'studio';
+export type AlertSubjectKind = 'queue' | 'address' | 'link' | 'node' | 'studio';
 export const subjectKindOf = (kind: AlertRuleKind): AlertSubjectKind =>
   kind.startsWith('queue-')
     ? 'queue'
     : kind.startsWith('address-')
       ? 'address'
-      : kind.startsWith('studio-')
-        ? 'studio'
-        : 'node';
+      : kind.startsWith('link-')
+        ? 'link'
+        : kind.startsWith('studio-')
+          ? 'studio'
+          : 'node';
 
 /**
  * Which tick evaluates a kind's rules, each with an evaluation stamp of its own: node and Studio
- * rules after tier A, queue and address rules after tier B.
+ * rules after tier A, queue, address and link rules after tier B.
  */
 export type AlertRuleScope = 'tier-a' | 'tier-b';
 export const ruleScopeOf = (kind: AlertRuleKind): AlertRuleScope =>
-  subjectKindOf(kind) === 'queue' || subjectKindOf(kind) === 'address' ? 'tier-b' : 'tier-a';
+  ['queue', 'address', 'link'].includes(subjectKindOf(kind)) ? 'tier-b' : 'tier-a';
 /** The kinds a scope evaluates, for a query's `kind = ANY ($n)`. */
 export const kindsOfScope = (scope: AlertRuleScope): AlertRuleKind[] =>
   ALERT_RULE_KINDS.filter((kind) => ruleScopeOf(kind) === scope);
@@ -256,6 +277,15 @@ export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
   },
   { name: 'Stuck consumer', kind: 'queue-stuck-consumer', forSeconds: 300, severity: 'critical' },
   { name: 'Messages stranded on a node', kind: 'queue-stranded', forSeconds: 300, severity: 'warning' },
+  { name: 'Cluster link down', kind: 'link-down', forSeconds: 120, severity: 'critical' },
+  {
+    name: 'Cluster link not draining',
+    kind: 'link-backlog',
+    threshold: 300,
+    forSeconds: 60,
+    severity: 'warning',
+  },
+  { name: 'Node left the cluster', kind: 'link-node-left', forSeconds: 120, severity: 'critical' },
   {
     name: 'Broker events not seen',
     kind: 'studio-notifications-unavailable',

@@ -122,6 +122,12 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
     'Queue {{subject}} has {{value}} messages waiting on a node without consumers while its consumers are on another node.',
   'queue-killed-rate': 'Queue {{subject}} dead-letters {{value}} messages/s (threshold {{threshold}}).',
   'queue-expired-rate': 'Queue {{subject}} expires {{value}} messages/s (threshold {{threshold}}).',
+  'link-down':
+    'Cluster connection {{subject}} is stopped or not connected to {{value}} of the members its topology lists.',
+  'link-backlog':
+    'The store-and-forward link {{subject}} holds a message {{value}} s old (threshold {{threshold}} s): it does not drain.',
+  'link-node-left':
+    'Node {{subject}} is missing from the topology of {{value}} other clustered node(s): it takes no part in load balancing or redistribution.',
   'node-unreachable': 'Node {{subject}} does not answer its polls.',
   'node-backup-unsynced':
     'Backup {{subject}} is not in sync with its live node: a failover now would lose messages.',

@@ -19,6 +19,7 @@ import {
   type StudioFacts,
 } from '../rules/conditions';
 import { QueueFactBuilder } from '../rules/queue-facts';
+import { readLinks } from '../rules/link-readings';
 import { SubjectIndex } from '../rules/subject-index';
 import { TREND_WINDOW_MS } from '../rules/trend';
 import { freshMemory, type ClusterMemory } from './cluster-memory';
@@ -135,6 +136,7 @@ export class AlertEvaluation {
     if (!('reason' in read)) {
       memory.last.read = read;
       memory.last.readAt = now;
+      memory.last.names = new Map(target.nodes.map((n) => [n.id, n.name]));
     }
     await this.run(target, 'tier-b', now, async (rules) => {
       if ('reason' in read)
@@ -159,14 +161,16 @@ export class AlertEvaluation {
           kinds.has('address') && !addressesKnown
             ? `the addresses of node ${unreadAddresses.join(', ')} could not be read`
             : undefined,
-        readingsOf: (rule, open) =>
-          subjectKindOf(rule.kind) === 'queue'
-            ? queues && readQueues(rule, queues, now, open)
-            : addresses && addressesKnown
-              ? readAddresses(rule, addresses, open)
-              : null,
+        readingsOf: (rule, open) => {
+          const kind = subjectKindOf(rule.kind);
+          if (kind === 'link') return readLinks(rule, nodes, (id) => memory.last.names.get(id) ?? id, now);
+          if (kind === 'queue') return queues && readQueues(rule, queues, now, open);
+          return addresses && addressesKnown ? readAddresses(rule, addresses, open) : null;
+        },
+        // A link rule reads every link the tick saw: one it did not is gone.
         exists: (rule, subject) =>
-          (subjectKindOf(rule.kind) === 'queue' ? queues : addresses)?.has(subject) ?? true,
+          subjectKindOf(rule.kind) !== 'link' &&
+          ((subjectKindOf(rule.kind) === 'queue' ? queues : addresses)?.has(subject) ?? true),
       };
     });
   }
@@ -188,6 +192,10 @@ export class AlertEvaluation {
     } else if (subject === 'node') {
       if (last?.nodes) readings = readNodes(rule, last.nodes, now);
       observedAt = last?.nodesAt ?? null;
+    } else if (subject === 'link') {
+      if (last?.read && last.readAt)
+        readings = readLinks(rule, last.read, (id) => last.names.get(id) ?? id, last.readAt) ?? [];
+      observedAt = last?.readAt ?? null;
     } else if (last?.read && last.readAt) {
       // The facts the last tick built for rules of this kind, or facts of the last read alone.
       const built = last.facts?.at === last.readAt ? last.facts : null;

@@ -17,6 +17,8 @@ export interface ClusterMemory {
     /** The last complete tier-B read, and the facts built from it when rules were in force. */
     read: readonly NodeTierB[] | null;
     readAt: Date | null;
+    /** Each node's name by id, as the cluster was registered at that read. */
+    names: ReadonlyMap<string, string>;
     facts: {
       queues: SubjectIndex<QueueFact> | null;
       addresses: SubjectIndex<AddressFact> | null;
@@ -31,6 +33,6 @@ export function freshMemory(): ClusterMemory {
     queues: new QueueFactBuilder(),
     addresses: new AddressFactBuilder(),
     nodes: new NodeHistory(),
-    last: { nodes: null, nodesAt: null, read: null, readAt: null, facts: null },
+    last: { nodes: null, nodesAt: null, read: null, readAt: null, names: new Map(), facts: null },
   };
 }

@@ -107,6 +107,12 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
         <SubjectEvents clusterId={clusterId} alert={alert} />
       </>
     );
+  if (subject === 'link')
+    return (
+      <Anchor component={Link} to={`/clusters/${clusterId}`}>
+        The cluster's connections and their members, on its overview
+      </Anchor>
+    );
   if (subject === 'studio')
     return (
       <Anchor component={Link} to={`/clusters/${clusterId}`}>

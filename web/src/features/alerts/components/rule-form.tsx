@@ -28,6 +28,9 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'address-paging': 'Address: paging',
   'address-limit': 'Address: fuller than, of its size limit',
   'address-full-forecast': 'Address: reaches its size limit within',
+  'link-down': 'Cluster link: connection stopped or not connected to a member',
+  'link-backlog': 'Cluster link: store-and-forward message older than',
+  'link-node-left': 'Cluster link: node missing from another node’s topology',
   'node-unreachable': 'Node: unreachable',
   'node-backup-unsynced': 'Node: backup not in sync',
   'node-disk-usage': 'Node: journal disk fuller than',
@@ -44,6 +47,7 @@ const SUBJECTS_LABEL = {
   queue: 'Queues',
   address: 'Addresses',
   node: 'Nodes',
+  link: 'Links (node/connection, node → member, or node)',
   studio: 'Subject (notifications, events, notifier or observation)',
 } as const;
 

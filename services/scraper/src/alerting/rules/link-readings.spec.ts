@@ -1,0 +1,140 @@
+import type { NodeTierB } from '../../polling/tier-b';
+import type { QueueObservation } from '../../queues/queue-observation';
+import type { ClusterConnectionReading } from '../../topology/cluster-connection';
+import { readLinks } from './link-readings';
+
+const ID = { one: 'aaaa1111-0000', two: 'bbbb2222-0000', three: 'cccc3333-0000' };
+const member = (id: string) => ({ brokerNodeId: id, live: `${id}:61616`, backup: null });
+
+/** A node's connection: its topology lists `members`, and it is connected to `connected`. */
+function connection(
+  own: string,
+  members: string[],
+  connected: string[],
+  started = true,
+): ClusterConnectionReading {
+  return {
+    name: 'my-cluster',
+    started,
+    maxHops: 1,
+    brokerNodeId: own,
+    loadBalancing: 'ON_DEMAND',
+    members: [own, ...members].map(member),
+    connectedTo: Object.fromEntries(connected.map((id) => [id, 'host:port'])),
+    messagesPendingAcknowledgement: 0,
+    messagesAcknowledged: 0,
+  };
+}
+
+const sfQueue = (to: string, messageCount: number, firstMessageAt: Date | null): QueueObservation => ({
+  name: `$.artemis.internal.sf.my-cluster.${to}`,
+  address: `$.artemis.internal.sf.my-cluster.${to}`,
+  routingType: 'MULTICAST',
+  messageCount,
+  consumerCount: 1,
+  deliveringCount: 0,
+  messagesAdded: 0,
+  messagesAcknowledged: 0,
+  messagesExpired: 0,
+  messagesKilled: 0,
+  paused: false,
+  durable: true,
+  temporary: false,
+  firstMessageAt,
+});
+
+const node = (
+  nodeId: string,
+  connections: ClusterConnectionReading[] | null,
+  queues: QueueObservation[] = [],
+): NodeTierB => ({ nodeId, queues, unread: [], addresses: null, clusterConnections: connections });
+
+const names: Record<string, string> = { n1: 'node1', n2: 'node2', n3: 'node3' };
+const nameOf = (id: string) => names[id] ?? id;
+const now = new Date('2026-12-06T10:00:00Z');
+const rule = (kind: 'link-down' | 'link-backlog' | 'link-node-left', threshold: number | null = null) => ({
+  kind,
+  subjects: '*',
+  threshold,
+});
+
+describe('the link rules over one tier-B tick', () => {
+  const healthy = [
+    node('n1', [connection(ID.one, [ID.two], [ID.two])]),
+    node('n2', [connection(ID.two, [ID.one], [ID.one])]),
+  ];
+
+  it('read a healthy pair as healthy, one subject per connection and per node', () => {
+    expect(readLinks(rule('link-down'), healthy, nameOf, now)).toEqual([
+      { subject: 'node1/my-cluster', holds: false, value: 0 },
+      { subject: 'node2/my-cluster', holds: false, value: 0 },
+    ]);
+    expect(readLinks(rule('link-node-left'), healthy, nameOf, now)?.map((r) => r.holds)).toEqual([
+      false,
+      false,
+    ]);
+  });
+
+  it('say a stopped connection is down, and the node it belongs to has left the other’s topology', () => {
+    const stopped = [
+      node('n1', [connection(ID.one, [ID.two], [], false)]),
+      node('n2', [connection(ID.two, [], [])]),
+    ];
+    expect(readLinks(rule('link-down'), stopped, nameOf, now)).toEqual([
+      { subject: 'node1/my-cluster', holds: true, value: 1 },
+      { subject: 'node2/my-cluster', holds: false, value: 0 },
+    ]);
+    expect(readLinks(rule('link-node-left'), stopped, nameOf, now)).toEqual([
+      { subject: 'node1', holds: true, value: 1 },
+      { subject: 'node2', holds: false, value: 0 },
+    ]);
+  });
+
+  it('say a started connection missing a member of its topology is down, by how many', () => {
+    const partial = [node('n1', [connection(ID.one, [ID.two, ID.three], [ID.two])])];
+    expect(readLinks(rule('link-down'), partial, nameOf, now)).toEqual([
+      { subject: 'node1/my-cluster', holds: true, value: 1 },
+    ]);
+  });
+
+  it('say a connection whose bridge to a member does not consume its store-and-forward queue is down', () => {
+    const retrying = [
+      node(
+        'n2',
+        [connection(ID.two, [ID.one], [ID.one])],
+        [{ ...sfQueue(ID.one, 5, now), consumerCount: 0 }],
+      ),
+    ];
+    expect(readLinks(rule('link-down'), retrying, nameOf, now)).toEqual([
+      { subject: 'node2/my-cluster', holds: true, value: 1 },
+    ]);
+  });
+
+  it('age a store-and-forward queue towards a member, named by the member’s registered name', () => {
+    const nodes = [
+      node('n1', [connection(ID.one, [ID.two], [ID.two])], []),
+      node(
+        'n2',
+        [connection(ID.two, [ID.one], [ID.one])],
+        [sfQueue(ID.one, 40, new Date('2026-12-06T09:55:00Z'))],
+      ),
+    ];
+    expect(readLinks(rule('link-backlog', 120), nodes, nameOf, now)).toEqual([
+      { subject: 'node2 → node1', holds: true, value: 300 },
+    ]);
+    const drained = [node('n2', [connection(ID.two, [ID.one], [ID.one])], [sfQueue(ID.one, 0, null)])];
+    expect(readLinks(rule('link-backlog', 120), drained, nameOf, now)).toEqual([
+      { subject: 'node2 → aaaa1111', holds: false, value: 0 },
+    ]);
+  });
+
+  it('know nothing when a node’s cluster connections went unread this tick', () => {
+    expect(readLinks(rule('link-down'), [...healthy, node('n3', null)], nameOf, now)).toBeNull();
+  });
+
+  it('keep to the rule’s pattern', () => {
+    expect(readLinks({ ...rule('link-down'), subjects: 'node2*' }, healthy, nameOf, now)).toEqual([
+      { subject: 'node2/my-cluster', holds: false, value: 0 },
+    ]);
+  });
+});

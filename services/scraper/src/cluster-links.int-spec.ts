@@ -1,0 +1,155 @@
+import { createDataSource } from '@artemis-studio/db';
+import { SettingsRepository } from '@artemis-studio/platform';
+import {
+  artemis,
+  brokerCluster,
+  brokerExec,
+  brokerJolokia,
+  depthOf,
+  fillQueue,
+  insertCluster,
+  queueMbean,
+  startBroker,
+  startService,
+  testDatabaseUrl,
+  waitFor,
+  type BrokerProfile,
+  type RunningService,
+} from '@artemis-studio/testing';
+import type { DataSource } from 'typeorm';
+import { ScraperModule } from './app.module';
+import { TICK_MS } from './scraper-stack.fixture';
+
+/** The profile seen as one of its nodes: the testing helpers speak to a profile's first node. */
+const node = (cluster: BrokerProfile, i: number): BrokerProfile => ({
+  ...cluster,
+  nodes: [cluster.nodes[i]],
+});
+
+/**
+ * The alert rules on the links between the `cluster` profile's two live nodes. The link from node 2
+ * to node 1 is cut by stopping node 1's cluster acceptor (the one its members connect to): node 2's
+ * bridge then retries, its store-and-forward queue towards node 1 loses its consumer (the bridge)
+ * and holds what is routed there, until the acceptor starts again and it drains.
+ */
+describe('alerts on the links of a two-node cluster', () => {
+  let cluster: BrokerProfile;
+  let db: DataSource;
+  let scraper: RunningService;
+  let clusterId: string;
+  const rules: Record<string, string> = {};
+  const acceptor = (op: 'start()' | 'stop()') =>
+    brokerJolokia(node(cluster, 0), {
+      type: 'exec',
+      mbean: `org.apache.activemq.artemis:broker="${cluster.nodes[0].name}",component=acceptors,name="cluster"`,
+      operation: op,
+      arguments: [],
+    });
+  /** The rule's alert on `subject` as last evaluated: [state, value]. */
+  const alertOf = async (kind: string, subject: string): Promise<[string, number] | null> => {
+    const rows: { state: string; value: number }[] = await db.query(
+      `SELECT state, value FROM alert WHERE rule_id = $1 AND subject = $2 ORDER BY started_at DESC LIMIT 1`,
+      [rules[kind], subject],
+    );
+    return rows[0] ? [rows[0].state, rows[0].value] : null;
+  };
+
+  beforeAll(async () => {
+    cluster = await startBroker('cluster');
+    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
+    const settings = new SettingsRepository(db);
+    await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
+    await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
+    ({ id: clusterId } = await insertCluster(db, brokerCluster(cluster)));
+    for (const [kind, threshold] of [
+      ['link-down', null],
+      ['link-backlog', 2],
+      ['link-node-left', null],
+    ] as const) {
+      const [{ id }] = await db.query(
+        `INSERT INTO alert_rule (cluster_id, name, kind, threshold, for_seconds, severity)
+         VALUES ($1, $2, $3, $4, 0, 'critical') RETURNING id`,
+        [clusterId, `Test ${kind}`, kind, threshold],
+      );
+      rules[kind] = id;
+    }
+    scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+  });
+
+  afterAll(async () => {
+    await acceptor('start()').catch(() => undefined);
+    await scraper?.close();
+    const settings = new SettingsRepository(db);
+    await settings.reset('artemis-studio.scrape.tier-a-millis');
+    await settings.reset('artemis-studio.scrape.tier-b-millis');
+    await db.destroy();
+    await artemis('reset', 'cluster');
+  });
+
+  it('reads the healthy pair as healthy: every link evaluated, none holding', async () => {
+    await waitFor('the link rules evaluated on both connections', async () => {
+      const rows: { subject: string; state: string }[] = await db.query(
+        `SELECT subject, state FROM alert WHERE rule_id = ANY ($1)`,
+        [Object.values(rules)],
+      );
+      const evaluated: { n: string }[] = await db.query(
+        `SELECT count(*) AS n FROM alert_evaluation WHERE cluster_id = $1 AND scope = 'tier-b' AND evaluated_at IS NOT NULL AND error IS NULL`,
+        [clusterId],
+      );
+      return evaluated[0].n === '1' && rows.length === 0;
+    });
+  });
+
+  it('fires when the link to node 1 is cut and messages wait in it, and resolves once it drains', async () => {
+    const [a, b] = [node(cluster, 0), node(cluster, 1)];
+    for (const broker of [a, b])
+      await brokerExec(broker, 'createQueue(java.lang.String,boolean)', [
+        JSON.stringify({ name: 'link.orders', address: 'link.orders', 'routing-type': 'ANYCAST' }),
+        true,
+      ]);
+    await fillQueue(b, 'link.orders', 5);
+    const nodeId = (await brokerJolokia(a, {
+      type: 'read',
+      mbean: `org.apache.activemq.artemis:broker="${cluster.nodes[0].name}"`,
+      attribute: 'NodeID',
+    })) as { value: string };
+    expect((await acceptor('stop()')).status).toBe(200);
+    // Into the store-and-forward queue towards node 1, as the broker routes messages for it.
+    const moved = await brokerJolokia(b, {
+      type: 'exec',
+      mbean: queueMbean(b, 'link.orders'),
+      operation: 'moveMessages(int,java.lang.String,java.lang.String,boolean,int)',
+      arguments: [100, '', `link.orders${nodeId.value}`, false, 5],
+    });
+    expect(moved.value).toBe(5);
+    const [one, two] = cluster.nodes.map((n) => n.name);
+    await waitFor(
+      'the link not draining',
+      async () => (await alertOf('link-backlog', `${two} → ${one}`))?.[0] === 'firing',
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    await waitFor(
+      'the link down',
+      async () => (await alertOf('link-down', `${two}/my-cluster`))?.[0] === 'firing',
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(await alertOf('link-down', `${two}/my-cluster`)).toEqual(['firing', 1]);
+    // Node 1's own connection still reaches node 2, and neither has left the other's topology.
+    expect(await alertOf('link-down', `${one}/my-cluster`)).toBeNull();
+    expect(await alertOf('link-node-left', one)).toBeNull();
+
+    expect((await acceptor('start()')).status).toBe(200);
+    await waitFor(
+      'both resolved',
+      async () =>
+        (await alertOf('link-backlog', `${two} → ${one}`))?.[0] === 'resolved' &&
+        (await alertOf('link-down', `${two}/my-cluster`))?.[0] === 'resolved',
+      { timeoutMs: 30_000 },
+    );
+    await waitFor('the five delivered on node 1', async () => (await depthOf(a, 'link.orders')) === 5);
+  });
+});
