@@ -1,30 +1,13 @@
-import { createDataSource } from '@artemis-studio/db';
-import { SettingsRepository } from '@artemis-studio/platform';
 import {
-  artemis,
-  brokerCluster,
   brokerExec,
   brokerJolokia,
   depthOf,
   fillQueue,
-  insertCluster,
   queueMbean,
-  startBroker,
-  startService,
-  testDatabaseUrl,
   waitFor,
   type BrokerProfile,
-  type RunningService,
 } from '@artemis-studio/testing';
-import type { DataSource } from 'typeorm';
-import { ScraperModule } from './app.module';
-import { TICK_MS } from './scraper-stack.fixture';
-
-/** The profile seen as one of its nodes: the testing helpers speak to a profile's first node. */
-const node = (cluster: BrokerProfile, i: number): BrokerProfile => ({
-  ...cluster,
-  nodes: [cluster.nodes[i]],
-});
+import { ClusterStack, nodeOf as node } from './cluster-stack.fixture';
 
 /**
  * The alert rules on the links between the `cluster` profile's two live nodes. The link from node 2
@@ -33,10 +16,8 @@ const node = (cluster: BrokerProfile, i: number): BrokerProfile => ({
  * and holds what is routed there, until the acceptor starts again and it drains.
  */
 describe('alerts on the links of a two-node cluster', () => {
+  const stack = new ClusterStack();
   let cluster: BrokerProfile;
-  let db: DataSource;
-  let scraper: RunningService;
-  let clusterId: string;
   const rules: Record<string, string> = {};
   const acceptor = (op: 'start()' | 'stop()') =>
     brokerJolokia(node(cluster, 0), {
@@ -45,56 +26,31 @@ describe('alerts on the links of a two-node cluster', () => {
       operation: op,
       arguments: [],
     });
-  /** The rule's alert on `subject` as last evaluated: [state, value]. */
-  const alertOf = async (kind: string, subject: string): Promise<[string, number] | null> => {
-    const rows: { state: string; value: number }[] = await db.query(
-      `SELECT state, value FROM alert WHERE rule_id = $1 AND subject = $2 ORDER BY started_at DESC LIMIT 1`,
-      [rules[kind], subject],
-    );
-    return rows[0] ? [rows[0].state, rows[0].value] : null;
-  };
+  const alertOf = (kind: string, subject: string) => stack.alertOf(rules[kind], subject);
 
   beforeAll(async () => {
-    cluster = await startBroker('cluster');
-    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
-    const settings = new SettingsRepository(db);
-    await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
-    await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
-    ({ id: clusterId } = await insertCluster(db, brokerCluster(cluster)));
-    for (const [kind, threshold] of [
-      ['link-down', null],
-      ['link-backlog', 2],
-      ['link-node-left', null],
-    ] as const) {
-      const [{ id }] = await db.query(
-        `INSERT INTO alert_rule (cluster_id, name, kind, threshold, for_seconds, severity)
-         VALUES ($1, $2, $3, $4, 0, 'critical') RETURNING id`,
-        [clusterId, `Test ${kind}`, kind, threshold],
-      );
-      rules[kind] = id;
-    }
-    scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+    await stack.start(async () => {
+      rules['link-down'] = await stack.addRule('link-down');
+      rules['link-backlog'] = await stack.addRule('link-backlog', '*', 2);
+      rules['link-node-left'] = await stack.addRule('link-node-left');
+    });
+    cluster = stack.cluster;
   });
 
   afterAll(async () => {
     await acceptor('start()').catch(() => undefined);
-    await scraper?.close();
-    const settings = new SettingsRepository(db);
-    await settings.reset('artemis-studio.scrape.tier-a-millis');
-    await settings.reset('artemis-studio.scrape.tier-b-millis');
-    await db.destroy();
-    await artemis('reset', 'cluster');
+    await stack.stop();
   });
 
   it('reads the healthy pair as healthy: every link evaluated, none holding', async () => {
     await waitFor('the link rules evaluated on both connections', async () => {
-      const rows: { subject: string; state: string }[] = await db.query(
+      const rows: { subject: string; state: string }[] = await stack.db.query(
         `SELECT subject, state FROM alert WHERE rule_id = ANY ($1)`,
         [Object.values(rules)],
       );
-      const evaluated: { n: string }[] = await db.query(
+      const evaluated: { n: string }[] = await stack.db.query(
         `SELECT count(*) AS n FROM alert_evaluation WHERE cluster_id = $1 AND scope = 'tier-b' AND evaluated_at IS NOT NULL AND error IS NULL`,
-        [clusterId],
+        [stack.clusterId],
       );
       return evaluated[0].n === '1' && rows.length === 0;
     });

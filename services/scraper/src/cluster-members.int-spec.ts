@@ -1,37 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { ownerRpcs, StartMessageJobRequestSchema } from '@artemis-studio/contracts';
-import { createDataSource } from '@artemis-studio/db';
-import { SettingsRepository } from '@artemis-studio/platform';
 import {
-  artemis,
-  brokerCluster,
   brokerExec,
   depthOf,
   fillQueue,
-  insertCluster,
   openAmqpClient,
-  startBroker,
-  startService,
   testBus,
-  testDatabaseUrl,
   waitFor,
   type BrokerProfile,
-  type RunningService,
 } from '@artemis-studio/testing';
 import type { DataSource } from 'typeorm';
-import { ScraperModule } from './app.module';
+import { ClusterStack, nodeOf as node } from './cluster-stack.fixture';
 import { TICK_MS } from './scraper-stack.fixture';
 
-/** The profile seen as one of its nodes: the testing helpers speak to a profile's first node. */
-const node = (cluster: BrokerProfile, i: number): BrokerProfile => ({
-  ...cluster,
-  nodes: [cluster.nodes[i]],
-});
-
-/**
- * Studio against the clusters operators run: the `cluster` profile's two live nodes, joined by a
- * static cluster connection with max-hops 1, redistribution off but on `redistributed.#`.
- */
 /** A `stranded_queue` row as the tests read it. */
 interface Stranded {
   node_id: string;
@@ -43,20 +24,14 @@ interface Stranded {
 }
 
 describe('a symmetric cluster of two live nodes', () => {
+  const stack = new ClusterStack();
   let cluster: BrokerProfile;
   let db: DataSource;
-  let scraper: RunningService;
   let clusterId: string;
   let nodeIds: string[];
   let strandedRule: string;
   /** The stranded rule's alert on held.orders as last evaluated: [state, value]. */
-  const strandedAlert = async (): Promise<[string, number] | null> => {
-    const rows: { state: string; value: number }[] = await db.query(
-      `SELECT state, value FROM alert WHERE rule_id = $1 ORDER BY started_at DESC LIMIT 1`,
-      [strandedRule],
-    );
-    return rows[0] ? [rows[0].state, rows[0].value] : null;
-  };
+  const strandedAlert = () => stack.alertOf(strandedRule);
   const closers: (() => Promise<unknown>)[] = [];
 
   /** What Studio stored of a queue on each node, as [messages, consumers], node 1 first. */
@@ -86,29 +61,15 @@ describe('a symmetric cluster of two live nodes', () => {
   };
 
   beforeAll(async () => {
-    cluster = await startBroker('cluster');
-    db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
-    const settings = new SettingsRepository(db);
-    await settings.put('artemis-studio.scrape.tier-a-millis', TICK_MS);
-    await settings.put('artemis-studio.scrape.tier-b-millis', TICK_MS);
-    ({ id: clusterId, nodeIds } = await insertCluster(db, brokerCluster(cluster)));
-    [{ id: strandedRule }] = await db.query(
-      `INSERT INTO alert_rule (cluster_id, name, kind, subjects, for_seconds, severity)
-       VALUES ($1, 'Stranded orders', 'queue-stranded', 'held.orders', 0, 'warning') RETURNING id`,
-      [clusterId],
-    );
-    scraper = await startService(ScraperModule, { LEASE_TTL_MS: '3000' });
+    await stack.start(async () => {
+      strandedRule = await stack.addRule('queue-stranded', 'held.orders');
+    });
+    ({ cluster, db, clusterId, nodeIds } = stack);
   });
 
   afterAll(async () => {
     for (const close of closers) await close().catch(() => undefined);
-    await scraper?.close();
-    const settings = new SettingsRepository(db);
-    await settings.reset('artemis-studio.scrape.tier-a-millis');
-    await settings.reset('artemis-studio.scrape.tier-b-millis');
-    await db.destroy();
-    // Two more JVMs are not left running beside the suites that follow.
-    await artemis('reset', 'cluster');
+    await stack.stop();
   });
 
   it('polls both members as live nodes of one cluster', async () => {

@@ -1,5 +1,6 @@
 import type { NodeTierB } from '../../polling/tier-b';
 import type { QueueObservation } from '../../queues/queue-observation';
+import { observedQueue } from '../../queues/queue-observation.fixture';
 import type { ClusterConnectionReading } from '../../topology/cluster-connection';
 import { readLinks } from './link-readings';
 
@@ -26,22 +27,13 @@ function connection(
   };
 }
 
-const sfQueue = (to: string, messageCount: number, firstMessageAt: Date | null): QueueObservation => ({
-  name: `$.artemis.internal.sf.my-cluster.${to}`,
-  address: `$.artemis.internal.sf.my-cluster.${to}`,
-  routingType: 'MULTICAST',
-  messageCount,
-  consumerCount: 1,
-  deliveringCount: 0,
-  messagesAdded: 0,
-  messagesAcknowledged: 0,
-  messagesExpired: 0,
-  messagesKilled: 0,
-  paused: false,
-  durable: true,
-  temporary: false,
-  firstMessageAt,
-});
+const sfQueue = (to: string, messageCount: number, firstMessageAt: Date | null): QueueObservation =>
+  observedQueue(`$.artemis.internal.sf.my-cluster.${to}`, {
+    routingType: 'MULTICAST',
+    messageCount,
+    consumerCount: 1,
+    firstMessageAt,
+  });
 
 const node = (
   nodeId: string,
