@@ -1048,6 +1048,12 @@ describe('the console in Chromium, against the real stack and broker', () => {
       );
       await notice.waitFor({ state: 'detached', timeout: 30_000 });
       await screenshot(page, '20-stranded-moved');
+
+      // Each link's backlog is a queue of the broker's own: charted on its page like any other.
+      await page.goto(`${base}/clusters/${id}`);
+      await connections.getByRole('link', { name: 'link backlog' }).first().click();
+      await page.getByRole('heading', { name: /^\$\.artemis\.internal\.sf\.my-cluster\./ }).waitFor();
+      await page.getByRole('table', { name: 'Queue on each node' }).waitFor({ timeout: 30_000 });
       await page.close();
     } finally {
       for (const close of closers) await close().catch(() => undefined);

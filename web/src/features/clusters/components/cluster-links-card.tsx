@@ -21,7 +21,11 @@ import { STRANDED_WHY } from '../../../lib/queues/stranded-text';
 /** A broker node id, short enough for a cell: its first block is unique in any real cluster. */
 const shortId = (id: string) => id.split('-')[0];
 
-function MembersCell({ connection }: { connection: ClusterConnection }) {
+/** The store-and-forward queue a node's connection keeps towards a member: the link's backlog, charted as a queue. */
+const linkQueue = (connection: ClusterConnection, brokerNodeId: string) =>
+  `$.artemis.internal.sf.${connection.name}.${brokerNodeId}`;
+
+function MembersCell({ clusterId, connection }: { clusterId: string; connection: ClusterConnection }) {
   return (
     <Stack gap={2}>
       {connection.members.map((m) => (
@@ -33,13 +37,25 @@ function MembersCell({ connection }: { connection: ClusterConnection }) {
           )}{' '}
           · {shortId(m.brokerNodeId)} · live {m.live ?? '—'}
           {m.backup ? `, backup ${m.backup}` : ', no backup'}
+          {m.brokerNodeId !== connection.brokerNodeId && (
+            <>
+              {' · '}
+              <Anchor
+                component={Link}
+                size="sm"
+                to={`/clusters/${clusterId}/queues/${encodeURIComponent(linkQueue(connection, m.brokerNodeId))}`}
+              >
+                link backlog
+              </Anchor>
+            </>
+          )}
         </Text>
       ))}
     </Stack>
   );
 }
 
-function ConnectionsTable({ links }: { links: ClusterLinks }) {
+function ConnectionsTable({ clusterId, links }: { clusterId: string; links: ClusterLinks }) {
   return (
     <Table.ScrollContainer minWidth={800}>
       <Table verticalSpacing="xs" aria-label="Cluster connections">
@@ -70,7 +86,7 @@ function ConnectionsTable({ links }: { links: ClusterLinks }) {
               </Table.Td>
               <Table.Td c={c.maxHops === 0 ? 'red' : undefined}>{c.maxHops}</Table.Td>
               <Table.Td>
-                <MembersCell connection={c} />
+                <MembersCell clusterId={clusterId} connection={c} />
               </Table.Td>
               <Table.Td>
                 {c.messagesPendingAcknowledgement === null
@@ -173,7 +189,7 @@ export function ClusterLinksCard({ clusterId, links }: { clusterId: string; link
             cluster's load balancing or redistribution.
           </Alert>
         ))}
-        {links.connections.length > 0 && <ConnectionsTable links={links} />}
+        {links.connections.length > 0 && <ConnectionsTable clusterId={clusterId} links={links} />}
         {links.stranded.length > 0 && <StrandedTable clusterId={clusterId} stranded={links.stranded} />}
       </Stack>
     </Card>
