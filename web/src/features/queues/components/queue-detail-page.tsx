@@ -143,10 +143,11 @@ export function QueueDetailPage() {
       <QueryState query={attributes} what="queue">
         {(page) => <Attributes rows={page.items.filter((q) => q.name === queue)} />}
       </QueryState>
-      {cluster.data && (
+      {cluster.data && address !== undefined && (
         <StrandedMessagesNotice
           clusterId={clusterId}
           queue={queue}
+          address={address}
           refusal={actionRefusal(can, cluster.data)}
         />
       )}

@@ -11,6 +11,8 @@ import { MessageJobDialog, type JobSelection } from '../message-jobs/components/
 interface Props {
   clusterId: string;
   queue: string;
+  /** The queue's address: with its name, it narrows the cluster's queues to this one's row. */
+  address: string;
   /** Why this user may not move messages (role, read-only), or null. */
   refusal: string | null;
 }
