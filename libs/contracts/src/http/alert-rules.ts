@@ -49,8 +49,8 @@ export const ALERT_RULE_KINDS = [
    */
   'link-down',
   /**
-   * A store-and-forward queue towards another node holds a message older than `threshold` seconds:
-   * the link does not drain (subject `node → member`; the value is the age).
+   * A store-and-forward queue towards another node holds messages and has delivered none for
+   * `threshold` seconds: the link does not drain (subject `node → member`; the value is how long).
    */
   'link-backlog',
   /**

@@ -125,7 +125,7 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
   'link-down':
     'Cluster connection {{subject}} is stopped or not connected to {{value}} of the members its topology lists.',
   'link-backlog':
-    'The store-and-forward link {{subject}} holds a message {{value}} s old (threshold {{threshold}} s): it does not drain.',
+    'The store-and-forward link {{subject}} holds messages and has delivered none for {{value}} s (threshold {{threshold}} s): it does not drain.',
   'link-node-left':
     'Node {{subject}} is missing from the topology of {{value}} other clustered node(s): it takes no part in load balancing or redistribution.',
   'node-unreachable': 'Node {{subject}} does not answer its polls.',

@@ -163,7 +163,8 @@ export class AlertEvaluation {
             : undefined,
         readingsOf: (rule, open) => {
           const kind = subjectKindOf(rule.kind);
-          if (kind === 'link') return readLinks(rule, nodes, (id) => memory.last.names.get(id) ?? id, now);
+          if (kind === 'link')
+            return readLinks(rule, nodes, (id) => memory.last.names.get(id) ?? id, now, memory.links);
           if (kind === 'queue') return queues && readQueues(rule, queues, now, open);
           return addresses && addressesKnown ? readAddresses(rule, addresses, open) : null;
         },
@@ -194,7 +195,14 @@ export class AlertEvaluation {
       observedAt = last?.nodesAt ?? null;
     } else if (subject === 'link') {
       if (last?.read && last.readAt)
-        readings = readLinks(rule, last.read, (id) => last.names.get(id) ?? id, last.readAt) ?? [];
+        readings =
+          readLinks(
+            rule,
+            last.read,
+            (id) => last.names.get(id) ?? id,
+            last.readAt,
+            new Map(this.memory.get(clusterId)?.links),
+          ) ?? [];
       observedAt = last?.readAt ?? null;
     } else if (last?.read && last.readAt) {
       // The facts the last tick built for rules of this kind, or facts of the last read alone.

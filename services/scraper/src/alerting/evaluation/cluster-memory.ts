@@ -3,6 +3,7 @@ import { AddressFactBuilder, type AddressFact } from '../rules/address-facts';
 import type { NodeFigures, QueueFact } from '../rules/conditions';
 import { NodeHistory } from '../rules/node-history';
 import { QueueFactBuilder } from '../rules/queue-facts';
+import type { LinkStalls } from '../rules/link-readings';
 import type { SubjectIndex } from '../rules/subject-index';
 
 /** What one cluster's evaluations keep between ticks: counters for rates, samples for forecasts. */
@@ -10,6 +11,8 @@ export interface ClusterMemory {
   queues: QueueFactBuilder;
   addresses: AddressFactBuilder;
   nodes: NodeHistory;
+  /** Since when each store-and-forward queue holding messages has delivered none. */
+  links: LinkStalls;
   /** The last ticks' figures, for a rule's test: what the rules were last read against. */
   last: {
     nodes: NodeFigures[] | null;
@@ -33,6 +36,7 @@ export function freshMemory(): ClusterMemory {
     queues: new QueueFactBuilder(),
     addresses: new AddressFactBuilder(),
     nodes: new NodeHistory(),
+    links: new Map(),
     last: { nodes: null, nodesAt: null, read: null, readAt: null, names: new Map(), facts: null },
   };
 }

@@ -9,10 +9,17 @@ const SF_PREFIX = '$.artemis.internal.sf.';
 const shortId = (id: string) => id.split('-')[0];
 
 /**
+ * Each store-and-forward queue holding messages (by node and queue): its acknowledged count when
+ * last seen, and since when that count has not moved. Kept by the owner from tick to tick.
+ */
+export type LinkStalls = Map<string, { acknowledged: number; sinceMs: number }>;
+
+/**
  * The link rules' readings from what one tier-B tick read on every live node: their cluster
  * connections, and the store-and-forward queues among their queues. Null when a node's cluster
  * connections went unread this tick: a link could then be down or up, and unknown reads as unknown.
- * `nameOf` names a node by its id. Every subject the tick knows is read, holding or not (a cluster
+ * `nameOf` names a node by its id; `stalls` is the owner's memory of the links' backlogs, written
+ * here. Every subject the tick knows is read, holding or not (a cluster
  * has few), so an alert whose subject is not among them is one whose link is gone.
  */
 export function readLinks(
@@ -20,6 +27,7 @@ export function readLinks(
   nodes: readonly NodeTierB[],
   nameOf: (nodeId: string) => string,
   now: Date,
+  stalls: LinkStalls,
 ): Reading[] | null {
   if (nodes.some((n) => !n.clusterConnections)) return null;
   // A member by its broker's node id: each node's connections carry its own.
@@ -28,7 +36,10 @@ export function readLinks(
     for (const c of n.clusterConnections!) byBrokerId.set(c.brokerNodeId, nameOf(n.nodeId));
   const memberName = (brokerNodeId: string) => byBrokerId.get(brokerNodeId) ?? shortId(brokerNodeId);
   const matches = globMatcher(rule.subjects);
-  const readings = readingsOf(rule, nodes, nameOf, memberName, now);
+  const readings =
+    rule.kind === 'link-backlog'
+      ? backlogs(rule, nodes, nameOf, memberName, now, stalls)
+      : readingsOf(rule, nodes, nameOf);
   return readings.filter((r) => matches(r.subject));
 }
 
@@ -36,42 +47,34 @@ function readingsOf(
   rule: RuleCondition,
   nodes: readonly NodeTierB[],
   nameOf: (nodeId: string) => string,
-  memberName: (brokerNodeId: string) => string,
-  now: Date,
 ): Reading[] {
   switch (rule.kind) {
     case 'link-down':
       return nodes.flatMap((n) =>
         n.clusterConnections!.map((c) => {
-          const others = c.members.filter((m) => m.live !== null && m.brokerNodeId !== c.brokerNodeId);
-          // A member's bridge reconnecting: still in `Nodes`, but nothing consumes its store-and-forward queue.
+          // The members the connection knows of: in its topology, in `Nodes`, or with a
+          // store-and-forward queue. A member whose link broke leaves the topology but stays in
+          // `Nodes` while the bridge retries, and its queue then has no consumer (the bridge).
+          const links = n.queues.filter((q) => q.name.startsWith(`${SF_PREFIX}${c.name}.`));
           const bridgeless = new Set(
-            n.queues
-              .filter((q) => q.name.startsWith(`${SF_PREFIX}${c.name}.`) && q.consumerCount === 0)
-              .map((q) => q.name.split('.').at(-1)),
+            links.filter((q) => q.consumerCount === 0).map((q) => q.name.split('.').at(-1)),
           );
-          const unconnected = c.started
-            ? others.filter((m) => !(m.brokerNodeId in c.connectedTo) || bridgeless.has(m.brokerNodeId))
-            : others;
+          const inTopology = new Set(c.members.filter((m) => m.live !== null).map((m) => m.brokerNodeId));
+          const known = new Set([
+            ...inTopology,
+            ...Object.keys(c.connectedTo),
+            ...links.map((q) => q.name.split('.').at(-1)!),
+          ]);
+          known.delete(c.brokerNodeId);
+          const unconnected = [...known].filter(
+            (id) => !c.started || !(id in c.connectedTo) || !inTopology.has(id) || bridgeless.has(id),
+          );
           return {
             subject: `${nameOf(n.nodeId)}/${c.name}`,
-            holds: !c.started || unconnected.length > 0,
+            holds: unconnected.length > 0,
             value: unconnected.length,
           };
         }),
-      );
-    case 'link-backlog':
-      return nodes.flatMap((n) =>
-        n.queues
-          .filter((q) => q.name.startsWith(SF_PREFIX))
-          .map((q) => {
-            const subject = `${nameOf(n.nodeId)} → ${memberName(q.name.split('.').at(-1)!)}`;
-            if (q.messageCount === 0) return { subject, holds: false, value: 0 };
-            if (q.firstMessageAt === null || rule.threshold === null)
-              return { subject, holds: null, value: null };
-            const age = Math.max(0, (now.getTime() - q.firstMessageAt.getTime()) / 1000);
-            return { subject, holds: age > rule.threshold, value: age };
-          }),
       );
     case 'link-node-left': {
       const clustered = nodes.filter((n) => n.clusterConnections!.length > 0);
@@ -88,4 +91,40 @@ function readingsOf(
     default:
       return [];
   }
+}
+
+/**
+ * A store-and-forward queue does not drain when it holds messages and its bridge has acknowledged
+ * none of them for `threshold` seconds (its `MessagesAcknowledged` has not moved). Not the head
+ * message's age: messages sent without a time (an AMQP client that sets no creation time) have
+ * none, and a busy link that drains can hold old messages behind a steady flow.
+ */
+function backlogs(
+  rule: RuleCondition,
+  nodes: readonly NodeTierB[],
+  nameOf: (nodeId: string) => string,
+  memberName: (brokerNodeId: string) => string,
+  now: Date,
+  stalls: LinkStalls,
+): Reading[] {
+  const seen = new Set<string>();
+  const readings = nodes.flatMap((n) =>
+    n.queues
+      .filter((q) => q.name.startsWith(SF_PREFIX))
+      .map((q): Reading => {
+        const subject = `${nameOf(n.nodeId)} → ${memberName(q.name.split('.').at(-1)!)}`;
+        if (q.messageCount === 0) return { subject, holds: false, value: 0 };
+        const key = `${n.nodeId}/${q.name}`;
+        seen.add(key);
+        let stall = stalls.get(key);
+        if (!stall || stall.acknowledged !== q.messagesAcknowledged)
+          stalls.set(key, (stall = { acknowledged: q.messagesAcknowledged, sinceMs: now.getTime() }));
+        const seconds = (now.getTime() - stall.sinceMs) / 1000;
+        return rule.threshold === null
+          ? { subject, holds: null, value: null }
+          : { subject, holds: seconds > rule.threshold, value: seconds };
+      }),
+  );
+  for (const key of stalls.keys()) if (!seen.has(key)) stalls.delete(key);
+  return readings;
 }

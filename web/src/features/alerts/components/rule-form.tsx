@@ -29,7 +29,7 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'address-limit': 'Address: fuller than, of its size limit',
   'address-full-forecast': 'Address: reaches its size limit within',
   'link-down': 'Cluster link: connection stopped or not connected to a member',
-  'link-backlog': 'Cluster link: store-and-forward message older than',
+  'link-backlog': 'Cluster link: holds messages and delivers none for',
   'link-node-left': 'Cluster link: node missing from another node’s topology',
   'node-unreachable': 'Node: unreachable',
   'node-backup-unsynced': 'Node: backup not in sync',
