@@ -15,14 +15,17 @@ const cluster: ClusterNodes = {
 
 /**
  * Two brokers holding `orders`, 5 messages on `two`; `two`'s address lists the remote bindings
- * given (the broker's `RemoteQueueNames`), and `one`'s node id is `id-one`.
+ * given (the broker's `RemoteQueueNames`), its link towards `one` has `bridges` consumers, and
+ * `one`'s node id is `id-one`.
  */
-function twoBrokers(remoteQueueNames: string[]) {
+function twoBrokers(remoteQueueNames: string[], bridges = 1) {
   const broker = (r: JolokiaRequest) => /broker="([^"]+)"/.exec(r.mbean)?.[1] ?? '';
   const answer = (r: JolokiaRequest): JolokiaResponse => {
     if (r.type !== 'read') return { status: 200, value: 0 };
     if (r.attribute === 'NodeID') return { status: 200, value: `id-${broker(r)}` };
     if (r.attribute === 'RemoteQueueNames') return { status: 200, value: remoteQueueNames };
+    if (r.attribute === 'ConsumerCount')
+      return { status: 200, value: { [r.mbean]: { ConsumerCount: bridges } } };
     if (r.attribute === 'MessageCount') return { status: 200, value: broker(r) === 'two' ? 5 : 0 };
     const mbean = `${r.mbean.replace('address=*', 'address="orders"')}`;
     return {
@@ -52,11 +55,17 @@ describe('a move to the same queue on another node', () => {
     expect(plan.target).toBe('ordersid-one');
   });
 
-  it('is refused before anything changes when the holding node has no such binding (max-hops 0, link down)', async () => {
+  it('is refused before anything changes when the holding node has no such binding (max-hops 0, no cluster)', async () => {
     const refusal = await nodeMove(twoBrokers([])).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(RpcError);
     expect((refusal as RpcError).code).toBe(OWNER_FAILURES.refused);
     expect((refusal as RpcError).message).toContain('two has no cluster binding to queue');
+  });
+
+  it('is refused when the link is down: they would wait in its store-and-forward queue', async () => {
+    const refusal = await nodeMove(twoBrokers(['ordersid-one'], 0)).catch((err: unknown) => err);
+    expect((refusal as RpcError).code).toBe(OWNER_FAILURES.refused);
+    expect((refusal as RpcError).message).toContain('the link from two to one is down');
   });
 
   it('is counted on the holding node only', async () => {

@@ -78,8 +78,9 @@ export class MessageJobPlanner {
    * connection keeps a remote binding for the queue on each member it shares bindings with, named
    * the queue's name followed by that member's node id (its `RemoteQueueNames`); `moveMessages` to
    * it hands the messages to the store-and-forward link towards that member (checked on 2.40,
-   * docs/clusters.md). Where there is no such binding (max-hops 0, or the link is not up) nothing
-   * can go that way, and the job is refused before anything changes.
+   * docs/clusters.md). Where there is no such binding (max-hops 0, no cluster) nothing can go that
+   * way; where the link's bridge is down (nothing consumes its store-and-forward queue) they would
+   * wait there instead: either way the job is refused before anything changes.
    */
   private async planNodeMove(
     cluster: ClusterNodes,
@@ -94,16 +95,31 @@ export class MessageJobPlanner {
       { type: 'read', mbean: brokerMbean(to.broker), attribute: 'NodeID' },
     ]);
     const address = from.found.address ?? queue;
-    const [remote] = await this.read(from, [
+    const memberId = text(nodeId.value) ?? '';
+    const [remote, link] = await this.read(from, [
       { type: 'read', mbean: addressMbean(from.broker, address), attribute: 'RemoteQueueNames' },
+      // The store-and-forward queue towards the member; a node id is a UUID, safe in a pattern.
+      {
+        type: 'read',
+        mbean: `${brokerMbean(from.broker)},component=addresses,address=*,subcomponent=queues,routing-type=*,queue="$.artemis.internal.sf.*.${memberId}"`,
+        attribute: 'ConsumerCount',
+      },
     ]);
-    const binding = `${queue}${text(nodeId.value) ?? ''}`;
+    const binding = `${queue}${memberId}`;
     const bindings = Array.isArray(remote.value) ? (remote.value as unknown[]) : [];
+    const refuse = (why: string) => new RpcError(OWNER_FAILURES.refused, `${why}: nothing is moved that way`);
     if (nodeId.status !== 200 || !bindings.includes(binding))
-      throw new RpcError(
-        OWNER_FAILURES.refused,
+      throw refuse(
         `${from.node.name} has no cluster binding to queue '${queue.slice(0, 200)}' on ${to.node.name} ` +
-          '(its cluster connection shares no bindings, or is not connected to that node): nothing can move that way',
+          '(its cluster connection shares no bindings with that node)',
+      );
+    const bridges = Object.values(
+      (link.status === 200 ? link.value : {}) as Record<string, { ConsumerCount?: unknown }>,
+    );
+    if (!bridges.some((b) => count(b.ConsumerCount) !== null && count(b.ConsumerCount)! > 0))
+      throw refuse(
+        `the link from ${from.node.name} to ${to.node.name} is down (its bridge does not consume the ` +
+          'store-and-forward queue): the messages would wait there until it is back',
       );
     return {
       job,
