@@ -20,7 +20,7 @@ export const nodeOf = (cluster: BrokerProfile, i: number): BrokerProfile => ({
   nodes: [cluster.nodes[i]],
 });
 
-const TICK_SETTINGS = ['artemis-studio.scrape.tier-a-millis', 'artemis-studio.scrape.tier-b-millis'];
+const TICK_SETTINGS = ['artemis-studio.scrape.tier-a-millis', 'artemis-studio.scrape.tier-b-millis'] as const;
 
 /**
  * Studio against the clusters operators run: the `cluster` profile's two live nodes (a static

@@ -19,8 +19,8 @@ export type LinkStalls = Map<string, { acknowledged: number; sinceMs: number }>;
  * connections, and the store-and-forward queues among their queues. Null when a node's cluster
  * connections went unread this tick: a link could then be down or up, and unknown reads as unknown.
  * `nameOf` names a node by its id; `stalls` is the owner's memory of the links' backlogs, written
- * here. Every subject the tick knows is read, holding or not (a cluster
- * has few), so an alert whose subject is not among them is one whose link is gone.
+ * here. Every subject the tick knows is read, holding or not (a cluster has few), so an alert
+ * whose subject is not among them is one whose link is gone.
  */
 export function readLinks(
   rule: RuleCondition,
