@@ -30,14 +30,15 @@ const movable = (s: StrandedMessages): string | null =>
  * how many, since when, why they stay, and the fix (a dry run counted by the broker, then a move
  * job through the cluster connection), with the address setting that would let the broker do it.
  */
-export function StrandedMessagesNotice({ clusterId, queue, refusal }: Props) {
+export function StrandedMessagesNotice({ clusterId, queue, address, refusal }: Props) {
   const rows = useQuery(
     queuesAcrossNodesQueryOptions(clusterId, {
       page: 1,
-      pageSize: 20,
+      pageSize: 100,
       sort: 'name',
       order: 'asc',
       search: queue,
+      address,
     }),
   );
   const [selection, setSelection] = useState<JobSelection | null>(null);
