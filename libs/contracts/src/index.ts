@@ -23,6 +23,7 @@ export * from './http/queue-messages';
 export * from './http/broker-changes';
 export * from './http/message-jobs';
 export * from './http/alert-rules';
+export * from './http/alert-rule-suggestions';
 export * from './http/alerts';
 export * from './http/alert-receivers';
 export * from './http/stream';
