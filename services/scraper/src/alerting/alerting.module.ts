@@ -3,12 +3,15 @@ import { Module } from '@nestjs/common';
 import { HistoryModule } from '../history/history.module';
 import { AlertMetrics } from './alert-metrics';
 import { AlertingPart } from './alerting.part';
+import { AlertCouriers } from './delivery/alert-couriers';
 import { AlertHistoryReaperService } from './evaluation/alert-history-reaper.service';
 
-/** Alerting: the per-cluster part (evaluation and delivery), and the reaping of resolved alerts. */
+/**
+ * Alerting: the per-cluster part (evaluation and delivery), and the reaping of resolved alerts.
+ */
 @Module({
   imports: [HistoryModule],
-  providers: [AlertingPart, AlertMetrics, AlertHistoryReaperService, SignalPublisher],
+  providers: [AlertingPart, AlertMetrics, AlertCouriers, AlertHistoryReaperService, SignalPublisher],
   exports: [AlertingPart],
 })
 export class AlertingModule {}

@@ -1,19 +1,13 @@
 import { Bus } from '@artemis-studio/bus';
-import { buckets, channels, subjects } from '@artemis-studio/contracts';
-import { SecretVault } from '@artemis-studio/db';
+import { buckets } from '@artemis-studio/contracts';
 import { BUS, DatabaseService, SettingsService, SignalPublisher } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AddressSampleRepository } from '../addresses/address-sample.repository';
 import type { ClusterPart, PartRun } from '../cluster-parts/cluster-part';
 import type { OwnedCluster } from '../cluster-parts/owned-cluster';
 import type { NodeFact, ObservedCluster, TickObserver, TierBRead } from '../polling/tick-observer';
-import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
-import { AlertMetrics } from './alert-metrics';
-import { AlertCourier } from './delivery/alert-courier';
-import { AlertDeliveryRepository } from './delivery/alert-delivery.repository';
-import { AlertReceiverQueries } from './delivery/alert-receiver.queries';
-import { ALERT_CHANNELS } from './delivery/channels/alert-channels';
+import { AlertCouriers } from './delivery/alert-couriers';
 import { AlertEvaluation } from './evaluation/alert-evaluation';
 import { AlertEvaluationRepository } from './evaluation/alert-evaluation.repository';
 import { StudioFactsQueries } from './evaluation/studio-facts.queries';
@@ -28,18 +22,15 @@ export class AlertingPart implements ClusterPart<'alertRuleTest'>, TickObserver 
   readonly serves = ['alertRuleTest'] as const;
   private readonly logger = new Logger('Alerting');
   private evaluation?: AlertEvaluation;
-  private courierFor?: (clusterId: string) => AlertCourier;
-  private readonly couriers = new Map<string, AlertCourier>();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
-    @Inject(SCRAPER_CONFIG) private readonly config: ScraperConfig,
     private readonly database: DatabaseService,
     private readonly settings: SettingsService,
     private readonly signals: SignalPublisher,
     private readonly addresses: AddressSampleRepository,
     private readonly nodeStates: NodeStateRepository,
-    private readonly metrics: AlertMetrics,
+    private readonly couriers: AlertCouriers,
   ) {}
 
   async connect(): Promise<void> {
@@ -58,7 +49,7 @@ export class AlertingPart implements ClusterPart<'alertRuleTest'>, TickObserver 
       store: new AlertEvaluationRepository(db),
       committed: (clusterId, transitions) => {
         if (transitions.length > 0) this.signals.signal(clusterId, 'alerts');
-        this.couriers.get(clusterId)?.kick();
+        this.couriers.kick(clusterId);
       },
       intervals: () => ({
         tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
@@ -69,44 +60,17 @@ export class AlertingPart implements ClusterPart<'alertRuleTest'>, TickObserver 
       diskHistory: (clusterId, since, until) => this.nodeStates.diskUsageBetween(clusterId, since, until),
       log,
     });
-    const deliveries = new AlertDeliveryRepository(db);
-    const receivers = new AlertReceiverQueries(db, SecretVault.fromBase64(this.config.secretKey));
-    this.courierFor = (clusterId) =>
-      new AlertCourier(clusterId, {
-        deliveries,
-        receivers: (id, ids) => receivers.enabled(id, ids),
-        channels: ALERT_CHANNELS,
-        publish: async (id, state, at, alert) => {
-          if (
-            !this.bus.publish(channels.alert, subjects.alert(id, state), {
-              state,
-              at: at.toISOString(),
-              alert,
-            })
-          )
-            throw new Error('NATS is not connected');
-          await this.bus.flush();
-        },
-        post: fetch,
-        smtpCa: this.config.smtpCa,
-        delivered: (outcome) => this.metrics.delivered(outcome),
-        log: this.logger,
-      });
+    await this.couriers.connect();
   }
 
   start(cluster: OwnedCluster): PartRun<'alertRuleTest'> {
     const clusterId = cluster.target.id;
     const evaluation = this.evaluation!;
-    const courier = this.courierFor!(clusterId);
-    this.couriers.set(clusterId, courier);
-    courier.start();
+    this.couriers.hold(clusterId, 'owner');
     return {
       handlers: { alertRuleTest: ({ rule }) => evaluation.test(clusterId, rule, new Date()) },
-      stop: () => courier.stop(),
-      released: () => {
-        this.couriers.delete(clusterId);
-        evaluation.forget(clusterId);
-      },
+      stop: () => this.couriers.release(clusterId, 'owner'),
+      released: () => evaluation.forget(clusterId),
     };
   }
 

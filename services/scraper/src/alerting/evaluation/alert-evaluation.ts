@@ -2,13 +2,6 @@ import { ALERT_RULE_TEST_READINGS_SHOWN, subjectKindOf, type AlertRuleTest } fro
 import type { NodeFact, ObservedCluster, TierBRead } from '../../polling/tick-observer';
 import type { AddressSizeSample } from '../../addresses/address-sample.repository';
 import { AddressFactBuilder } from '../rules/address-facts';
-import { stepsOf, type OpenAlert } from '../rules/alert-steps';
-import type {
-  AlertEvaluationRepository,
-  AlertTransitionRecord,
-  LoadedRule,
-  RuleScope,
-} from './alert-evaluation.repository';
 import {
   readAddresses,
   readNodes,
@@ -23,12 +16,9 @@ import { readLinks } from '../rules/link-readings';
 import { SubjectIndex } from '../rules/subject-index';
 import { TREND_WINDOW_MS } from '../rules/trend';
 import { freshMemory, type ClusterMemory } from './cluster-memory';
+import { evaluateScope, type ScopeEvaluationDeps } from './scope-evaluation';
 
-export interface AlertEvaluationDeps {
-  store: Pick<AlertEvaluationRepository, 'load' | 'apply'>;
-  /** Once a tick's transitions are committed: publish them, signal the console, wake the courier. */
-  committed: (clusterId: string, transitions: AlertTransitionRecord[]) => void;
-  intervals: () => { tierAMs: number; tierBMs: number };
+export interface AlertEvaluationDeps extends ScopeEvaluationDeps {
   /** What Studio knows of its own observation of the cluster: read only when a Studio rule asks. */
   studioFacts: (clusterId: string) => Promise<StudioFacts>;
   /** The address sizes sampled in [since, until), oldest first, to start the forecasts' trends. */
@@ -39,18 +29,6 @@ export interface AlertEvaluationDeps {
     since: Date,
     until: Date,
   ) => Promise<{ nodeId: string; atMs: number; diskUsage: number }[]>;
-  log: { warn: (message: string, fields?: Record<string, unknown>) => void };
-}
-
-/**
- * A scope's figures this tick: each rule's readings (given its open subjects), null when this tick
- * knows none of them; and whether a rule's subject still exists.
- */
-interface Figures {
-  readingsOf: (rule: LoadedRule, open: ReadonlySet<string>) => Reading[] | null;
-  exists: (rule: LoadedRule, subject: string) => boolean;
-  /** Why some of the tick's figures are unknown: the tier then reads as not evaluated. */
-  unknown?: string;
 }
 
 /**
@@ -78,7 +56,7 @@ export class AlertEvaluation {
     const facts = memory.nodes.observe(nodes, now);
     memory.last.nodes = facts;
     memory.last.nodesAt = now;
-    await this.run(target, 'tier-a', now, async (rules) => {
+    await evaluateScope(this.deps, target, 'tier-a', now, async (rules) => {
       const studio = rules.some((r) => subjectKindOf(r.kind) === 'studio' && r.retired === null)
         ? await this.studioFacts(target)
         : null;
@@ -138,7 +116,7 @@ export class AlertEvaluation {
       memory.last.readAt = now;
       memory.last.names = new Map(target.nodes.map((n) => [n.id, n.name]));
     }
-    await this.run(target, 'tier-b', now, async (rules) => {
+    await evaluateScope(this.deps, target, 'tier-b', now, async (rules) => {
       if ('reason' in read)
         return {
           readingsOf: () => null,
@@ -246,50 +224,6 @@ export class AlertEvaluation {
     let memory = this.memory.get(clusterId);
     if (!memory) this.memory.set(clusterId, (memory = freshMemory()));
     return memory;
-  }
-
-  private async run(
-    target: ObservedCluster,
-    scope: RuleScope,
-    now: Date,
-    figures: (rules: readonly LoadedRule[]) => Figures | null | Promise<Figures | null>,
-  ): Promise<void> {
-    try {
-      const { rules, open } = await this.deps.store.load(target.id, scope);
-      // No rule in force and none retired with open alerts: nothing to evaluate, nothing to record.
-      if (rules.length === 0) return;
-      const { tierAMs, tierBMs } = this.deps.intervals();
-      const known = await figures(rules);
-      const evaluation = {
-        scope,
-        intervalMs: scope === 'tier-a' ? tierAMs : tierBMs,
-        rules: rules.length,
-        unknown: known?.unknown ?? null,
-      };
-      const openOf = new Map<string, OpenAlert[]>();
-      for (const a of open) {
-        const ofRule = openOf.get(a.ruleId);
-        if (ofRule) ofRule.push(a);
-        else openOf.set(a.ruleId, [a]);
-      }
-      const steps = rules.flatMap((rule) => {
-        const alerts = openOf.get(rule.id) ?? [];
-        const readings =
-          rule.retired === null && known
-            ? known.readingsOf(rule, new Set(alerts.map((a) => a.subject)))
-            : null;
-        return stepsOf(rule, readings, alerts, now, (subject) => known?.exists(rule, subject) ?? true);
-      });
-      const transitions = await this.deps.store.apply(target.id, steps, now, evaluation);
-      if (transitions) this.deps.committed(target.id, transitions);
-    } catch (err) {
-      this.deps.log.warn(
-        `cluster ${target.name}: ${scope} alert rules not evaluated: ${(err as Error).message}`,
-        {
-          clusterId: target.id,
-        },
-      );
-    }
   }
 }
 
