@@ -210,10 +210,11 @@ const prometheusRule = parse(readFileSync(join(promDir, 'prometheus-rule.yaml'),
 if (!isDeepStrictEqual(prometheusRule.spec.groups, rules.groups))
   fail('prometheus: prometheus-rule.yaml holds other groups than artemis-studio-rules.yml');
 // The broker's figures come from the scraper's exporter; Studio's own (the notifier's holds and
-// drops) from the notifier's metrics.
+// drops) from the notifier's metrics, and each replica's ownership from the platform's.
 const exporter = [
   join(root, 'services', 'scraper', 'src', 'export', 'figure-export.part.ts'),
   join(root, 'services', 'notifier', 'src', 'metrics', 'notifier-metrics.ts'),
+  join(root, 'libs', 'platform', 'src', 'metrics', 'metrics.ts'),
 ]
   .map((file) => readFileSync(file, 'utf8'))
   .join('\n');

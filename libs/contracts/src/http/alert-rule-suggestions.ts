@@ -58,6 +58,7 @@ export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
   },
   { name: 'Broker events lost', kind: 'studio-events-dropped', threshold: 900, severity: 'warning' },
   { name: 'No notifier', kind: 'studio-notifier-unowned', forSeconds: 120, severity: 'critical' },
+  { name: 'No scraper', kind: 'studio-scraper-unowned', forSeconds: 60, severity: 'critical' },
   { name: 'Events unobserved', kind: 'studio-unobserved', threshold: 900, severity: 'info' },
   { name: 'Dead letters arriving', kind: 'queue-receiving', subjects: '*DLQ*', severity: 'warning' },
 ];

@@ -83,6 +83,12 @@ export const ALERT_RULE_KINDS = [
   /** No notifier replica holds the cluster: nobody subscribes to its notifications (subject `notifier`). */
   'studio-notifier-unowned',
   /**
+   * No scraper polls the cluster: no replica holds its lease, or the one holding it has not
+   * observed its nodes for three tier-A intervals (subject `scraper`). Evaluated by every scraper
+   * replica, not by the owner, since an absent owner evaluates nothing.
+   */
+  'studio-scraper-unowned',
+  /**
    * A period in which Studio did not observe the cluster's notifications ended within the last
    * `threshold` seconds: what the brokers sent then is not in the history (subject `observation`).
    */
@@ -122,6 +128,7 @@ export const ALERT_THRESHOLD_UNIT: Record<
   'studio-notifications-unavailable': null,
   'studio-events-dropped': 'seconds',
   'studio-notifier-unowned': null,
+  'studio-scraper-unowned': null,
   'studio-unobserved': 'seconds',
 };
 
@@ -140,11 +147,16 @@ export const subjectKindOf = (kind: AlertRuleKind): AlertSubjectKind =>
 
 /**
  * Which tick evaluates a kind's rules, each with an evaluation stamp of its own: node and Studio
- * rules after tier A, queue, address and link rules after tier B.
+ * rules after the owner's tier A, queue, address and link rules after its tier B; the one rule
+ * about the owner itself (`fleet`) by every scraper replica on the tier-A interval.
  */
-export type AlertRuleScope = 'tier-a' | 'tier-b';
+export type AlertRuleScope = 'tier-a' | 'tier-b' | 'fleet';
 export const ruleScopeOf = (kind: AlertRuleKind): AlertRuleScope =>
-  ['queue', 'address', 'link'].includes(subjectKindOf(kind)) ? 'tier-b' : 'tier-a';
+  kind === 'studio-scraper-unowned'
+    ? 'fleet'
+    : ['queue', 'address', 'link'].includes(subjectKindOf(kind))
+      ? 'tier-b'
+      : 'tier-a';
 /** The kinds a scope evaluates, for a query's `kind = ANY ($n)`. */
 export const kindsOfScope = (scope: AlertRuleScope): AlertRuleKind[] =>
   ALERT_RULE_KINDS.filter((kind) => ruleScopeOf(kind) === scope);

@@ -142,6 +142,8 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
   'studio-events-dropped': 'Broker events of cluster {{cluster}} were lost ({{value}} dropped in all).',
   'studio-notifier-unowned':
     "No notifier holds cluster {{cluster}}: nobody subscribes to its brokers' notifications.",
+  'studio-scraper-unowned':
+    'No scraper polls cluster {{cluster}}: its figures are {{value}} s old, and its other rules are not evaluated.',
   'studio-unobserved':
     "Cluster {{cluster}}'s notifications went unobserved for {{value}} s: what its brokers sent then is not in the history.",
   'address-paging': 'Address {{subject}} is paging ({{value}} page files).',

@@ -24,6 +24,7 @@ import { BrokerEventDays1765500000000 } from './1765500000000-broker-event-days'
 import { EvaluationPerTier1765600000000 } from './1765600000000-evaluation-per-tier';
 import { ClusterLinks1765700000000 } from './1765700000000-cluster-links';
 import { MessageJobToNode1765800000000 } from './1765800000000-message-job-to-node';
+import { FleetEvaluation1765900000000 } from './1765900000000-fleet-evaluation';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   EvaluationPerTier1765600000000,
   ClusterLinks1765700000000,
   MessageJobToNode1765800000000,
+  FleetEvaluation1765900000000,
 ];

@@ -232,5 +232,23 @@ describe('alerting routes against real PostgreSQL', () => {
           'its queue and address rules are unknown: at the last tick node n2 could not be read: connection refused',
       }),
     );
+
+    // The rule on its scraper has a stamp of its own, written by any replica: stale, none runs.
+    await db.query(`UPDATE alert_evaluation SET error = NULL WHERE cluster_id = $1`, [clusterId]);
+    await db.query(
+      `INSERT INTO alert_rule (cluster_id, name, kind, severity) VALUES ($1, 'no scraper', 'studio-scraper-unowned', 'critical')`,
+      [clusterId],
+    );
+    await db.query(
+      `INSERT INTO alert_evaluation (cluster_id, scope, evaluated_at, interval_ms, rules)
+       VALUES ($1, 'fleet', now() - interval '11 seconds', 5000, 1)`,
+      [clusterId],
+    );
+    expect((await summary()).unevaluated).toContainEqual(
+      expect.objectContaining({
+        clusterId,
+        reason: 'its scraper rules were not evaluated lately: no scraper replica runs',
+      }),
+    );
   });
 });

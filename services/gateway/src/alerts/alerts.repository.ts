@@ -122,12 +122,13 @@ export class AlertsRepository {
       `SELECT r.cluster_id, r.scope, e.evaluated_at, e.error,
               e.evaluated_at < now() - 2 * e.interval_ms * interval '1 millisecond' AS stale
          FROM (SELECT DISTINCT cluster_id,
-                      CASE WHEN kind = ANY ($2::text[]) THEN 'tier-b' ELSE 'tier-a' END AS scope
+                      CASE WHEN kind = ANY ($2::text[]) THEN 'tier-b'
+                           WHEN kind = ANY ($3::text[]) THEN 'fleet' ELSE 'tier-a' END AS scope
                  FROM alert_rule
                 WHERE cluster_id = ANY ($1::uuid[]) AND enabled AND deleted_at IS NULL) r
          LEFT JOIN alert_evaluation e ON e.cluster_id = r.cluster_id AND e.scope = r.scope
         ORDER BY r.cluster_id, r.scope`,
-      [ids, kindsOfScope('tier-b')],
+      [ids, kindsOfScope('tier-b'), kindsOfScope('fleet')],
     );
     const names = new Map(clusters.map((c) => [c.id, c.name]));
     const unevaluated = new Map<string, AlertSummary['unevaluated'][number]>();
@@ -159,6 +160,13 @@ export class AlertsRepository {
   }
 }
 
+const RULES_OF_SCOPE: Record<AlertRuleScope, string> = {
+  'tier-a': 'node rules',
+  'tier-b': 'queue and address rules',
+  // Evaluated by every scraper replica: stale only when none runs.
+  fleet: 'scraper rules',
+};
+
 /** Why a tier's rules cannot be trusted now, or null when they can. */
 function unevaluatedReason(e: {
   scope: AlertRuleScope;
@@ -166,9 +174,10 @@ function unevaluatedReason(e: {
   stale: boolean | null;
   error: string | null;
 }): string | null {
-  const rules = e.scope === 'tier-b' ? 'queue and address rules' : 'node rules';
+  const rules = RULES_OF_SCOPE[e.scope];
   if (e.error !== null) return `its ${rules} are unknown: at the last tick ${e.error}`;
   if (e.evaluated_at === null) return `its ${rules} have not been evaluated yet`;
-  if (e.stale) return `its ${rules} were not evaluated lately: its poller is behind or has no owner`;
+  if (e.stale)
+    return `its ${rules} were not evaluated lately: ${e.scope === 'fleet' ? 'no scraper replica runs' : 'its poller is behind or has no owner'}`;
   return null;
 }

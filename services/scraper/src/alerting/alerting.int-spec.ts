@@ -1,6 +1,7 @@
-import { CreateAlertRuleRequestSchema, ownerRpcs } from '@artemis-studio/contracts';
-import { drainQueue, fillQueue, waitFor } from '@artemis-studio/testing';
+import { buckets, CreateAlertRuleRequestSchema, leaseKey, ownerRpcs } from '@artemis-studio/contracts';
+import { drainQueue, fillQueue, startService, waitFor } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
+import { ScraperModule } from '../app.module';
 import { AlertingStack, TICK_MS } from './alerting-stack.fixture';
 
 describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', () => {
@@ -237,4 +238,45 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     ]);
     await stack.db.query(`DELETE FROM event_drop_counter WHERE cluster_id = $1`, [stack.cluster.id]);
   });
+
+  it('tells the receivers when no scraper polls the cluster, from a replica that does not own it', async () => {
+    const rule = await stack.addRule({ name: 'nobody polls', kind: 'studio-scraper-unowned', subjects: '*' });
+    const told = () =>
+      stack.webhook.received.filter((r) => r.alert.ruleName === 'nobody polls').map((r) => r.transition);
+    const leases = await stack.bus.kv(buckets.leases);
+    const key = leaseKey('scraper', stack.cluster.id);
+    try {
+      // Polled by its owner: evaluated by the fleet's watch, and nothing opened.
+      await waitFor('the fleet evaluated', async () => {
+        const [e] = await stack.db.query(
+          `SELECT evaluated_at FROM alert_evaluation WHERE cluster_id = $1 AND scope = 'fleet'`,
+          [stack.cluster.id],
+        );
+        return e?.evaluated_at !== null && e?.evaluated_at !== undefined;
+      });
+      expect(await stack.alertRows(rule)).toEqual([]);
+      // The owner stops, and a replica that hangs holds the lease: nobody polls, and the one replica
+      // left owns nothing of it, yet evaluates the rule and tells the webhook.
+      await stack.scraper.close();
+      const now = Date.now();
+      await leases.put(key, {
+        owner: 'a-replica-that-hangs',
+        acquiredAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + 600_000).toISOString(),
+      });
+      stack.scraper = await startService(ScraperModule, stack.scraperEnv);
+      await waitFor('the webhook told nobody polls', () => told().length === 1, { timeoutMs: 40_000 });
+      const [firing] = await stack.alertRows(rule);
+      expect(firing).toMatchObject({ subject: 'scraper', state: 'firing' });
+      expect(firing.value).toBeGreaterThanOrEqual(15);
+      // The lease lapses for good: the replica takes the cluster, polls it, and the alert resolves.
+      await leases.delete(key);
+      await waitFor('the webhook told it resolved', () => told().length === 2, { timeoutMs: 30_000 });
+      expect(told()).toEqual(['firing', 'resolved']);
+    } finally {
+      await stack.db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
+      const held = await leases.get(key);
+      if (held?.value.owner === 'a-replica-that-hangs') await leases.delete(key);
+    }
+  }, 90_000);
 });

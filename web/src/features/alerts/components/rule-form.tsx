@@ -40,6 +40,7 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'studio-notifications-unavailable': 'Studio: broker events cannot be subscribed to',
   'studio-events-dropped': 'Studio: broker events lost, in the last',
   'studio-notifier-unowned': 'Studio: no notifier holds the cluster',
+  'studio-scraper-unowned': 'Studio: no scraper polls the cluster',
   'studio-unobserved': 'Studio: notifications went unobserved, in the last',
 };
 
@@ -48,7 +49,7 @@ const SUBJECTS_LABEL = {
   address: 'Addresses',
   node: 'Nodes',
   link: 'Links (node/connection, node → member, or node)',
-  studio: 'Subject (notifications, events, notifier or observation)',
+  studio: 'Subject (notifications, events, notifier, scraper or observation)',
 } as const;
 
 const THRESHOLD_LABEL = {
