@@ -2,6 +2,8 @@
  * The fault suite (issue 17): npm run bench -- faults
  *   FAULTS_CLIENTS=200  FAULTS_RATE=500 (notifications/s)  FAULTS_SEED=23  FAULTS_RANDOM_SECONDS=120
  *   FAULTS_NATS=cluster (three NATS nodes; a NATS fault takes the stream's leader)
+ *   FAULTS_BROKER=cluster (the symmetric cluster of two live nodes: the baseline, then one live node
+ *   SIGKILLed while the other serves on, then the node back; the pair's phases are not run)
  *
  * Real processes throughout (bench/support/fault-rig.ts): an Artemis live/backup pair, a private
  * NATS, PostgreSQL behind a TCP proxy, the scraper, the notifier, the event store and two gateway
@@ -41,6 +43,8 @@ const NATS_OUTAGE_MS = 30_000;
 const NATS_NODE = process.env.FAULTS_NATS === 'cluster' ? ' (the stream leader of three nodes)' : '';
 /** FAULTS_PHASES=p0,p8,p9: only these phases (by key), to take one fault apart in several short runs. */
 const ONLY_PHASES = process.env.FAULTS_PHASES?.split(',').map((k) => k.trim());
+/** FAULTS_BROKER=cluster: the cluster's phases (keys c*) beside the baseline, instead of the pair's. */
+const CLUSTER = FAULTS_PROFILE === 'cluster';
 const progress = (step: string) => console.error(`[${new Date().toISOString()}] ${step}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
    */
   async function phase(key: string, title: string, inject: () => Promise<number>): Promise<void> {
     if (ONLY_PHASES && !ONLY_PHASES.includes(key)) return;
+    if (key !== 'p0' && CLUSTER !== key.startsWith('c')) return;
     progress(`phase ${key}: ${title}`);
     const record: PhaseRecord = {
       key,
@@ -211,7 +216,23 @@ async function main(): Promise<void> {
     return at;
   };
 
+  /** One live node of the cluster dies for good; the other serves on, with its own clients. */
+  const nodeKilled = async () => {
+    const at = Date.now();
+    await artemis('kill', FAULTS_PROFILE, 'node1');
+    return at;
+  };
+  /** Resolves once the node serves again (scripts/artemis.sh waits for it): timed from then. */
+  const nodeBack = async () => {
+    const asked = Date.now();
+    await artemis('start', FAULTS_PROFILE);
+    progress(`  node1 serving again ${Date.now() - asked} ms after its start`);
+    return Date.now();
+  };
+
   await phase('p0', 'no fault (baseline)', async () => Date.now());
+  await phase('c1', 'a live node of the cluster SIGKILLed (node1; node2 serves on)', nodeKilled);
+  await phase('c2', 'the killed cluster node started again', nodeBack);
   await phase('p1', 'event store SIGKILLed', crash('event-store'));
   await phase('p2', 'notifier SIGKILLed', crash('notifier'));
   await phase('p2r', 'notifier rolling restart (a new process, then SIGTERM to the old)', async () => {
@@ -335,7 +356,7 @@ async function main(): Promise<void> {
   );
 
   console.log(
-    `\nFault suite, Artemis 2.40.0 live/backup pair, NATS ${process.env.FAULTS_NATS === 'cluster' ? 'cluster of three' : 'single server'}, ${CLIENTS} followers, ${RATE} notifications/s, ${new Date().toISOString()}\n`,
+    `\nFault suite, Artemis 2.40.0 ${CLUSTER ? 'symmetric cluster of two live nodes' : 'live/backup pair'}, NATS ${process.env.FAULTS_NATS === 'cluster' ? 'cluster of three' : 'single server'}, ${CLIENTS} followers, ${RATE} notifications/s, ${new Date().toISOString()}\n`,
   );
   console.log(
     '| fault | caused | seen by a subscriber | stored | lost | lost while unobserved (stated) | of which at a period edge | unobserved s | stored twice | drops reported | followers complete / told of a gap / missing untold | duplicates delivered | longest silence s | services ready after s | followers live after s | not ready meanwhile |',
@@ -390,6 +411,16 @@ async function main(): Promise<void> {
   if (gapNotes.length > 0) console.log(`\ngap frames by reason:\n  ${gapNotes.join('\n  ')}`);
   const s = await status();
   console.log(`\nfollowers: ${s.open} open at the end, ${s.refusals} stream requests refused in all`);
+  // Which node made what was stored: a node that came back is observed (and churned) again.
+  if (CLUSTER) {
+    const byNode = await rig.db.query<{ phase: string; node: string; n: string }[]>(
+      `SELECT split_part(queue, '.', 2) AS phase, node, count(*) AS n FROM broker_event
+        WHERE cluster_id = $1 AND queue LIKE 'faults.%' AND type IN ('CONSUMER_CREATED', 'CONSUMER_CLOSED')
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+      [rig.clusterId],
+    );
+    console.log(`stored per node: ${byNode.map((r) => `${r.phase} ${r.node} ${r.n}`).join(', ')}`);
+  }
 
   followers.kill();
   await rig.stop();

@@ -24,8 +24,11 @@ import { TcpRelay } from './tcp-relay';
 /** Where the fault suite keeps each service's output, appended across its restarts. */
 export const FAULTS_LOG_DIR = process.env.FAULTS_LOG_DIR ?? '/tmp/studio-faults';
 
-/** The broker profile of the fault suite: a live/backup pair of its own (scripts/artemis.sh). */
-export const FAULTS_PROFILE = 'faults';
+/**
+ * The broker profile of the fault suite (scripts/artemis.sh): a live/backup pair of its own, or with
+ * FAULTS_BROKER=cluster the symmetric cluster of two live nodes.
+ */
+export const FAULTS_PROFILE = process.env.FAULTS_BROKER === 'cluster' ? 'cluster' : 'faults';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -139,7 +142,9 @@ export class FaultRig {
 
   /** `logDir` is emptied first: a run's own, so that one run never wipes another's logs. */
   static async start(progress: (step: string) => void, logDir: string): Promise<FaultRig> {
-    progress('starting a fresh broker pair (primary, backup)');
+    progress(
+      `starting a fresh broker ${FAULTS_PROFILE === 'cluster' ? 'cluster (node1, node2)' : 'pair (primary, backup)'}`,
+    );
     // A pair with a killed primary in its past has journals apart: start from fresh instances.
     await artemis('reset', FAULTS_PROFILE);
     const broker = await startBroker(FAULTS_PROFILE);

@@ -1,5 +1,5 @@
 import { tolerateLibraryCloseTimeouts } from '../../services/notifier/src/subscriptions/library-close-timeouts';
-import { FaultRig } from './fault-rig';
+import { FAULTS_PROFILE, FaultRig } from './fault-rig';
 import { BrokerWatcher, NotificationChurn, notificationsPerCycle } from './notification-churn';
 
 /**
@@ -14,8 +14,9 @@ export async function startLoadedRig(progress: (step: string) => void, logDir: s
   tolerateLibraryCloseTimeouts((message) => progress(`  churn: ${message}`));
   const rig = await FaultRig.start(progress, logDir);
   const { broker } = rig;
-  const churn = new NotificationChurn(broker.nodes, broker.user, broker.password);
-  const watcher = new BrokerWatcher(broker.nodes, broker.user, broker.password);
+  const cluster = FAULTS_PROFILE === 'cluster';
+  const churn = new NotificationChurn(broker.nodes, broker.user, broker.password, 10, 500, cluster);
+  const watcher = new BrokerWatcher(broker.nodes, broker.user, broker.password, cluster);
   progress('calibrating: notifications per attach and detach');
   const perCycle = await notificationsPerCycle(churn, watcher);
   return { rig, churn, watcher, perCycle };

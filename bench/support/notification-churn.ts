@@ -15,12 +15,18 @@ export interface Caused {
   interrupted: number;
 }
 
+/** How long a spread slot stays on another node before it tries its own again. */
+const HOME_AGAIN_MS = 2000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits for `work` at most `ms`: an AMQP close towards a node that went away may never be answered. */
 const atMost = (work: Promise<unknown>, ms: number) => Promise.race([work.catch(() => undefined), sleep(ms)]);
 
 /** An AMQP connection to whichever node of a live/backup pair accepts clients now (a passive backup does not). */
-async function connectToLive(nodes: BrokerNode[], user: string, password: string): Promise<Connection> {
+async function connectToLive(
+  nodes: BrokerNode[],
+  user: string,
+  password: string,
+): Promise<Connection & { node?: BrokerNode }> {
   let last: unknown;
   for (const node of nodes) {
     const { hostname, port } = new URL(node.amqpUrl);
@@ -34,7 +40,7 @@ async function connectToLive(nodes: BrokerNode[], user: string, password: string
       operationTimeoutInSeconds: 5,
     });
     try {
-      return await connection.open();
+      return Object.assign(await connection.open(), { node });
     } catch (err) {
       last = err;
     }
@@ -50,6 +56,8 @@ async function connectToLive(nodes: BrokerNode[], user: string, password: string
  */
 export class NotificationChurn {
   private readonly slots: (Promise<Connection> | undefined)[];
+  /** Spread slots connected to another node than their own (it was down): since when. */
+  private readonly awaySince = new Map<number, number>();
   private phase = 'start';
   private running = false;
   private readonly cycles = new Set<Promise<void>>();
@@ -66,6 +74,8 @@ export class NotificationChurn {
     private readonly password: string,
     connections = 10,
     private readonly holdMs = 500,
+    /** Several live nodes (a cluster): each slot starts from its own node, so all of them churn. */
+    private readonly spread = false,
   ) {
     this.slots = Array.from({ length: connections }, () => undefined);
   }
@@ -123,7 +133,11 @@ export class NotificationChurn {
   private connection(slot: number): Promise<Connection> {
     let connection = this.slots[slot];
     if (!connection) {
-      connection = connectToLive(this.nodes, this.user, this.password).then((c) => {
+      const from = this.spread ? slot % this.nodes.length : 0;
+      const nodes = [...this.nodes.slice(from), ...this.nodes.slice(0, from)];
+      connection = connectToLive(nodes, this.user, this.password).then((c) => {
+        if (this.spread && c.node !== nodes[0]) this.awaySince.set(slot, Date.now());
+        else this.awaySince.delete(slot);
         c.on(ConnectionEvents.disconnected, () => {
           if (this.slots[slot] === connection) this.slots[slot] = undefined;
         });
@@ -136,6 +150,13 @@ export class NotificationChurn {
       this.slots[slot] = connection;
     }
     return connection;
+  }
+
+  private goHome(slot: number): void {
+    const connection = this.slots[slot];
+    this.slots[slot] = undefined;
+    this.awaySince.delete(slot);
+    void connection?.then((c) => c.close()).catch(() => undefined);
   }
 
   private async cycle(slot: number): Promise<void> {
@@ -157,6 +178,8 @@ export class NotificationChurn {
       await receiver.close();
       counts.closed++;
       this.acknowledged(phase, detachAsked);
+      // Away from its own node for a while: try it again, so a node that comes back churns again.
+      if (Date.now() - (this.awaySince.get(slot) ?? Infinity) > HOME_AGAIN_MS) this.goHome(slot);
     } catch {
       if (attached) counts.interrupted++;
       const connection = this.slots[slot];
@@ -189,30 +212,34 @@ export async function notificationsPerCycle(
 export class BrokerWatcher {
   readonly seen = new Map<string, number>();
   total = 0;
-  private connection?: Connection;
+  private readonly connections = new Set<Connection>();
   private running = true;
 
+  /** `each`: several live nodes (a cluster), each sending its own notifications: one subscriber per node. */
   constructor(
-    private readonly nodes: BrokerNode[],
+    nodes: BrokerNode[],
     private readonly user: string,
     private readonly password: string,
+    each = false,
   ) {
-    void this.run();
+    for (const group of each ? nodes.map((n) => [n]) : [nodes]) void this.run(group);
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    await atMost(this.connection?.close() ?? Promise.resolve(), 5000);
+    await atMost(Promise.all([...this.connections].map((c) => c.close())), 5000);
   }
 
-  private async run(): Promise<void> {
+  private async run(nodes: BrokerNode[]): Promise<void> {
     while (this.running) {
+      let connection: Connection | undefined;
       try {
-        this.connection = await connectToLive(this.nodes, this.user, this.password);
+        connection = await connectToLive(nodes, this.user, this.password);
+        this.connections.add(connection);
         const lost = new Promise<void>((resolve) =>
-          this.connection!.on(ConnectionEvents.disconnected, () => resolve()),
+          connection!.on(ConnectionEvents.disconnected, () => resolve()),
         );
-        const receiver = await this.connection.createReceiver({
+        const receiver = await connection.createReceiver({
           source: { address: 'activemq.notifications' },
           credit_window: 1000,
         });
@@ -221,7 +248,8 @@ export class BrokerWatcher {
       } catch {
         // The live node is changing over: try again shortly.
       }
-      await this.connection?.close().catch(() => undefined);
+      if (connection) this.connections.delete(connection);
+      await connection?.close().catch(() => undefined);
       if (this.running) await sleep(250);
     }
   }
@@ -231,6 +259,9 @@ export class BrokerWatcher {
     const props = ctx.message?.application_properties ?? {};
     const queue = String(props._AMQ_RoutingName ?? '');
     const type = String(props._AMQ_NotifType ?? '');
+    // In a cluster each node also re-sends its peers' consumer notifications (_AMQ_Distance 1): the
+    // broker's own count is of those its node made, as the notifier stores them.
+    if (Number(props._AMQ_Distance ?? 0) > 0) return;
     if (!queue.startsWith('faults.') || !type.startsWith('CONSUMER_')) return;
     const phase = queue.split('.')[1];
     this.seen.set(phase, (this.seen.get(phase) ?? 0) + 1);
