@@ -42,5 +42,12 @@ export const LiveNodeSetSchema = z.object({
   clusterId: Uuid,
   asOf: Instant,
   nodes: z.array(LiveNodeSchema),
+  /**
+   * Registered nodes last seen live that no longer answer, whose broker no live node serves now (no
+   * backup took over): a cluster member down, or one Studio cannot reach while it may serve clients.
+   * What they send is not observed until they answer again: the notifier states it. `since`: when
+   * each last answered. Absent from older scrapers: none.
+   */
+  unseen: z.array(z.object({ name: z.string().min(1), since: Instant.nullable() })).optional(),
 });
 export type LiveNodeSet = z.infer<typeof LiveNodeSetSchema>;

@@ -108,3 +108,74 @@ describe('ClusterNotifications: a failover with rings', () => {
     expect(periods.some((p) => /primary left the live nodes/.test(p.reason))).toBe(true);
   });
 });
+
+describe('ClusterNotifications: a cluster member that dies and comes back (no backup)', () => {
+  let clock = at(0);
+  const periods: UnobservedPeriod[] = [];
+  const ledger = new ObservationLedger({
+    store: new MarkStore(),
+    owner: 'notifier-a',
+    onUnobserved: (p) => periods.push(p),
+    refreshMs: 60_000,
+    warn: () => undefined,
+    now: () => clock,
+  });
+  const subscriptions = new Map<string, ScriptedSubscription>();
+  const sut = new ClusterNotifications(
+    { id: CLUSTER, name: 'prod', credentials: {} } as unknown as ClusterTarget,
+    {
+      containerId: 'studio',
+      creditWindow: 100,
+      gate: { heldSince: () => null } as unknown as CreditGate,
+      onNotification: () => undefined,
+      putVerdict: () => undefined,
+      ledger,
+      now: () => clock,
+      subscribe: (options) => {
+        const subscription = new ScriptedSubscription(options);
+        subscriptions.set(options.node.name, subscription);
+        return subscription;
+      },
+    },
+  );
+
+  afterAll(() => sut.stop());
+
+  it('states it unobserved from when it was last heard until it is subscribed again', async () => {
+    sut.apply(
+      liveSet([
+        { name: 'node1', ringSince: -100 },
+        { name: 'node2', ringSince: -100 },
+      ]),
+    );
+    subscriptions.get('node1')!.subscribed();
+    subscriptions.get('node2')!.subscribed();
+    clock = at(10);
+    subscriptions.get('node1')!.heard(at(10));
+    // Killed: the scraper no longer sees it live, and no backup serves its broker.
+    clock = at(12);
+    sut.apply({
+      ...liveSet([{ name: 'node2', ringSince: -100 }]),
+      unseen: [{ name: 'node1', since: at(10).toISOString() }],
+    });
+    expect(sut.isObserving()).toBe(false);
+    // Back 40 s later: live again, subscribed a moment after.
+    clock = at(52);
+    sut.apply(
+      liveSet([
+        { name: 'node1', ringSince: 51 },
+        { name: 'node2', ringSince: -100 },
+      ]),
+    );
+    expect(sut.isObserving()).toBe(false);
+    clock = at(53);
+    subscriptions.get('node1')!.subscribed();
+    expect(sut.isObserving()).toBe(true);
+    await ledger.stop('test over');
+
+    const stated = periods.find((p) => /node1 stopped answering while live/.test(p.reason));
+    expect(stated).toBeDefined();
+    expect(Date.parse(stated!.from!)).toBeLessThanOrEqual(at(10).getTime());
+    expect(Date.parse(stated!.until)).toBeGreaterThanOrEqual(at(51).getTime());
+  });
+});

@@ -11,6 +11,7 @@ import {
 import type { CreditGate } from '../publishing/credit-gate';
 import type { Receipt } from '../publishing/event-publisher';
 import type { ObservationLedger } from './observation-ledger';
+import { goneWithItsNodes, interruptedBecause } from './unobserved-reasons';
 
 export interface ClusterNotificationsDeps {
   containerId: string;
@@ -35,10 +36,6 @@ export interface ClusterNotificationsDeps {
 /** What this class uses of a node's subscription. */
 export type NodeSubscription = Pick<NotificationSubscription, 'amqpUrl' | 'ring' | 'start' | 'stop'>;
 
-/** Why a period is stated when live nodes leave (a failover). */
-const goneWithItsNodes = (nodes: string[]) =>
-  `${nodes.join(', ')} left the live nodes (a failover): the notifications it held and had not delivered went with it`;
-
 /**
  * The notification subscriptions of one owned cluster: exactly one per live node with an AMQP
  * URL, reconciled from the live-node set the scraper observes (ADR-0026), so a failover is
@@ -55,6 +52,8 @@ export class ClusterNotifications {
   /** Nodes whose current subscription has had a first outcome. */
   private readonly settled = new Set<string>();
   private liveNodes: LiveNode[] | null = null;
+  /** Live nodes that stopped answering with no backup taking over: unobserved until they are back. */
+  private unseen: string[] = [];
   private verdict?: CapabilityVerdict;
   private stopped = false;
   /** When each subscribed node was last heard from (subscribed, or a notification): epoch ms. */
@@ -90,6 +89,7 @@ export class ClusterNotifications {
       ),
     );
     this.liveNodes = set ? set.nodes : this.liveNodes;
+    if (set) this.unseen = (set.unseen ?? []).map((u) => u.name);
     const wanted = new Map((this.liveNodes ?? []).filter((n) => n.amqpUrl).map((n) => [n.name, n]));
     // When the nodes no longer wanted were last heard: a node that took over from one started about then.
     for (const [node, subscription] of this.subscriptions) {
@@ -208,9 +208,10 @@ export class ClusterNotifications {
     const gone = this.gone;
     this.gone = [];
     const wanted = [...this.subscriptions.keys()];
-    const unobserved = wanted.filter(
-      (n) => this.states.get(n)?.state !== 'subscribed' && !this.heldByRing(n),
-    );
+    const unobserved = [
+      ...wanted.filter((n) => this.states.get(n)?.state !== 'subscribed' && !this.heldByRing(n)),
+      ...this.unseen,
+    ];
     const observing = wanted.length > 0 && unobserved.length === 0;
     const ringsHold = this.ringsHoldSince()?.getTime();
     if (observing && this.observing && ringsHold !== this.ringsHeld && ringsHold !== undefined)
@@ -221,22 +222,24 @@ export class ClusterNotifications {
     const earliest = Math.min(now - silenceLimitMs(this.idleTimeoutMs), this.deps.gate.heldSince() ?? now);
     // What a gone node held undelivered went with it, whatever the rings of the nodes still live
     // say: it is stated on its own, from when the node was last heard. Observed until now, to now;
-    // with a period already open (its successor came up first), back from that period's start.
+    // with a period already open (its successor came up first), back from that period's start;
+    // unseen from now on (it may serve), the period opening now starts from then.
+    let goneFrom: number | undefined;
     if (gone.length > 0) {
       const from = new Date(Math.max(Math.min(...gone.map((g) => g.heard)), earliest));
       const reason = goneWithItsNodes(gone.map((g) => g.node));
-      if (this.observing) this.deps.ledger.missed(from, new Date(now), reason);
-      else this.deps.ledger.reachBack(from, reason);
+      if (!this.observing) this.deps.ledger.reachBack(from, reason);
+      else if (observing || this.unseen.length === 0) this.deps.ledger.missed(from, new Date(now), reason);
+      else goneFrom = from.getTime();
     }
     if (observing === this.observing) return;
     this.observing = observing;
     if (observing) return this.deps.ledger.resumed(this.ringsHoldSince());
-    const since = Math.min(...unobserved.map((n) => Math.max(this.lastHeard.get(n) ?? now, earliest)), now);
-    const reason = lostBecause
-      ? `the subscription to ${unobserved.join(', ')} was lost: ${lostBecause}`
-      : wanted.length === 0
-        ? 'no live node with an AMQP URL'
-        : `not yet subscribed to ${unobserved.join(', ')}`;
+    const since = Math.min(
+      goneFrom ?? now,
+      ...unobserved.map((n) => Math.max(this.lastHeard.get(n) ?? now, earliest)),
+    );
+    const reason = interruptedBecause({ lostBecause, unseen: this.unseen, wanted, unobserved });
     this.deps.ledger.interrupted(new Date(since), reason);
   }
 

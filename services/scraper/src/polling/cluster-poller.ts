@@ -11,6 +11,7 @@ import type { QueueSnapshotRepository } from '../queues/queue-snapshot.repositor
 import { StoredQueues } from '../queues/stored-queues';
 import type { NodeStateRepository } from '../topology/node-state.repository';
 import { NodeObservation, topologyKey, withRoleHistory } from '../topology/node-observation';
+import { UnseenLiveNodes } from '../topology/unseen-live-nodes';
 import { NodeProber } from './node-prober';
 import { TIER_B_REQUESTS, readTierB, type NodeTierB } from './tier-b';
 import type { NodeFact, TickObserver, UnreadNode } from './tick-observer';
@@ -63,6 +64,7 @@ export class ClusterPoller {
   private readonly loops: TickLoops;
   /** Until when tier A polls at FAILOVER_POLL_MS: a live node stopped answering (epoch ms). */
   private failoverWatchUntil = 0;
+  private readonly unseen = new UnseenLiveNodes();
 
   constructor(
     private readonly cluster: OwnedCluster,
@@ -154,6 +156,7 @@ export class ClusterPoller {
           return { name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl, ...ring };
         }),
       ),
+      unseen: this.unseen.of(this.observations, [...previous.values()], this.target.nodes),
     });
     this.loops.step('tier A', 'evaluating the node alert rules');
     const facts = this.nodeFacts();

@@ -55,13 +55,20 @@ export class NodeProber {
         this.failures.delete(node.id);
         return observation;
       }
-      const count = this.failed(node, now, 'no-broker', observation.reason);
+      const count = this.failed(node, now, 'no-broker', observation.reason, previous);
       return this.isBlip(count, previous) ? 'skipped' : observation;
     } catch (err) {
       // Over budget is our own limit, not the node's fault: keep what we knew and try next tick.
       if (err instanceof JolokiaError && err.kind === 'limited' && previous) return 'skipped';
       const failure = err instanceof JolokiaError ? err : undefined;
-      const count = this.failed(node, now, failure?.kind ?? 'error', (err as Error).message, failure);
+      const count = this.failed(
+        node,
+        now,
+        failure?.kind ?? 'error',
+        (err as Error).message,
+        previous,
+        failure,
+      );
       if (failure?.kind === 'unauthorized')
         return unreachableNode(
           identity,
@@ -94,6 +101,7 @@ export class NodeProber {
     now: Date,
     kind: string,
     reason: string | null,
+    previous: NodeObservation | undefined,
     failure?: JolokiaError,
   ): number {
     this.deps.pollFailed(this.target.name, node.name, kind);
@@ -102,13 +110,13 @@ export class NodeProber {
         clusterId: this.target.id,
         node: node.name,
       });
-    return this.backOff(node.id, now, failure);
+    return this.backOff(node.id, now, previous?.lastRole === 'live', failure);
   }
 
-  private backOff(nodeId: string, now: Date, failure?: JolokiaError): number {
+  private backOff(nodeId: string, now: Date, lastSeenLive: boolean, failure?: JolokiaError): number {
     const count = (this.failures.get(nodeId)?.count ?? 0) + 1;
     const delay = retryDelayMs(
-      { count, kind: failure?.kind, retryAfterMs: failure?.retryAfterMs },
+      { count, kind: failure?.kind, retryAfterMs: failure?.retryAfterMs, lastSeenLive },
       this.deps.tierAMs(),
       Math.random(),
     );

@@ -1,4 +1,9 @@
-import { LOGIN_REFUSED_RETRY_MS, MAX_BACKOFF_MS, retryDelayMs } from './retry-policy';
+import {
+  LAST_SEEN_LIVE_MAX_TICKS,
+  LOGIN_REFUSED_RETRY_MS,
+  MAX_BACKOFF_MS,
+  retryDelayMs,
+} from './retry-policy';
 
 describe('retryDelayMs', () => {
   const tick = 1000;
@@ -18,5 +23,15 @@ describe('retryDelayMs', () => {
   it('does not ask a node that said when to come back before then', () => {
     expect(retryDelayMs({ count: 1, kind: 'throttled', retryAfterMs: 8000 }, tick, 0)).toBe(8000);
     expect(retryDelayMs({ count: 8, kind: 'throttled', retryAfterMs: 100 }, tick, 0.99)).toBeGreaterThan(100);
+  });
+
+  it('looks for a node last seen live at most two ticks apart: it may be back, or serving unseen', () => {
+    expect(retryDelayMs({ count: 30, kind: 'unreachable', lastSeenLive: true }, tick, 0.999_999)).toBeCloseTo(
+      LAST_SEEN_LIVE_MAX_TICKS * tick,
+      -1,
+    );
+    expect(retryDelayMs({ count: 1, kind: 'unauthorized', lastSeenLive: true }, tick, 0)).toBe(
+      LOGIN_REFUSED_RETRY_MS,
+    );
   });
 });
