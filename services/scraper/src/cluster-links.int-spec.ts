@@ -113,4 +113,60 @@ describe('alerts on the links of a two-node cluster', () => {
     );
     await waitFor('the five delivered on node 1', async () => (await depthOf(a, 'link.orders')) === 5);
   });
+
+  it('fires on a core bridge that cannot forward, though the broker calls it started, and resolves once it does', async () => {
+    const [a, b] = [node(cluster, 0), node(cluster, 1)];
+    const [one] = cluster.nodes.map((n) => n.name);
+    const queue = (broker: BrokerProfile, name: string) =>
+      brokerExec(broker, 'createQueue(java.lang.String,boolean)', [
+        JSON.stringify({ name, address: name, 'routing-type': 'ANYCAST' }),
+        true,
+      ]);
+    // The connector towards node 2 that the cluster profile configures on node 1.
+    const connectors = (await brokerJolokia(a, {
+      type: 'read',
+      mbean: `org.apache.activemq.artemis:broker="${one}"`,
+      attribute: 'ConnectorsAsJSON',
+    })) as { value: string };
+    const towards = (JSON.parse(connectors.value) as { name: string }[]).find((c) => c.name !== 'artemis')!;
+    await queue(a, 'bridge.out');
+    // Its forwarding address has no binding on node 2 yet: the bridge retries, started.
+    await brokerExec(a, 'createBridge(java.lang.String)', [
+      JSON.stringify({
+        name: 'to-node2',
+        'queue-name': 'bridge.out',
+        'forwarding-address': 'bridge.in',
+        'static-connectors': [towards.name],
+        user: cluster.user,
+        password: cluster.password,
+        'reconnect-attempts': -1,
+        'retry-interval': 500,
+      }),
+    ]);
+    try {
+      await waitFor(
+        'the bridge down',
+        async () => (await alertOf('link-down', `${one}/to-node2`))?.[0] === 'firing',
+        {
+          timeoutMs: 30_000,
+        },
+      );
+      await queue(b, 'bridge.in');
+      await waitFor(
+        'the bridge up',
+        async () => (await alertOf('link-down', `${one}/to-node2`))?.[0] === 'resolved',
+        { timeoutMs: 30_000 },
+      );
+      await fillQueue(a, 'bridge.out', 3);
+      await waitFor('the three forwarded to node 2', async () => (await depthOf(b, 'bridge.in')) === 3);
+    } finally {
+      await brokerExec(a, 'destroyBridge(java.lang.String)', ['to-node2']).catch(() => undefined);
+      await brokerExec(a, 'destroyQueue(java.lang.String,boolean)', ['bridge.out', true]).catch(
+        () => undefined,
+      );
+      await brokerExec(b, 'destroyQueue(java.lang.String,boolean)', ['bridge.in', true]).catch(
+        () => undefined,
+      );
+    }
+  });
 });

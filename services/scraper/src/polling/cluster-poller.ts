@@ -216,6 +216,7 @@ export class ClusterPoller {
           queues: { queues, unreadable },
           addresses,
           clusterConnections,
+          bridges,
           errors,
         } = readTierB(await this.deps.jolokia.bulk(this.cluster.jolokiaTarget(node), TIER_B_REQUESTS));
         if (errors.length > 0)
@@ -252,7 +253,7 @@ export class ClusterPoller {
         this.loops.step('tier B', `storing the addresses of node ${node.name}`);
         await this.recordAddresses(node.id, addresses, observedAt);
         changes += result.changed + result.removed;
-        nodes.push({ nodeId: node.id, queues, unread, addresses, clusterConnections });
+        nodes.push({ nodeId: node.id, queues, unread, addresses, clusterConnections, bridges });
       } catch (err) {
         unreadNode ??= { node: node.name, reason: (err as Error).message };
         this.deps.log.warn(

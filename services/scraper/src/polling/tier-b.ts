@@ -6,12 +6,18 @@ import {
   parseClusterConnections,
   type ClusterConnectionReading,
 } from '../topology/cluster-connection';
+import { CORE_BRIDGE_REQUEST, parseCoreBridges, type CoreBridgeReading } from '../topology/core-bridge';
 
 /**
- * Tier B is one bulk request per live node: every queue, every address and every cluster
- * connection, in three wildcard reads.
+ * Tier B is one bulk request per live node: every queue, every address, every cluster connection
+ * and every core bridge, in four wildcard reads.
  */
-export const TIER_B_REQUESTS: JolokiaRequest[] = [QUEUE_REQUEST, ADDRESS_REQUEST, CLUSTER_CONNECTION_REQUEST];
+export const TIER_B_REQUESTS: JolokiaRequest[] = [
+  QUEUE_REQUEST,
+  ADDRESS_REQUEST,
+  CLUSTER_CONNECTION_REQUEST,
+  CORE_BRIDGE_REQUEST,
+];
 
 /** What one tier-B tick read on one live node, for the alert rules and the Prometheus export. */
 export interface NodeTierB {
@@ -23,17 +29,21 @@ export interface NodeTierB {
   addresses: AddressReading | null;
   /** The node's cluster connections ([] on a broker not clustered); null or absent when unread this tick. */
   clusterConnections?: readonly ClusterConnectionReading[] | null;
+  /** The node's core bridges ([] when it has none); null when unread this tick. */
+  bridges?: readonly CoreBridgeReading[] | null;
 }
 
 /**
  * Splits a node's tier-B answer. A failed queue read throws (the tick cannot tell a deleted queue
- * from an unread one); a failed address or cluster connection read leaves those unknown and says why.
+ * from an unread one); a failed address, cluster connection or bridge read leaves those unknown
+ * and says why.
  */
 export function readTierB(answers: JolokiaResponse[]): {
   queues: ReturnType<typeof parseQueues>;
   addresses: AddressReading | null;
   clusterConnections: ClusterConnectionReading[] | null;
-  /** Why the addresses or the cluster connections are unknown this tick. */
+  bridges: CoreBridgeReading[] | null;
+  /** Why the addresses, the cluster connections or the bridges are unknown this tick. */
   errors: string[];
 } {
   const queues = parseQueues([answers[0]]);
@@ -50,6 +60,7 @@ export function readTierB(answers: JolokiaResponse[]): {
     queues,
     addresses: unknownIfFailing(() => parseAddresses(answers[1])),
     clusterConnections: unknownIfFailing(() => parseClusterConnections(answers[2])),
+    bridges: unknownIfFailing(() => parseCoreBridges(answers[3])),
     errors,
   };
 }

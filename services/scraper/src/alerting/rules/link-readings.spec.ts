@@ -2,6 +2,7 @@ import type { NodeTierB } from '../../polling/tier-b';
 import type { QueueObservation } from '../../queues/queue-observation';
 import { observedQueue } from '../../queues/queue-observation.fixture';
 import type { ClusterConnectionReading } from '../../topology/cluster-connection';
+import type { CoreBridgeReading } from '../../topology/core-bridge';
 import { readLinks } from './link-readings';
 
 const ID = { one: 'aaaa1111-0000', two: 'bbbb2222-0000', three: 'cccc3333-0000' };
@@ -142,6 +143,28 @@ describe('the link rules over one tier-B tick', () => {
 
   it('know nothing when a node’s cluster connections went unread this tick', () => {
     expect(readLinks(rule('link-down'), [...healthy, node('n3', null)], nameOf, now, new Map())).toBeNull();
+  });
+
+  it('say a core bridge is down when stopped, or started with no consumer on its queue (it retries)', () => {
+    const bridge = (started: boolean): CoreBridgeReading => ({
+      name: 'to-dc2',
+      started,
+      queueName: 'orders.out',
+      forwardingAddress: 'orders',
+      messagesAcknowledged: 0,
+      messagesPendingAcknowledgement: 0,
+    });
+    const bridged = (started: boolean, consumers: number): NodeTierB => ({
+      ...healthy[0],
+      queues: [observedQueue('orders.out', { consumerCount: consumers })],
+      bridges: [bridge(started)],
+    });
+    const down = (n: NodeTierB) =>
+      readLinks({ ...rule('link-down'), subjects: 'node1/to-dc2' }, [n, healthy[1]], nameOf, now, new Map());
+    expect(down(bridged(true, 1))).toEqual([{ subject: 'node1/to-dc2', holds: false, value: 0 }]);
+    expect(down(bridged(true, 0))).toEqual([{ subject: 'node1/to-dc2', holds: true, value: 1 }]);
+    expect(down(bridged(false, 1))).toEqual([{ subject: 'node1/to-dc2', holds: true, value: 1 }]);
+    expect(down({ ...bridged(true, 1), bridges: null })).toBeNull();
   });
 
   it('keep to the rule’s pattern', () => {

@@ -1,5 +1,6 @@
 import { globMatcher } from '@artemis-studio/contracts';
 import type { NodeTierB } from '../../polling/tier-b';
+import type { CoreBridgeReading } from '../../topology/core-bridge';
 import type { Reading, RuleCondition } from './conditions';
 
 /** Each node's store-and-forward queues: `$.artemis.internal.sf.<cluster>.<remote node id>`. */
@@ -29,7 +30,7 @@ export function readLinks(
   now: Date,
   stalls: LinkStalls,
 ): Reading[] | null {
-  if (nodes.some((n) => !n.clusterConnections)) return null;
+  if (nodes.some((n) => !n.clusterConnections || n.bridges === null)) return null;
   // A member by its broker's node id: each node's connections carry its own.
   const byBrokerId = new Map<string, string>();
   for (const n of nodes)
@@ -50,8 +51,9 @@ function readingsOf(
 ): Reading[] {
   switch (rule.kind) {
     case 'link-down':
-      return nodes.flatMap((n) =>
-        n.clusterConnections!.map((c) => {
+      return nodes.flatMap((n) => [
+        ...(n.bridges ?? []).map((b) => bridgeReading(n, b, nameOf)),
+        ...n.clusterConnections!.map((c) => {
           // The members the connection knows of: in its topology, in `Nodes`, or with a
           // store-and-forward queue. A member whose link broke leaves the topology but stays in
           // `Nodes` while the bridge retries, and its queue then has no consumer (the bridge).
@@ -75,7 +77,7 @@ function readingsOf(
             value: unconnected.length,
           };
         }),
-      );
+      ]);
     case 'link-node-left': {
       const clustered = nodes.filter((n) => n.clusterConnections!.length > 0);
       return clustered.map((n) => {
@@ -91,6 +93,17 @@ function readingsOf(
     default:
       return [];
   }
+}
+
+/**
+ * A core bridge is down when stopped, or when its queue has no consumer: a started bridge that
+ * cannot reach its target (or whose forwarding address has no binding there) stays `Started` while
+ * it retries, and consumes its queue only while connected (docs/artemis.md, "Core bridges").
+ */
+function bridgeReading(n: NodeTierB, b: CoreBridgeReading, nameOf: (nodeId: string) => string): Reading {
+  const consumed = n.queues.some((q) => q.name === b.queueName && q.consumerCount > 0);
+  const down = !b.started || !consumed;
+  return { subject: `${nameOf(n.nodeId)}/${b.name}`, holds: down, value: down ? 1 : 0 };
 }
 
 /**
