@@ -1054,6 +1054,41 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await connections.getByRole('link', { name: 'link backlog' }).first().click();
       await page.getByRole('heading', { name: /^\$\.artemis\.internal\.sf\.my-cluster\./ }).waitFor();
       await page.getByRole('table', { name: 'Queue on each node' }).waitFor({ timeout: 30_000 });
+
+      // A core bridge from node 1 to an address with no binding on node 2 yet: the broker calls it
+      // started while it retries; the console says retrying, then forwarding once the queue exists.
+      const connectors = (await brokerJolokia(onNode(0), {
+        type: 'read',
+        mbean: `org.apache.activemq.artemis:broker="${cluster.nodes[0].name}"`,
+        attribute: 'ConnectorsAsJSON',
+      })) as { value: string };
+      const towards = (JSON.parse(connectors.value) as { name: string }[]).find((c) => c.name !== 'artemis')!;
+      await brokerExec(onNode(0), 'createQueue(java.lang.String,boolean)', [
+        JSON.stringify({ name: 'orders.out', address: 'orders.out', 'routing-type': 'ANYCAST' }),
+        true,
+      ]);
+      await brokerExec(onNode(0), 'createBridge(java.lang.String)', [
+        JSON.stringify({
+          name: 'orders-to-node2',
+          'queue-name': 'orders.out',
+          'forwarding-address': 'orders.in',
+          'static-connectors': [towards.name],
+          user: cluster.user,
+          password: cluster.password,
+          'reconnect-attempts': -1,
+          'retry-interval': 500,
+        }),
+      ]);
+      await page.goto(`${base}/clusters/${id}`);
+      const bridges = page.getByRole('table', { name: 'Core bridges' });
+      await bridges.getByText('retrying').waitFor({ timeout: 30_000 });
+      await brokerExec(onNode(1), 'createQueue(java.lang.String,boolean)', [
+        JSON.stringify({ name: 'orders.in', address: 'orders.in', 'routing-type': 'ANYCAST' }),
+        true,
+      ]);
+      await bridges.getByText('forwarding').waitFor({ timeout: 30_000 });
+      await bridges.scrollIntoViewIfNeeded();
+      await screenshot(page, '20-core-bridges');
       await page.close();
     } finally {
       for (const close of closers) await close().catch(() => undefined);

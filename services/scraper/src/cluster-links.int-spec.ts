@@ -151,12 +151,21 @@ describe('alerts on the links of a two-node cluster', () => {
           timeoutMs: 30_000,
         },
       );
+      const stored = async () =>
+        (
+          await stack.db.query(
+            `SELECT connected FROM core_bridge WHERE cluster_id = $1 AND name = 'to-node2'`,
+            [stack.clusterId],
+          )
+        )[0]?.connected as boolean | undefined;
+      expect(await stored()).toBe(false);
       await queue(b, 'bridge.in');
       await waitFor(
         'the bridge up',
         async () => (await alertOf('link-down', `${one}/to-node2`))?.[0] === 'resolved',
         { timeoutMs: 30_000 },
       );
+      await waitFor('the bridge stored as connected', async () => (await stored()) === true);
       await fillQueue(a, 'bridge.out', 3);
       await waitFor('the three forwarded to node 2', async () => (await depthOf(b, 'bridge.in')) === 3);
     } finally {

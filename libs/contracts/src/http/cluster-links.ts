@@ -65,6 +65,21 @@ export const ClusterConnectionSchema = z.object({
 });
 export type ClusterConnection = z.infer<typeof ClusterConnectionSchema>;
 
+/** A live node's core bridge: from one of its queues to an address on another broker. */
+export const CoreBridgeSchema = z.object({
+  node: z.string(),
+  name: z.string(),
+  started: z.boolean(),
+  /** It consumed its queue at the last read: `started` stays true while a bridge retries. */
+  connected: z.boolean(),
+  queueName: z.string(),
+  forwardingAddress: z.string().nullable(),
+  messagesAcknowledged: z.number().nullable(),
+  messagesPendingAcknowledgement: z.number().nullable(),
+  observedAt: Instant,
+});
+export type CoreBridge = z.infer<typeof CoreBridgeSchema>;
+
 /** The cluster as its brokers see it, beside what Studio polls, and the messages it fails to move. */
 export const ClusterLinksSchema = z.object({
   connections: z.array(ClusterConnectionSchema),
@@ -77,6 +92,7 @@ export const ClusterLinksSchema = z.object({
   /** Cluster connections with max-hops 0: the nodes connect but balance and redistribute nothing. */
   balancesNothing: z.array(z.object({ node: z.string(), connection: z.string() })),
   stranded: z.array(StrandedMessagesSchema),
+  bridges: z.array(CoreBridgeSchema),
 });
 export type ClusterLinks = z.infer<typeof ClusterLinksSchema>;
 

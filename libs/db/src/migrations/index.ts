@@ -25,6 +25,7 @@ import { EvaluationPerTier1765600000000 } from './1765600000000-evaluation-per-t
 import { ClusterLinks1765700000000 } from './1765700000000-cluster-links';
 import { MessageJobToNode1765800000000 } from './1765800000000-message-job-to-node';
 import { FleetEvaluation1765900000000 } from './1765900000000-fleet-evaluation';
+import { CoreBridges1766000000000 } from './1766000000000-core-bridges';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   ClusterLinks1765700000000,
   MessageJobToNode1765800000000,
   FleetEvaluation1765900000000,
+  CoreBridges1766000000000,
 ];

@@ -86,6 +86,12 @@ describe('the cluster as its brokers see it, through the gateway', () => {
        VALUES ($1, $2, 'orders', 'orders', 10, $3, 'redistribution-off', 'redistribution is off for orders', $4, now())`,
       [n2, cluster.id, [n1], since],
     );
+    await db.query(
+      `INSERT INTO core_bridge (node_id, cluster_id, name, started, connected, queue_name, forwarding_address,
+                                messages_acknowledged, messages_pending_ack, observed_at)
+       VALUES ($1, $2, 'to-dc2', true, false, 'orders.out', 'orders', 12, 0, now())`,
+      [n1, cluster.id],
+    );
     gateway = await spawnService('gateway', 18495);
     api = await signIn(gateway.url);
   }, 60_000);
@@ -121,6 +127,15 @@ describe('the cluster as its brokers see it, through the gateway', () => {
       }),
     ]);
     expect(links.stranded[0].suggestion).toContain('<redistribution-delay>0</redistribution-delay>');
+    expect(links.bridges).toEqual([
+      expect.objectContaining({
+        node: 'n1',
+        name: 'to-dc2',
+        started: true,
+        connected: false,
+        messagesAcknowledged: 12,
+      }),
+    ]);
   });
 
   it('shows a queue once for the cluster, each node beside the total, and where it is stranded', async () => {

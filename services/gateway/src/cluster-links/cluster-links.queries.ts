@@ -1,4 +1,4 @@
-import type { ClusterLinks } from '@artemis-studio/contracts';
+import type { ClusterLinks, CoreBridge } from '@artemis-studio/contracts';
 import { rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
@@ -9,7 +9,7 @@ import {
   type StrandedRecord,
 } from './cluster-links';
 
-/** The scraper's `cluster_connection` and `stranded_queue` of a cluster, beside its registered nodes. */
+/** The scraper's `cluster_connection`, `stranded_queue` and `core_bridge` of a cluster, beside its registered nodes. */
 @Injectable()
 export class ClusterLinksQueries {
   constructor(private readonly database: DatabaseService) {}
@@ -45,8 +45,33 @@ export class ClusterLinksQueries {
       messagesAcknowledged: acknowledged === null ? null : Number(acknowledged),
     }));
     const stranded = await strandedOf(db, clusterId);
-    return clusterLinksOf(registered, connections, stranded);
+    return { ...clusterLinksOf(registered, connections, stranded), bridges: await bridgesOf(db, clusterId) };
   }
+}
+
+/** A cluster's core bridges, by node and name. */
+async function bridgesOf(db: Parameters<typeof rowsOf>[0], clusterId: string): Promise<CoreBridge[]> {
+  const rows = await rowsOf<
+    Omit<CoreBridge, 'messagesAcknowledged' | 'messagesPendingAcknowledgement' | 'observedAt'> & {
+      acknowledged: string | null;
+      pending: string | null;
+      observedAt: Date;
+    }
+  >(
+    db,
+    `SELECT n.name AS node, b.name, b.started, b.connected, b.queue_name AS "queueName",
+            b.forwarding_address AS "forwardingAddress", b.messages_acknowledged AS acknowledged,
+            b.messages_pending_ack AS pending, b.observed_at AS "observedAt"
+       FROM core_bridge b JOIN cluster_node n ON n.id = b.node_id
+      WHERE b.cluster_id = $1 ORDER BY n.position, b.name`,
+    [clusterId],
+  );
+  return rows.map(({ acknowledged, pending, observedAt, ...b }) => ({
+    ...b,
+    messagesAcknowledged: acknowledged === null ? null : Number(acknowledged),
+    messagesPendingAcknowledgement: pending === null ? null : Number(pending),
+    observedAt: observedAt.toISOString(),
+  }));
 }
 
 /** A cluster's stranded messages, the most first; of some queues only when `queues` is given. */

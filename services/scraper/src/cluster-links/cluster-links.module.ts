@@ -1,3 +1,4 @@
+import { SignalPublisher } from '@artemis-studio/platform';
 import { Module } from '@nestjs/common';
 import { JolokiaModule } from '../jolokia/jolokia.module';
 import { ClusterLinksPart } from './cluster-links.part';
@@ -6,7 +7,7 @@ import { ClusterLinksRepository } from './cluster-links.repository';
 /** The links between a cluster's live nodes, and the messages they leave stranded. */
 @Module({
   imports: [JolokiaModule],
-  providers: [ClusterLinksPart, ClusterLinksRepository],
+  providers: [ClusterLinksPart, ClusterLinksRepository, SignalPublisher],
   exports: [ClusterLinksPart],
 })
 export class ClusterLinksModule {}

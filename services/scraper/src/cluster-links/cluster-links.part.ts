@@ -1,7 +1,9 @@
+import { SignalPublisher } from '@artemis-studio/platform';
 import { Injectable, Logger } from '@nestjs/common';
 import type { ClusterPart, PartRun } from '../cluster-parts/cluster-part';
 import type { OwnedCluster } from '../cluster-parts/owned-cluster';
 import { JolokiaClient } from '../jolokia/jolokia-client';
+import { bridgeConnected } from '../topology/core-bridge';
 import { nodesRead, type ObservedCluster, type TickObserver, type TierBRead } from '../polling/tick-observer';
 import type { NodeTierB } from '../polling/tier-b';
 import { ClusterLinksRepository } from './cluster-links.repository';
@@ -24,11 +26,13 @@ interface Watched {
    * A broker outside any cluster (most registrations) then costs no transaction per tick.
    */
   storedNothing: boolean;
+  /** What the console shows of the links as last stored: a change is signalled. */
+  shown?: string;
 }
 
 /**
  * The links between a cluster's live nodes (issue 59): after each tier-B tick, each node's cluster
- * connections are stored, and every queue whose messages wait on a node without consumers while it
+ * connections and core bridges are stored, and every queue whose messages wait on a node without consumers while it
  * has consumers on another is named, with why the broker leaves them there.
  */
 @Injectable()
@@ -40,6 +44,7 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
   constructor(
     private readonly jolokia: JolokiaClient,
     private readonly repository: ClusterLinksRepository,
+    private readonly signals: SignalPublisher,
   ) {}
 
   start(cluster: OwnedCluster): PartRun {
@@ -67,15 +72,28 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
       const stranded = candidates.map((c) =>
         explain(c, { connections, reads, nodeName }, delays.get(`${c.nodeId}|${c.address}`)),
       );
-      const nothing = stranded.length === 0 && reads.every((r) => r.clusterConnections?.length === 0);
+      const nothing =
+        stranded.length === 0 &&
+        reads.every((r) => r.clusterConnections?.length === 0 && r.bridges?.length === 0);
       if (nothing && watched.storedNothing) return;
-      await this.repository.record(
-        observed.id,
-        now,
-        reads.map((r: NodeTierB) => ({ nodeId: r.nodeId, connections: r.clusterConnections ?? null })),
-        stranded,
-      );
+      const nodes = reads.map((r: NodeTierB) => ({
+        nodeId: r.nodeId,
+        connections: r.clusterConnections ?? null,
+        bridges: r.bridges?.map((b) => ({ ...b, connected: bridgeConnected(b, r.queues) })) ?? null,
+      }));
+      await this.repository.record(observed.id, now, nodes, stranded);
       watched.storedNothing = nothing;
+      // The tick's queue signal went before these were stored: a bridge that connects, a link that
+      // stops or a queue stranded anew changes no queue figure, and the console would not hear of it.
+      const shown = JSON.stringify([
+        nodes.map((n) => [
+          n.connections?.map((c) => [c.name, c.started, c.connectedTo]),
+          n.bridges?.map((b) => [b.name, b.started, b.connected]),
+        ]),
+        stranded.map((s) => [s.nodeId, s.queue, s.messages, s.reason]),
+      ]);
+      if (watched.shown !== undefined && shown !== watched.shown) this.signals.signal(observed.id, 'queues');
+      watched.shown = shown;
     } catch (err) {
       this.log.warn(`cluster ${observed.name}: links not recorded this tick: ${(err as Error).message}`);
     }

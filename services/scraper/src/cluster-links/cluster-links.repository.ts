@@ -1,16 +1,24 @@
 import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { ClusterConnectionReading } from '../topology/cluster-connection';
+import type { CoreBridgeReading } from '../topology/core-bridge';
 import type { StrandedQueue } from './stranded-messages';
 
-/** A live node's cluster connections as one tick read them; null: unread, its last rows stay. */
+/** A core bridge as stored: whether it consumed its queue at the read beside what the broker said. */
+interface StoredBridge extends CoreBridgeReading {
+  connected: boolean;
+}
+
+/** A live node's links as one tick read them; null: unread, their last rows stay. */
 export interface NodeConnections {
   nodeId: string;
   connections: readonly ClusterConnectionReading[] | null;
+  bridges: readonly StoredBridge[] | null;
 }
 
 /**
- * `cluster_connection` and `stranded_queue`, rewritten at each tier-B tick of the cluster. A
+ * `cluster_connection`, `core_bridge` and `stranded_queue`, rewritten at each tier-B tick of the cluster. A
  * stranded queue keeps its `since` while it stays stranded, whatever its count or reason.
  */
 @Injectable()
@@ -57,6 +65,7 @@ export class ClusterLinksRepository {
             column((r) => r.c.messagesAcknowledged),
           ],
         );
+      await this.recordBridges(tx, clusterId, observedAt, nodes);
       if (stranded.length > 0)
         await tx.query(
           `INSERT INTO stranded_queue (cluster_id, observed_at, since, node_id, queue, address, message_count,
@@ -91,9 +100,47 @@ export class ClusterLinksRepository {
     });
   }
 
+  /** As the connections: a node read again is rewritten, one unread keeps its rows. */
+  private async recordBridges(
+    tx: EntityManager,
+    clusterId: string,
+    observedAt: Date,
+    nodes: readonly NodeConnections[],
+  ): Promise<void> {
+    const read = nodes.filter((n) => n.bridges !== null);
+    await tx.query(
+      `DELETE FROM core_bridge WHERE cluster_id = $1 AND (node_id <> ALL($2::uuid[]) OR node_id = ANY($3::uuid[]))`,
+      [clusterId, nodes.map((n) => n.nodeId), read.map((n) => n.nodeId)],
+    );
+    const rows = read.flatMap((n) => n.bridges!.map((b) => ({ nodeId: n.nodeId, b })));
+    if (rows.length === 0) return;
+    const column = <T>(of: (r: (typeof rows)[number]) => T) => rows.map(of);
+    await tx.query(
+      `INSERT INTO core_bridge (cluster_id, observed_at, node_id, name, started, connected, queue_name,
+                                forwarding_address, messages_acknowledged, messages_pending_ack)
+       SELECT $1, $2, t.* FROM unnest($3::uuid[], $4::text[], $5::bool[], $6::bool[], $7::text[], $8::text[],
+                                      $9::bigint[], $10::bigint[])
+         AS t(node_id, name, started, connected, queue_name, forwarding_address, messages_acknowledged,
+              messages_pending_ack)`,
+      [
+        clusterId,
+        observedAt,
+        column((r) => r.nodeId),
+        column((r) => r.b.name),
+        column((r) => r.b.started),
+        column((r) => r.b.connected),
+        column((r) => r.b.queueName),
+        column((r) => r.b.forwardingAddress),
+        column((r) => r.b.messagesAcknowledged),
+        column((r) => r.b.messagesPendingAcknowledgement),
+      ],
+    );
+  }
+
   /** A cluster let go of for good: its rows go with it (the foreign keys take them on deletion). */
   async forget(clusterId: string): Promise<void> {
     const db = await this.database.whenReady();
+    await db.query(`DELETE FROM core_bridge WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM stranded_queue WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM cluster_connection WHERE cluster_id = $1`, [clusterId]);
   }

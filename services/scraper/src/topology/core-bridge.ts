@@ -1,5 +1,6 @@
 import { count, flag, quotedKey, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import type { QueueObservation } from '../queues/queue-observation';
 
 /** One core bridge of one node, as a tier-B tick read it (docs/artemis.md, "Core bridges"). */
 export interface CoreBridgeReading {
@@ -50,3 +51,10 @@ export function parseCoreBridges(answer: JolokiaResponse | undefined): CoreBridg
     };
   });
 }
+
+/**
+ * Whether the bridge consumed its queue at the read (among the node's queues): the broker's
+ * `Started` stays true while a bridge retries, and only a connected bridge is its queue's consumer.
+ */
+export const bridgeConnected = (bridge: CoreBridgeReading, queues: readonly QueueObservation[]): boolean =>
+  queues.some((q) => q.name === bridge.queueName && q.consumerCount > 0);

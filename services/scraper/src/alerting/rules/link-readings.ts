@@ -1,6 +1,6 @@
 import { globMatcher } from '@artemis-studio/contracts';
 import type { NodeTierB } from '../../polling/tier-b';
-import type { CoreBridgeReading } from '../../topology/core-bridge';
+import { bridgeConnected, type CoreBridgeReading } from '../../topology/core-bridge';
 import type { Reading, RuleCondition } from './conditions';
 
 /** Each node's store-and-forward queues: `$.artemis.internal.sf.<cluster>.<remote node id>`. */
@@ -101,8 +101,7 @@ function readingsOf(
  * it retries, and consumes its queue only while connected (docs/artemis.md, "Core bridges").
  */
 function bridgeReading(n: NodeTierB, b: CoreBridgeReading, nameOf: (nodeId: string) => string): Reading {
-  const consumed = n.queues.some((q) => q.name === b.queueName && q.consumerCount > 0);
-  const down = !b.started || !consumed;
+  const down = !b.started || !bridgeConnected(b, n.queues);
   return { subject: `${nameOf(n.nodeId)}/${b.name}`, holds: down, value: down ? 1 : 0 };
 }
 

@@ -1,4 +1,9 @@
-import type { ClusterConnection, ClusterLinks, StrandedMessages } from '@artemis-studio/contracts';
+import type {
+  ClusterConnection,
+  ClusterLinks,
+  CoreBridge,
+  StrandedMessages,
+} from '@artemis-studio/contracts';
 import {
   Alert,
   Anchor,
@@ -101,6 +106,44 @@ function ConnectionsTable({ clusterId, links }: { clusterId: string; links: Clus
   );
 }
 
+/** A bridge's state: stopped, started but retrying (not consuming its queue), or forwarding. */
+function bridgeState(b: CoreBridge): { label: string; color: string } {
+  if (!b.started) return { label: 'stopped', color: 'red' };
+  return b.connected ? { label: 'forwarding', color: 'teal' } : { label: 'retrying', color: 'orange' };
+}
+
+function BridgesTable({ bridges }: { bridges: CoreBridge[] }) {
+  return (
+    <Stack gap="xs">
+      <Title order={5}>Core bridges</Title>
+      <Table verticalSpacing="xs" aria-label="Core bridges">
+        <TableHead columns={['Node', 'Bridge', 'From queue', 'To address', 'State', 'Acknowledged']} />
+        <Table.Tbody>
+          {bridges.map((b) => {
+            const state = bridgeState(b);
+            return (
+              <Table.Tr key={`${b.node}/${b.name}`}>
+                <Table.Td fw={600}>{b.node}</Table.Td>
+                <Table.Td>{b.name}</Table.Td>
+                <Table.Td>{b.queueName}</Table.Td>
+                <Table.Td>{b.forwardingAddress ?? '—'}</Table.Td>
+                <Table.Td>
+                  <Badge color={state.color} variant="light">
+                    {state.label}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {b.messagesAcknowledged === null ? '—' : formatNumber(b.messagesAcknowledged)}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
 function StrandedTable({ clusterId, stranded }: { clusterId: string; stranded: StrandedMessages[] }) {
   // One snippet per address: several queues of one address are fixed by one setting.
   const suggestions = [
@@ -162,11 +205,12 @@ function StrandedTable({ clusterId, stranded }: { clusterId: string; stranded: S
 
 /**
  * The cluster as its brokers see it, beside the nodes Studio polls: where the two differ, a
- * connection that balances nothing, and the messages left on the wrong node. Nothing for a
- * broker that is in no cluster and strands nothing.
+ * connection that balances nothing, the core bridges, and the messages left on the wrong node.
+ * Nothing for a broker that is in no cluster, has no bridge and strands nothing.
  */
 export function ClusterLinksCard({ clusterId, links }: { clusterId: string; links: ClusterLinks }) {
-  if (links.connections.length === 0 && links.stranded.length === 0) return null;
+  if (links.connections.length === 0 && links.stranded.length === 0 && links.bridges.length === 0)
+    return null;
   return (
     <Card withBorder>
       <Stack gap="sm">
@@ -190,6 +234,7 @@ export function ClusterLinksCard({ clusterId, links }: { clusterId: string; link
           </Alert>
         ))}
         {links.connections.length > 0 && <ConnectionsTable clusterId={clusterId} links={links} />}
+        {links.bridges.length > 0 && <BridgesTable bridges={links.bridges} />}
         {links.stranded.length > 0 && <StrandedTable clusterId={clusterId} stranded={links.stranded} />}
       </Stack>
     </Card>
