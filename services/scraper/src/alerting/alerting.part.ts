@@ -9,7 +9,7 @@ import type { NodeFact, ObservedCluster, TickObserver, TierBRead } from '../poll
 import { NodeStateRepository } from '../topology/node-state.repository';
 import { AlertCouriers } from './delivery/alert-couriers';
 import { AlertEvaluation } from './evaluation/alert-evaluation';
-import { AlertEvaluationRepository } from './evaluation/alert-evaluation.repository';
+import { scopeEvaluationDeps } from './evaluation/scope-evaluation-deps';
 import { StudioFactsQueries } from './evaluation/studio-facts.queries';
 
 /**
@@ -40,25 +40,16 @@ export class AlertingPart implements ClusterPart<'alertRuleTest'>, TickObserver 
       await this.bus.kv(buckets.capabilities),
       await this.bus.kv(buckets.leases),
     );
-    // An object logs its fields beside `msg` (nestjs-pino): a line can be found by cluster.
-    const log = {
-      warn: (msg: string, fields?: Record<string, unknown>) =>
-        this.logger.warn(fields ? { ...fields, msg } : msg),
-    };
     this.evaluation = new AlertEvaluation({
-      store: new AlertEvaluationRepository(db),
-      committed: (clusterId, transitions) => {
-        if (transitions.length > 0) this.signals.signal(clusterId, 'alerts');
-        this.couriers.kick(clusterId);
-      },
-      intervals: () => ({
-        tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
-        tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),
+      ...scopeEvaluationDeps(db, {
+        settings: this.settings,
+        signals: this.signals,
+        couriers: this.couriers,
+        logger: this.logger,
       }),
       studioFacts: (clusterId) => studioFacts.of(clusterId),
       addressHistory: (clusterId, since, until) => this.addresses.sizesBetween(clusterId, since, until),
       diskHistory: (clusterId, since, until) => this.nodeStates.diskUsageBetween(clusterId, since, until),
-      log,
     });
     await this.couriers.connect();
   }

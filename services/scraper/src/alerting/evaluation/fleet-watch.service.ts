@@ -10,9 +10,9 @@ import {
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { AlertCouriers } from '../delivery/alert-couriers';
-import { AlertEvaluationRepository } from './alert-evaluation.repository';
 import { FleetFactsQueries } from './fleet-facts.queries';
 import { FleetWatch } from './fleet-watch';
+import { scopeEvaluationDeps } from './scope-evaluation-deps';
 
 /** Runs this replica's fleet watch (FleetWatch) once per tier-A interval, one round at a time. */
 @Injectable()
@@ -59,18 +59,12 @@ export class FleetWatchService implements OnApplicationShutdown {
     const db = await this.database.whenReady();
     await this.couriers.connect();
     return new FleetWatch({
-      evaluation: {
-        store: new AlertEvaluationRepository(db),
-        committed: (clusterId, transitions) => {
-          if (transitions.length > 0) this.signals.signal(clusterId, 'alerts');
-          this.couriers.kick(clusterId);
-        },
-        intervals: () => ({
-          tierAMs: this.settings.get('artemis-studio.scrape.tier-a-millis'),
-          tierBMs: this.settings.get('artemis-studio.scrape.tier-b-millis'),
-        }),
-        log: { warn: (msg, fields) => this.logger.warn(fields ? { ...fields, msg } : msg) },
-      },
+      evaluation: scopeEvaluationDeps(db, {
+        settings: this.settings,
+        signals: this.signals,
+        couriers: this.couriers,
+        logger: this.logger,
+      }),
       facts: new FleetFactsQueries(db, await this.bus.kv(buckets.leases)),
       standIn: (cluster, on) => {
         if (on) this.couriers.hold(cluster.id, 'stand-in');
