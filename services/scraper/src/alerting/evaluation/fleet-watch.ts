@@ -1,4 +1,3 @@
-import type { AlertRuleKind } from '@artemis-studio/contracts';
 import { readPolling, type PollingFacts } from '../rules/polling-reading';
 import type { FleetFactsQueries } from './fleet-facts.queries';
 import { evaluateScope, type ScopeEvaluationDeps } from './scope-evaluation';
@@ -7,7 +6,8 @@ import { evaluateScope, type ScopeEvaluationDeps } from './scope-evaluation';
 const STALE_TICKS = 3;
 const STALE_FLOOR_MS = 15_000;
 
-const ANY_POLLER = { kind: 'studio-scraper-unowned' as AlertRuleKind, subjects: '*', threshold: null };
+/** The rule's condition on any subject: whether the replica stands in for the cluster's courier. */
+const ANY_POLLER = { kind: 'studio-scraper-unowned', subjects: '*', threshold: null } as const;
 
 type WatchedCluster = { id: string; name: string };
 

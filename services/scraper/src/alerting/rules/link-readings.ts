@@ -6,6 +6,9 @@ import type { Reading, RuleCondition } from './conditions';
 /** Each node's store-and-forward queues: `$.artemis.internal.sf.<cluster>.<remote node id>`. */
 const SF_PREFIX = '$.artemis.internal.sf.';
 
+/** The member a store-and-forward queue leads to: the broker node id its name ends with. */
+const memberOf = (sfQueue: string): string => sfQueue.slice(sfQueue.lastIndexOf('.') + 1);
+
 /** A broker node id, short enough for a subject: its first block is unique in any real cluster. */
 const shortId = (id: string) => id.split('-')[0];
 
@@ -58,14 +61,12 @@ function readingsOf(
           // store-and-forward queue. A member whose link broke leaves the topology but stays in
           // `Nodes` while the bridge retries, and its queue then has no consumer (the bridge).
           const links = n.queues.filter((q) => q.name.startsWith(`${SF_PREFIX}${c.name}.`));
-          const bridgeless = new Set(
-            links.filter((q) => q.consumerCount === 0).map((q) => q.name.split('.').at(-1)),
-          );
+          const bridgeless = new Set(links.filter((q) => q.consumerCount === 0).map((q) => memberOf(q.name)));
           const inTopology = new Set(c.members.filter((m) => m.live !== null).map((m) => m.brokerNodeId));
           const known = new Set([
             ...inTopology,
             ...Object.keys(c.connectedTo),
-            ...links.map((q) => q.name.split('.').at(-1)!),
+            ...links.map((q) => memberOf(q.name)),
           ]);
           known.delete(c.brokerNodeId);
           const unconnected = [...known].filter(
@@ -124,7 +125,7 @@ function backlogs(
     n.queues
       .filter((q) => q.name.startsWith(SF_PREFIX))
       .map((q): Reading => {
-        const subject = `${nameOf(n.nodeId)} → ${memberName(q.name.split('.').at(-1)!)}`;
+        const subject = `${nameOf(n.nodeId)} → ${memberName(memberOf(q.name))}`;
         if (q.messageCount === 0) return { subject, holds: false, value: 0 };
         const key = `${n.nodeId}/${q.name}`;
         seen.add(key);
