@@ -125,6 +125,7 @@ create_node() { # profile name offset role
   insert_before "$xml" '<security-setting match="#">' "$FIXTURES/notification-security.xml"
   if [ "$role" = member ]; then
     insert_before "$xml" '<address-setting match="#">' "$FIXTURES/cluster-address-settings.xml"
+    [ "$name" = node1 ] && insert_before "$xml" '^[[:space:]]*</core>' "$FIXTURES/cluster-broker-connection.xml"
   fi
   if [ "$role" = primary ]; then
     # Fail back to the primary when it returns, so failover tests can run more than once. Without

@@ -1087,6 +1087,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
         true,
       ]);
       await bridges.getByText('forwarding').waitFor({ timeout: 30_000 });
+      // And the profile's AMQP broker connection from node 1 to node 2, connected.
+      await page.getByRole('table', { name: 'Broker connections' }).getByText('connected').waitFor();
       await bridges.scrollIntoViewIfNeeded();
       await screenshot(page, '20-core-bridges');
       await page.close();

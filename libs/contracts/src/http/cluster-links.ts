@@ -80,6 +80,17 @@ export const CoreBridgeSchema = z.object({
 });
 export type CoreBridge = z.infer<typeof CoreBridgeSchema>;
 
+/** A live node's broker connection (AMQP): to a mirror or a broker of another site. */
+export const BrokerConnectionSchema = z.object({
+  node: z.string(),
+  name: z.string(),
+  started: z.boolean(),
+  /** Connected to its peer at the last read: false while a started connection retries. */
+  connected: z.boolean(),
+  observedAt: Instant,
+});
+export type BrokerConnection = z.infer<typeof BrokerConnectionSchema>;
+
 /** The cluster as its brokers see it, beside what Studio polls, and the messages it fails to move. */
 export const ClusterLinksSchema = z.object({
   connections: z.array(ClusterConnectionSchema),
@@ -93,6 +104,7 @@ export const ClusterLinksSchema = z.object({
   balancesNothing: z.array(z.object({ node: z.string(), connection: z.string() })),
   stranded: z.array(StrandedMessagesSchema),
   bridges: z.array(CoreBridgeSchema),
+  brokerConnections: z.array(BrokerConnectionSchema),
 });
 export type ClusterLinks = z.infer<typeof ClusterLinksSchema>;
 

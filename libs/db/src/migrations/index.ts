@@ -26,6 +26,7 @@ import { ClusterLinks1765700000000 } from './1765700000000-cluster-links';
 import { MessageJobToNode1765800000000 } from './1765800000000-message-job-to-node';
 import { FleetEvaluation1765900000000 } from './1765900000000-fleet-evaluation';
 import { CoreBridges1766000000000 } from './1766000000000-core-bridges';
+import { BrokerConnections1766100000000 } from './1766100000000-broker-connections';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   MessageJobToNode1765800000000,
   FleetEvaluation1765900000000,
   CoreBridges1766000000000,
+  BrokerConnections1766100000000,
 ];

@@ -92,6 +92,11 @@ describe('the cluster as its brokers see it, through the gateway', () => {
        VALUES ($1, $2, 'to-dc2', true, false, 'orders.out', 'orders', 12, 0, now())`,
       [n1, cluster.id],
     );
+    await db.query(
+      `INSERT INTO broker_connection (node_id, cluster_id, name, started, connected, observed_at)
+       VALUES ($1, $2, 'mirror-dc2', true, true, now())`,
+      [n2, cluster.id],
+    );
     gateway = await spawnService('gateway', 18495);
     api = await signIn(gateway.url);
   }, 60_000);
@@ -127,6 +132,9 @@ describe('the cluster as its brokers see it, through the gateway', () => {
       }),
     ]);
     expect(links.stranded[0].suggestion).toContain('<redistribution-delay>0</redistribution-delay>');
+    expect(links.brokerConnections).toEqual([
+      expect.objectContaining({ node: 'n2', name: 'mirror-dc2', started: true, connected: true }),
+    ]);
     expect(links.bridges).toEqual([
       expect.objectContaining({
         node: 'n1',

@@ -1,4 +1,4 @@
-import type { ClusterLinks, CoreBridge } from '@artemis-studio/contracts';
+import type { BrokerConnection, ClusterLinks, CoreBridge } from '@artemis-studio/contracts';
 import { rowsOf } from '@artemis-studio/db';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
@@ -9,7 +9,7 @@ import {
   type StrandedRecord,
 } from './cluster-links';
 
-/** The scraper's `cluster_connection`, `stranded_queue` and `core_bridge` of a cluster, beside its registered nodes. */
+/** The scraper's link tables and stranded queues of a cluster, beside its registered nodes. */
 @Injectable()
 export class ClusterLinksQueries {
   constructor(private readonly database: DatabaseService) {}
@@ -45,8 +45,27 @@ export class ClusterLinksQueries {
       messagesAcknowledged: acknowledged === null ? null : Number(acknowledged),
     }));
     const stranded = await strandedOf(db, clusterId);
-    return { ...clusterLinksOf(registered, connections, stranded), bridges: await bridgesOf(db, clusterId) };
+    return {
+      ...clusterLinksOf(registered, connections, stranded),
+      bridges: await bridgesOf(db, clusterId),
+      brokerConnections: await brokerConnectionsOf(db, clusterId),
+    };
   }
+}
+
+/** A cluster's broker connections, by node and name. */
+async function brokerConnectionsOf(
+  db: Parameters<typeof rowsOf>[0],
+  clusterId: string,
+): Promise<BrokerConnection[]> {
+  const rows = await rowsOf<Omit<BrokerConnection, 'observedAt'> & { observedAt: Date }>(
+    db,
+    `SELECT n.name AS node, c.name, c.started, c.connected, c.observed_at AS "observedAt"
+       FROM broker_connection c JOIN cluster_node n ON n.id = c.node_id
+      WHERE c.cluster_id = $1 ORDER BY n.position, c.name`,
+    [clusterId],
+  );
+  return rows.map((r) => ({ ...r, observedAt: r.observedAt.toISOString() }));
 }
 
 /** A cluster's core bridges, by node and name. */

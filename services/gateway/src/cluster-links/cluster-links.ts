@@ -53,7 +53,7 @@ export function clusterLinksOf(
   registered: readonly RegisteredNode[],
   connections: readonly ConnectionRecord[],
   stranded: readonly StrandedRecord[],
-): Omit<ClusterLinks, 'bridges'> {
+): Omit<ClusterLinks, 'bridges' | 'brokerConnections'> {
   const byBrokerId = new Map<string, string[]>();
   for (const n of registered)
     if (n.brokerNodeId) byBrokerId.set(n.brokerNodeId, [...(byBrokerId.get(n.brokerNodeId) ?? []), n.name]);

@@ -29,7 +29,17 @@ const link: ClusterConnectionReading = {
 const read = (
   clusterConnections: NodeTierB['clusterConnections'],
   bridges: NodeTierB['bridges'] = [],
-): NodeTierB[] => [{ nodeId: 'n1', queues: [], unread: [], addresses: null, clusterConnections, bridges }];
+): NodeTierB[] => [
+  {
+    nodeId: 'n1',
+    queues: [],
+    unread: [],
+    addresses: null,
+    clusterConnections,
+    bridges,
+    brokerConnections: [],
+  },
+];
 
 const signalled: string[] = [];
 const signals = {

@@ -74,12 +74,18 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
       );
       const nothing =
         stranded.length === 0 &&
-        reads.every((r) => r.clusterConnections?.length === 0 && r.bridges?.length === 0);
+        reads.every(
+          (r) =>
+            r.clusterConnections?.length === 0 &&
+            r.bridges?.length === 0 &&
+            r.brokerConnections?.length === 0,
+        );
       if (nothing && watched.storedNothing) return;
       const nodes = reads.map((r: NodeTierB) => ({
         nodeId: r.nodeId,
         connections: r.clusterConnections ?? null,
         bridges: r.bridges?.map((b) => ({ ...b, connected: bridgeConnected(b, r.queues) })) ?? null,
+        brokerConnections: r.brokerConnections ?? null,
       }));
       await this.repository.record(observed.id, now, nodes, stranded);
       watched.storedNothing = nothing;
@@ -89,6 +95,7 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
         nodes.map((n) => [
           n.connections?.map((c) => [c.name, c.started, c.connectedTo]),
           n.bridges?.map((b) => [b.name, b.started, b.connected]),
+          n.brokerConnections,
         ]),
         stranded.map((s) => [s.nodeId, s.queue, s.messages, s.reason]),
       ]);

@@ -2,6 +2,7 @@ import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ClusterConnectionReading } from '../topology/cluster-connection';
+import type { BrokerConnectionReading } from '../topology/broker-connection';
 import type { CoreBridgeReading } from '../topology/core-bridge';
 import type { StrandedQueue } from './stranded-messages';
 
@@ -15,10 +16,12 @@ export interface NodeConnections {
   nodeId: string;
   connections: readonly ClusterConnectionReading[] | null;
   bridges: readonly StoredBridge[] | null;
+  brokerConnections: readonly BrokerConnectionReading[] | null;
 }
 
 /**
- * `cluster_connection`, `core_bridge` and `stranded_queue`, rewritten at each tier-B tick of the cluster. A
+ * `cluster_connection`, `core_bridge`, `broker_connection` and `stranded_queue`, rewritten at each
+ * tier-B tick of the cluster. A
  * stranded queue keeps its `since` while it stays stranded, whatever its count or reason.
  */
 @Injectable()
@@ -65,7 +68,33 @@ export class ClusterLinksRepository {
             column((r) => r.c.messagesAcknowledged),
           ],
         );
-      await this.recordBridges(tx, clusterId, observedAt, nodes);
+      const at = { clusterId, observedAt };
+      await this.rewrite(
+        tx,
+        'core_bridge',
+        at,
+        nodes.map((n) => ({ nodeId: n.nodeId, links: n.bridges })),
+        [
+          ['name', 'text', (b) => b.name],
+          ['started', 'bool', (b) => b.started],
+          ['connected', 'bool', (b) => b.connected],
+          ['queue_name', 'text', (b) => b.queueName],
+          ['forwarding_address', 'text', (b) => b.forwardingAddress],
+          ['messages_acknowledged', 'bigint', (b) => b.messagesAcknowledged],
+          ['messages_pending_ack', 'bigint', (b) => b.messagesPendingAcknowledgement],
+        ],
+      );
+      await this.rewrite(
+        tx,
+        'broker_connection',
+        at,
+        nodes.map((n) => ({ nodeId: n.nodeId, links: n.brokerConnections })),
+        [
+          ['name', 'text', (c) => c.name],
+          ['started', 'bool', (c) => c.started],
+          ['connected', 'bool', (c) => c.connected],
+        ],
+      );
       if (stranded.length > 0)
         await tx.query(
           `INSERT INTO stranded_queue (cluster_id, observed_at, since, node_id, queue, address, message_count,
@@ -100,39 +129,34 @@ export class ClusterLinksRepository {
     });
   }
 
-  /** As the connections: a node read again is rewritten, one unread keeps its rows. */
-  private async recordBridges(
+  /**
+   * One kind of link per node, as the connections: a node read again is rewritten, one unread keeps
+   * its rows. `columns` are the table's own, each with its SQL array type and its value.
+   */
+  private async rewrite<L>(
     tx: EntityManager,
-    clusterId: string,
-    observedAt: Date,
-    nodes: readonly NodeConnections[],
+    table: 'core_bridge' | 'broker_connection',
+    at: { clusterId: string; observedAt: Date },
+    nodes: readonly { nodeId: string; links: readonly L[] | null }[],
+    columns: readonly [name: string, type: string, of: (link: L) => unknown][],
   ): Promise<void> {
-    const read = nodes.filter((n) => n.bridges !== null);
+    const read = nodes.filter((n) => n.links !== null);
     await tx.query(
-      `DELETE FROM core_bridge WHERE cluster_id = $1 AND (node_id <> ALL($2::uuid[]) OR node_id = ANY($3::uuid[]))`,
-      [clusterId, nodes.map((n) => n.nodeId), read.map((n) => n.nodeId)],
+      `DELETE FROM ${table} WHERE cluster_id = $1 AND (node_id <> ALL($2::uuid[]) OR node_id = ANY($3::uuid[]))`,
+      [at.clusterId, nodes.map((n) => n.nodeId), read.map((n) => n.nodeId)],
     );
-    const rows = read.flatMap((n) => n.bridges!.map((b) => ({ nodeId: n.nodeId, b })));
+    const rows = read.flatMap((n) => n.links!.map((link) => ({ nodeId: n.nodeId, link })));
     if (rows.length === 0) return;
-    const column = <T>(of: (r: (typeof rows)[number]) => T) => rows.map(of);
+    const arrays = columns.map(([, type], i) => `$${i + 4}::${type}[]`).join(', ');
+    const names = columns.map(([name]) => name).join(', ');
     await tx.query(
-      `INSERT INTO core_bridge (cluster_id, observed_at, node_id, name, started, connected, queue_name,
-                                forwarding_address, messages_acknowledged, messages_pending_ack)
-       SELECT $1, $2, t.* FROM unnest($3::uuid[], $4::text[], $5::bool[], $6::bool[], $7::text[], $8::text[],
-                                      $9::bigint[], $10::bigint[])
-         AS t(node_id, name, started, connected, queue_name, forwarding_address, messages_acknowledged,
-              messages_pending_ack)`,
+      `INSERT INTO ${table} (cluster_id, observed_at, node_id, ${names})
+       SELECT $1, $2, t.* FROM unnest($3::uuid[], ${arrays}) AS t(node_id, ${names})`,
       [
-        clusterId,
-        observedAt,
-        column((r) => r.nodeId),
-        column((r) => r.b.name),
-        column((r) => r.b.started),
-        column((r) => r.b.connected),
-        column((r) => r.b.queueName),
-        column((r) => r.b.forwardingAddress),
-        column((r) => r.b.messagesAcknowledged),
-        column((r) => r.b.messagesPendingAcknowledgement),
+        at.clusterId,
+        at.observedAt,
+        rows.map((r) => r.nodeId),
+        ...columns.map(([, , of]) => rows.map((r) => of(r.link))),
       ],
     );
   }
@@ -141,6 +165,7 @@ export class ClusterLinksRepository {
   async forget(clusterId: string): Promise<void> {
     const db = await this.database.whenReady();
     await db.query(`DELETE FROM core_bridge WHERE cluster_id = $1`, [clusterId]);
+    await db.query(`DELETE FROM broker_connection WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM stranded_queue WHERE cluster_id = $1`, [clusterId]);
     await db.query(`DELETE FROM cluster_connection WHERE cluster_id = $1`, [clusterId]);
   }

@@ -21,9 +21,9 @@ describe('ClusterPoller, tier B: the address history (ADR-0022)', () => {
   it("starts from the history's open samples, writes what changed, and ends a node's addresses once it is no longer live", async () => {
     const answers: JolokiaResponse[][] = [
       liveBroker,
-      [noQueues, addresses(10), noQueues, noQueues],
-      [noQueues, addresses(10), noQueues, noQueues],
-      [noQueues, addresses(20), noQueues, noQueues],
+      [noQueues, addresses(10), noQueues, noQueues, noQueues],
+      [noQueues, addresses(10), noQueues, noQueues, noQueues],
+      [noQueues, addresses(20), noQueues, noQueues, noQueues],
       backupBroker,
     ];
     const written: string[][] = [];
@@ -104,7 +104,7 @@ describe('ClusterPoller, tier B: the queue figures sent to PostgreSQL (ADR-0024)
       }),
     );
     const tick = async (depths: Record<string, number>) => {
-      answers.push([queues(depths), noAddresses, noAddresses, noAddresses]);
+      answers.push([queues(depths), noAddresses, noAddresses, noAddresses, noAddresses]);
       await poller.tierB();
     };
     await poller.tierA();
@@ -146,7 +146,7 @@ describe('ClusterPoller, tier B: what the observers are told', () => {
     const answers: (() => JolokiaResponse[])[] = [
       () => liveBroker,
       refused,
-      () => [{ status: 200, value: {} } as unknown as JolokiaResponse, noMBean, noMBean, noMBean],
+      () => [{ status: 200, value: {} } as unknown as JolokiaResponse, noMBean, noMBean, noMBean, noMBean],
     ];
     const poller = new ClusterPoller(
       ownedCluster(),

@@ -212,12 +212,12 @@ export class ClusterPoller {
     for (const node of this.cluster.liveNodes()) {
       try {
         this.loops.step('tier B', `reading node ${node.name}`);
+        // The links (cluster connections, bridges, broker connections) go as read to the observers.
         const {
           queues: { queues, unreadable },
           addresses,
-          clusterConnections,
-          bridges,
           errors,
+          ...links
         } = readTierB(await this.deps.jolokia.bulk(this.cluster.jolokiaTarget(node), TIER_B_REQUESTS));
         if (errors.length > 0)
           this.deps.log.warn(
@@ -253,7 +253,7 @@ export class ClusterPoller {
         this.loops.step('tier B', `storing the addresses of node ${node.name}`);
         await this.recordAddresses(node.id, addresses, observedAt);
         changes += result.changed + result.removed;
-        nodes.push({ nodeId: node.id, queues, unread, addresses, clusterConnections, bridges });
+        nodes.push({ nodeId: node.id, queues, unread, addresses, ...links });
       } catch (err) {
         unreadNode ??= { node: node.name, reason: (err as Error).message };
         this.deps.log.warn(

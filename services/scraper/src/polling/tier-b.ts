@@ -6,17 +6,23 @@ import {
   parseClusterConnections,
   type ClusterConnectionReading,
 } from '../topology/cluster-connection';
+import {
+  BROKER_CONNECTION_REQUEST,
+  parseBrokerConnections,
+  type BrokerConnectionReading,
+} from '../topology/broker-connection';
 import { CORE_BRIDGE_REQUEST, parseCoreBridges, type CoreBridgeReading } from '../topology/core-bridge';
 
 /**
- * Tier B is one bulk request per live node: every queue, every address, every cluster connection
- * and every core bridge, in four wildcard reads.
+ * Tier B is one bulk request per live node: every queue, every address, every cluster connection,
+ * every core bridge and every broker connection, in five wildcard reads.
  */
 export const TIER_B_REQUESTS: JolokiaRequest[] = [
   QUEUE_REQUEST,
   ADDRESS_REQUEST,
   CLUSTER_CONNECTION_REQUEST,
   CORE_BRIDGE_REQUEST,
+  BROKER_CONNECTION_REQUEST,
 ];
 
 /** What one tier-B tick read on one live node, for the alert rules and the Prometheus export. */
@@ -31,6 +37,8 @@ export interface NodeTierB {
   clusterConnections?: readonly ClusterConnectionReading[] | null;
   /** The node's core bridges ([] when it has none); null when unread this tick. */
   bridges?: readonly CoreBridgeReading[] | null;
+  /** The node's broker connections (AMQP), the same way. */
+  brokerConnections?: readonly BrokerConnectionReading[] | null;
 }
 
 /**
@@ -43,6 +51,7 @@ export function readTierB(answers: JolokiaResponse[]): {
   addresses: AddressReading | null;
   clusterConnections: ClusterConnectionReading[] | null;
   bridges: CoreBridgeReading[] | null;
+  brokerConnections: BrokerConnectionReading[] | null;
   /** Why the addresses, the cluster connections or the bridges are unknown this tick. */
   errors: string[];
 } {
@@ -61,6 +70,7 @@ export function readTierB(answers: JolokiaResponse[]): {
     addresses: unknownIfFailing(() => parseAddresses(answers[1])),
     clusterConnections: unknownIfFailing(() => parseClusterConnections(answers[2])),
     bridges: unknownIfFailing(() => parseCoreBridges(answers[3])),
+    brokerConnections: unknownIfFailing(() => parseBrokerConnections(answers[4])),
     errors,
   };
 }

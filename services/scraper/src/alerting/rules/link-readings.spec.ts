@@ -167,6 +167,19 @@ describe('the link rules over one tier-B tick', () => {
     expect(down({ ...bridged(true, 1), bridges: null })).toBeNull();
   });
 
+  it('say a broker connection is down when stopped or not connected (it retries), and up when connected', () => {
+    const linked = (started: boolean, connected: boolean): NodeTierB => ({
+      ...healthy[0],
+      brokerConnections: [{ name: 'mirror-dc2', started, connected }],
+    });
+    const down = (n: NodeTierB) =>
+      readLinks({ ...rule('link-down'), subjects: '*/mirror-dc2' }, [n, healthy[1]], nameOf, now, new Map());
+    expect(down(linked(true, true))).toEqual([{ subject: 'node1/mirror-dc2', holds: false, value: 0 }]);
+    expect(down(linked(true, false))).toEqual([{ subject: 'node1/mirror-dc2', holds: true, value: 1 }]);
+    expect(down(linked(false, false))).toEqual([{ subject: 'node1/mirror-dc2', holds: true, value: 1 }]);
+    expect(down({ ...linked(true, true), brokerConnections: null })).toBeNull();
+  });
+
   it('keep to the rule’s pattern', () => {
     expect(readLinks({ ...rule('link-down'), subjects: 'node2*' }, healthy, nameOf, now, new Map())).toEqual([
       { subject: 'node2/my-cluster', holds: false, value: 0 },

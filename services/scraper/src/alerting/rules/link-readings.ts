@@ -33,7 +33,8 @@ export function readLinks(
   now: Date,
   stalls: LinkStalls,
 ): Reading[] | null {
-  if (nodes.some((n) => !n.clusterConnections || n.bridges === null)) return null;
+  if (nodes.some((n) => !n.clusterConnections || n.bridges === null || n.brokerConnections === null))
+    return null;
   // A member by its broker's node id: each node's connections carry its own.
   const byBrokerId = new Map<string, string>();
   for (const n of nodes)
@@ -56,6 +57,11 @@ function readingsOf(
     case 'link-down':
       return nodes.flatMap((n) => [
         ...(n.bridges ?? []).map((b) => bridgeReading(n, b, nameOf)),
+        // A broker connection says itself whether it is connected; stopped is down too.
+        ...(n.brokerConnections ?? []).map((c) => {
+          const down = !c.started || !c.connected;
+          return { subject: `${nameOf(n.nodeId)}/${c.name}`, holds: down, value: down ? 1 : 0 };
+        }),
         ...n.clusterConnections!.map((c) => {
           // The members the connection knows of: in its topology, in `Nodes`, or with a
           // store-and-forward queue. A member whose link broke leaves the topology but stays in

@@ -1,4 +1,5 @@
 import type {
+  BrokerConnection,
   ClusterConnection,
   ClusterLinks,
   CoreBridge,
@@ -144,6 +145,37 @@ function BridgesTable({ bridges }: { bridges: CoreBridge[] }) {
   );
 }
 
+function BrokerConnectionsTable({ connections }: { connections: BrokerConnection[] }) {
+  return (
+    <Stack gap="xs">
+      <Title order={5}>Broker connections</Title>
+      <Table verticalSpacing="xs" aria-label="Broker connections">
+        <TableHead columns={['Node', 'Connection', 'State']} />
+        <Table.Tbody>
+          {connections.map((c) => {
+            const state = !c.started
+              ? { label: 'stopped', color: 'red' }
+              : c.connected
+                ? { label: 'connected', color: 'teal' }
+                : { label: 'retrying', color: 'orange' };
+            return (
+              <Table.Tr key={`${c.node}/${c.name}`}>
+                <Table.Td fw={600}>{c.node}</Table.Td>
+                <Table.Td>{c.name}</Table.Td>
+                <Table.Td>
+                  <Badge color={state.color} variant="light">
+                    {state.label}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
 function StrandedTable({ clusterId, stranded }: { clusterId: string; stranded: StrandedMessages[] }) {
   // One snippet per address: several queues of one address are fixed by one setting.
   const suggestions = [
@@ -205,12 +237,12 @@ function StrandedTable({ clusterId, stranded }: { clusterId: string; stranded: S
 
 /**
  * The cluster as its brokers see it, beside the nodes Studio polls: where the two differ, a
- * connection that balances nothing, the core bridges, and the messages left on the wrong node.
- * Nothing for a broker that is in no cluster, has no bridge and strands nothing.
+ * connection that balances nothing, the core bridges and broker connections, and the messages
+ * left on the wrong node. Nothing for a broker without links that strands nothing.
  */
 export function ClusterLinksCard({ clusterId, links }: { clusterId: string; links: ClusterLinks }) {
-  if (links.connections.length === 0 && links.stranded.length === 0 && links.bridges.length === 0)
-    return null;
+  const linked = links.connections.length + links.bridges.length + links.brokerConnections.length > 0;
+  if (!linked && links.stranded.length === 0) return null;
   return (
     <Card withBorder>
       <Stack gap="sm">
@@ -235,6 +267,9 @@ export function ClusterLinksCard({ clusterId, links }: { clusterId: string; link
         ))}
         {links.connections.length > 0 && <ConnectionsTable clusterId={clusterId} links={links} />}
         {links.bridges.length > 0 && <BridgesTable bridges={links.bridges} />}
+        {links.brokerConnections.length > 0 && (
+          <BrokerConnectionsTable connections={links.brokerConnections} />
+        )}
         {links.stranded.length > 0 && <StrandedTable clusterId={clusterId} stranded={links.stranded} />}
       </Stack>
     </Card>
