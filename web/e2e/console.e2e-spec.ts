@@ -1087,8 +1087,14 @@ describe('the console in Chromium, against the real stack and broker', () => {
         true,
       ]);
       await bridges.getByText('forwarding').waitFor({ timeout: 30_000 });
-      // And the profile's AMQP broker connection from node 1 to node 2, connected.
-      await page.getByRole('table', { name: 'Broker connections' }).getByText('connected').waitFor();
+      // And the profile's AMQP broker connection from node 1 to node 2, connected, listed on node 2
+      // as attached; its federation pulls node 2's `fed.orders` to a consumer on node 1.
+      const amqpLinks = page.getByRole('table', { name: 'Broker connections' });
+      await amqpLinks.getByText('connected').waitFor();
+      await amqpLinks.getByText(/^\s*from /).waitFor({ timeout: 30_000 });
+      await fillQueue(onNode(1), 'fed.orders', 3);
+      expect(await drainQueue(onNode(0), 'fed.orders')).toHaveLength(3);
+      await amqpLinks.getByText('3 received · 0 sent').waitFor({ timeout: 30_000 });
       await bridges.scrollIntoViewIfNeeded();
       await screenshot(page, '20-core-bridges');
       await page.close();

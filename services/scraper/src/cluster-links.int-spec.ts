@@ -2,6 +2,7 @@ import {
   brokerExec,
   brokerJolokia,
   depthOf,
+  drainQueue,
   fillQueue,
   queueMbean,
   waitFor,
@@ -181,33 +182,80 @@ describe('alerts on the links of a two-node cluster', () => {
     }
   });
 
-  it('fires on an AMQP broker connection stopped, and resolves once it is connected again', async () => {
-    // The profile's node1 keeps one towards node2 (scripts/artemis/cluster-broker-connection.xml).
-    const [a] = [node(cluster, 0)];
-    const [one] = cluster.nodes.map((n) => n.name);
+  it('fires on an AMQP broker connection stopped and on its mirror not draining, and resolves once it is connected again', async () => {
+    // The profile's node1 keeps one towards node2 (scripts/artemis/cluster-broker-connection.xml),
+    // mirroring addresses starting `mirror.out`.
+    const a = node(cluster, 0);
+    const one = cluster.nodes[0].name;
+    const mirror = `${one} → mirror to-node2`;
     const stored = async () =>
       (
         await stack.db.query(
-          `SELECT started, connected FROM broker_connection WHERE cluster_id = $1 AND name = 'to-node2'`,
+          `SELECT started, connected, mirror_backlog AS backlog FROM broker_connection
+            WHERE cluster_id = $1 AND name = 'to-node2' AND direction = 'outgoing'`,
           [stack.clusterId],
         )
-      )[0] as { started: boolean; connected: boolean } | undefined;
+      )[0] as { started: boolean; connected: boolean; backlog: string | null } | undefined;
     await waitFor('the broker connection stored as connected', async () => (await stored())?.connected);
+    expect((await stored())?.backlog).toBe('0');
     await brokerExec(a, 'stopBrokerConnection(java.lang.String)', ['to-node2']);
     try {
+      await fillQueue(a, 'mirror.out.orders', 4);
       await waitFor(
         'the broker connection down',
         async () => (await alertOf('link-down', `${one}/to-node2`))?.[0] === 'firing',
         { timeoutMs: 30_000 },
       );
-      await waitFor('it stored as stopped', async () => (await stored())?.started === false);
+      await waitFor('it stored as stopped, four waiting to be mirrored', async () => {
+        const row = await stored();
+        return row?.started === false && row.backlog === '4';
+      });
+      await waitFor(
+        'the mirror not draining',
+        async () => (await alertOf('link-backlog', mirror))?.[0] === 'firing',
+        {
+          timeoutMs: 30_000,
+        },
+      );
     } finally {
       await brokerExec(a, 'startBrokerConnection(java.lang.String)', ['to-node2']);
     }
     await waitFor(
-      'the broker connection up',
-      async () => (await alertOf('link-down', `${one}/to-node2`))?.[0] === 'resolved',
+      'the broker connection up and its mirror drained',
+      async () =>
+        (await alertOf('link-down', `${one}/to-node2`))?.[0] === 'resolved' &&
+        (await alertOf('link-backlog', mirror))?.[0] === 'resolved',
       { timeoutMs: 30_000 },
     );
+    await waitFor('none waiting to be mirrored', async () => (await stored())?.backlog === '0');
+    await brokerExec(a, 'destroyQueue(java.lang.String,boolean)', ['mirror.out.orders', true]);
+  });
+
+  it('counts what a federation over the connection moves, at both of its ends', async () => {
+    // Node1's connection federates `fed.#` queues: a consumer on node1 pulls what waits on node2.
+    const [a, b] = [node(cluster, 0), node(cluster, 1)];
+    const totals = async (direction: 'outgoing' | 'incoming') =>
+      (
+        await stack.db.query(
+          `SELECT federation_sent AS sent, federation_received AS received FROM broker_connection
+            WHERE cluster_id = $1 AND name = 'to-node2' AND direction = $2`,
+          [stack.clusterId, direction],
+        )
+      )[0] as { sent: string; received: string } | undefined;
+    // Totals since the brokers started: what this test moves is the difference.
+    await waitFor(
+      'both ends stored',
+      async () => !!(await totals('outgoing')) && !!(await totals('incoming')),
+    );
+    const [ownBefore, peersBefore] = [(await totals('outgoing'))!, (await totals('incoming'))!];
+    await fillQueue(b, 'fed.orders', 6);
+    expect(await drainQueue(a, 'fed.orders')).toHaveLength(6);
+    await waitFor('node1 storing six received, node2 six sent', async () => {
+      const [own, peers] = [await totals('outgoing'), await totals('incoming')];
+      return (
+        Number(own?.received) - Number(ownBefore.received) === 6 &&
+        Number(peers?.sent) - Number(peersBefore.sent) === 6
+      );
+    });
   });
 });

@@ -80,13 +80,25 @@ export const CoreBridgeSchema = z.object({
 });
 export type CoreBridge = z.infer<typeof CoreBridgeSchema>;
 
-/** A live node's broker connection (AMQP): to a mirror or a broker of another site. */
+/**
+ * A live node's broker connection (AMQP): to a mirror or a broker of another site. Outgoing: the
+ * node's own (its broker.xml); incoming: a peer's, attached to this node (listed only while it is).
+ */
 export const BrokerConnectionSchema = z.object({
   node: z.string(),
   name: z.string(),
+  direction: z.enum(['outgoing', 'incoming']),
+  /** For an incoming one, the broker node id of the peer that opened it. */
+  peerBrokerNodeId: z.string().nullable(),
   started: z.boolean(),
   /** Connected to its peer at the last read: false while a started connection retries. */
   connected: z.boolean(),
+  /** What its AMQP federation has moved since the broker started; null when it federates nothing. */
+  federation: z.object({ messagesSent: z.number(), messagesReceived: z.number() }).nullable(),
+  /** What its mirror has yet to send (the broker's queue for it); null when it mirrors nothing. */
+  mirror: z
+    .object({ queue: z.string(), messages: z.number(), oldestMessageAt: Instant.nullable() })
+    .nullable(),
   observedAt: Instant,
 });
 export type BrokerConnection = z.infer<typeof BrokerConnectionSchema>;

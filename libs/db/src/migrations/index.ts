@@ -27,6 +27,7 @@ import { MessageJobToNode1765800000000 } from './1765800000000-message-job-to-no
 import { FleetEvaluation1765900000000 } from './1765900000000-fleet-evaluation';
 import { CoreBridges1766000000000 } from './1766000000000-core-bridges';
 import { BrokerConnections1766100000000 } from './1766100000000-broker-connections';
+import { FederationsAndMirrors1766200000000 } from './1766200000000-federations-and-mirrors';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   FleetEvaluation1765900000000,
   CoreBridges1766000000000,
   BrokerConnections1766100000000,
+  FederationsAndMirrors1766200000000,
 ];

@@ -93,8 +93,8 @@ describe('the cluster as its brokers see it, through the gateway', () => {
       [n1, cluster.id],
     );
     await db.query(
-      `INSERT INTO broker_connection (node_id, cluster_id, name, started, connected, observed_at)
-       VALUES ($1, $2, 'mirror-dc2', true, true, now())`,
+      `INSERT INTO broker_connection (node_id, cluster_id, name, started, connected, mirror_queue, mirror_backlog, observed_at)
+       VALUES ($1, $2, 'mirror-dc2', true, true, '$ACTIVEMQ_ARTEMIS_MIRROR_mirror-dc2', 3, now())`,
       [n2, cluster.id],
     );
     gateway = await spawnService('gateway', 18495);
@@ -133,7 +133,16 @@ describe('the cluster as its brokers see it, through the gateway', () => {
     ]);
     expect(links.stranded[0].suggestion).toContain('<redistribution-delay>0</redistribution-delay>');
     expect(links.brokerConnections).toEqual([
-      expect.objectContaining({ node: 'n2', name: 'mirror-dc2', started: true, connected: true }),
+      expect.objectContaining({
+        node: 'n2',
+        name: 'mirror-dc2',
+        direction: 'outgoing',
+        peerBrokerNodeId: null,
+        started: true,
+        connected: true,
+        federation: null,
+        mirror: { queue: '$ACTIVEMQ_ARTEMIS_MIRROR_mirror-dc2', messages: 3, oldestMessageAt: null },
+      }),
     ]);
     expect(links.bridges).toEqual([
       expect.objectContaining({

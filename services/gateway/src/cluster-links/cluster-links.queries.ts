@@ -53,19 +53,55 @@ export class ClusterLinksQueries {
   }
 }
 
-/** A cluster's broker connections, by node and name. */
+/** A cluster's broker connections, by node, direction and name. */
 async function brokerConnectionsOf(
   db: Parameters<typeof rowsOf>[0],
   clusterId: string,
 ): Promise<BrokerConnection[]> {
-  const rows = await rowsOf<Omit<BrokerConnection, 'observedAt'> & { observedAt: Date }>(
+  const rows = await rowsOf<{
+    node: string;
+    name: string;
+    direction: BrokerConnection['direction'];
+    peer: string;
+    started: boolean;
+    connected: boolean;
+    fedSent: string | null;
+    fedReceived: string | null;
+    mirrorQueue: string | null;
+    mirrorBacklog: string | null;
+    mirrorOldestAt: Date | null;
+    observedAt: Date;
+  }>(
     db,
-    `SELECT n.name AS node, c.name, c.started, c.connected, c.observed_at AS "observedAt"
+    `SELECT n.name AS node, c.name, c.direction, c.peer_broker_node_id AS peer, c.started, c.connected,
+            c.federation_sent AS "fedSent", c.federation_received AS "fedReceived",
+            c.mirror_queue AS "mirrorQueue", c.mirror_backlog AS "mirrorBacklog",
+            c.mirror_oldest_at AS "mirrorOldestAt", c.observed_at AS "observedAt"
        FROM broker_connection c JOIN cluster_node n ON n.id = c.node_id
-      WHERE c.cluster_id = $1 ORDER BY n.position, c.name`,
+      WHERE c.cluster_id = $1 ORDER BY n.position, c.direction DESC, c.name, c.peer_broker_node_id`,
     [clusterId],
   );
-  return rows.map((r) => ({ ...r, observedAt: r.observedAt.toISOString() }));
+  return rows.map((r) => ({
+    node: r.node,
+    name: r.name,
+    direction: r.direction,
+    peerBrokerNodeId: r.peer === '' ? null : r.peer,
+    started: r.started,
+    connected: r.connected,
+    federation:
+      r.fedSent === null || r.fedReceived === null
+        ? null
+        : { messagesSent: Number(r.fedSent), messagesReceived: Number(r.fedReceived) },
+    mirror:
+      r.mirrorQueue === null || r.mirrorBacklog === null
+        ? null
+        : {
+            queue: r.mirrorQueue,
+            messages: Number(r.mirrorBacklog),
+            oldestMessageAt: r.mirrorOldestAt?.toISOString() ?? null,
+          },
+    observedAt: r.observedAt.toISOString(),
+  }));
 }
 
 /** A cluster's core bridges, by node and name. */

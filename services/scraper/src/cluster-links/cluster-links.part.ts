@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { ClusterPart, PartRun } from '../cluster-parts/cluster-part';
 import type { OwnedCluster } from '../cluster-parts/owned-cluster';
 import { JolokiaClient } from '../jolokia/jolokia-client';
+import { mirrorBacklogOf } from '../topology/broker-connection';
 import { bridgeConnected } from '../topology/core-bridge';
 import { nodesRead, type ObservedCluster, type TickObserver, type TierBRead } from '../polling/tick-observer';
 import type { NodeTierB } from '../polling/tier-b';
@@ -85,7 +86,8 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
         nodeId: r.nodeId,
         connections: r.clusterConnections ?? null,
         bridges: r.bridges?.map((b) => ({ ...b, connected: bridgeConnected(b, r.queues) })) ?? null,
-        brokerConnections: r.brokerConnections ?? null,
+        brokerConnections:
+          r.brokerConnections?.map((c) => ({ ...c, mirror: mirrorBacklogOf(c, r.queues) })) ?? null,
       }));
       await this.repository.record(observed.id, now, nodes, stranded);
       watched.storedNothing = nothing;
@@ -95,7 +97,8 @@ export class ClusterLinksPart implements ClusterPart, TickObserver {
         nodes.map((n) => [
           n.connections?.map((c) => [c.name, c.started, c.connectedTo]),
           n.bridges?.map((b) => [b.name, b.started, b.connected]),
-          n.brokerConnections,
+          // Its totals and backlog are left out: a mirror's queue changing is itself a queue change.
+          n.brokerConnections?.map((c) => [c.name, c.direction, c.peerBrokerNodeId, c.started, c.connected]),
         ]),
         stranded.map((s) => [s.nodeId, s.queue, s.messages, s.reason]),
       ]);

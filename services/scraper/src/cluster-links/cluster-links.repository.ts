@@ -2,7 +2,7 @@ import { DatabaseService } from '@artemis-studio/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ClusterConnectionReading } from '../topology/cluster-connection';
-import type { BrokerConnectionReading } from '../topology/broker-connection';
+import type { BrokerConnectionReading, MirrorBacklog } from '../topology/broker-connection';
 import type { CoreBridgeReading } from '../topology/core-bridge';
 import type { StrandedQueue } from './stranded-messages';
 
@@ -11,12 +11,17 @@ interface StoredBridge extends CoreBridgeReading {
   connected: boolean;
 }
 
+/** A broker connection as stored: the backlog of its mirror, read from the node's queues, beside it. */
+interface StoredBrokerConnection extends BrokerConnectionReading {
+  mirror: MirrorBacklog | null;
+}
+
 /** A live node's links as one tick read them; null: unread, their last rows stay. */
 export interface NodeConnections {
   nodeId: string;
   connections: readonly ClusterConnectionReading[] | null;
   bridges: readonly StoredBridge[] | null;
-  brokerConnections: readonly BrokerConnectionReading[] | null;
+  brokerConnections: readonly StoredBrokerConnection[] | null;
 }
 
 /**
@@ -91,8 +96,15 @@ export class ClusterLinksRepository {
         nodes.map((n) => ({ nodeId: n.nodeId, links: n.brokerConnections })),
         [
           ['name', 'text', (c) => c.name],
+          ['direction', 'text', (c) => c.direction],
+          ['peer_broker_node_id', 'text', (c) => c.peerBrokerNodeId ?? ''],
           ['started', 'bool', (c) => c.started],
           ['connected', 'bool', (c) => c.connected],
+          ['federation_sent', 'bigint', (c) => c.federation?.messagesSent ?? null],
+          ['federation_received', 'bigint', (c) => c.federation?.messagesReceived ?? null],
+          ['mirror_queue', 'text', (c) => c.mirror?.queue ?? null],
+          ['mirror_backlog', 'bigint', (c) => c.mirror?.messages ?? null],
+          ['mirror_oldest_at', 'timestamptz', (c) => c.mirror?.oldestMessageAt ?? null],
         ],
       );
       if (stranded.length > 0)

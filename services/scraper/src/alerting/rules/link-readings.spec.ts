@@ -2,6 +2,7 @@ import type { NodeTierB } from '../../polling/tier-b';
 import type { QueueObservation } from '../../queues/queue-observation';
 import { observedQueue } from '../../queues/queue-observation.fixture';
 import type { ClusterConnectionReading } from '../../topology/cluster-connection';
+import type { BrokerConnectionReading } from '../../topology/broker-connection';
 import type { CoreBridgeReading } from '../../topology/core-bridge';
 import { readLinks } from './link-readings';
 
@@ -42,6 +43,14 @@ const node = (
   queues: QueueObservation[] = [],
 ): NodeTierB => ({ nodeId, queues, unread: [], addresses: null, clusterConnections: connections });
 
+const outgoing: BrokerConnectionReading = {
+  name: '',
+  direction: 'outgoing',
+  started: true,
+  connected: true,
+  peerBrokerNodeId: null,
+  federation: null,
+};
 const names: Record<string, string> = { n1: 'node1', n2: 'node2', n3: 'node3' };
 const nameOf = (id: string) => names[id] ?? id;
 const now = new Date('2026-12-06T10:00:00Z');
@@ -170,7 +179,11 @@ describe('the link rules over one tier-B tick', () => {
   it('say a broker connection is down when stopped or not connected (it retries), and up when connected', () => {
     const linked = (started: boolean, connected: boolean): NodeTierB => ({
       ...healthy[0],
-      brokerConnections: [{ name: 'mirror-dc2', started, connected }],
+      brokerConnections: [
+        { ...outgoing, name: 'mirror-dc2', started, connected },
+        // A peer's connection attached to node1: its peer judges it, not node1.
+        { ...outgoing, name: 'from-dc3', direction: 'incoming', peerBrokerNodeId: ID.three },
+      ],
     });
     const down = (n: NodeTierB) =>
       readLinks({ ...rule('link-down'), subjects: '*/mirror-dc2' }, [n, healthy[1]], nameOf, now, new Map());
@@ -178,6 +191,36 @@ describe('the link rules over one tier-B tick', () => {
     expect(down(linked(true, false))).toEqual([{ subject: 'node1/mirror-dc2', holds: true, value: 1 }]);
     expect(down(linked(false, false))).toEqual([{ subject: 'node1/mirror-dc2', holds: true, value: 1 }]);
     expect(down({ ...linked(true, true), brokerConnections: null })).toBeNull();
+    expect(
+      readLinks(
+        { ...rule('link-down'), subjects: '*/from-dc3' },
+        [linked(true, true)],
+        nameOf,
+        now,
+        new Map(),
+      ),
+    ).toEqual([]);
+  });
+
+  it('say a mirror does not drain once its queue has sent nothing for the threshold', () => {
+    const stalls = new Map();
+    const mirrorQueue = (messageCount: number, acknowledged: number): QueueObservation => ({
+      ...sfQueue(ID.two, messageCount, null),
+      name: '$ACTIVEMQ_ARTEMIS_MIRROR_dc2',
+      address: '$ACTIVEMQ_ARTEMIS_MIRROR_dc2',
+      messagesAcknowledged: acknowledged,
+    });
+    const tick = (messageCount: number, acknowledged: number, seconds: number) =>
+      readLinks(
+        { ...rule('link-backlog', 60), subjects: '* → mirror *' },
+        [node('n1', [], [mirrorQueue(messageCount, acknowledged)])],
+        nameOf,
+        new Date(now.getTime() + seconds * 1000),
+        stalls,
+      );
+    expect(tick(5, 0, 0)).toEqual([{ subject: 'node1 → mirror dc2', holds: false, value: 0 }]);
+    expect(tick(9, 0, 90)).toEqual([{ subject: 'node1 → mirror dc2', holds: true, value: 90 }]);
+    expect(tick(0, 9, 100)).toEqual([{ subject: 'node1 → mirror dc2', holds: false, value: 0 }]);
   });
 
   it('keep to the rule’s pattern', () => {

@@ -6,6 +6,9 @@ import type { Reading, RuleCondition } from './conditions';
 /** Each node's store-and-forward queues: `$.artemis.internal.sf.<cluster>.<remote node id>`. */
 const SF_PREFIX = '$.artemis.internal.sf.';
 
+/** The queue in which Artemis keeps what an AMQP mirror has yet to send: `<prefix><connection>`. */
+const MIRROR_PREFIX = '$ACTIVEMQ_ARTEMIS_MIRROR_';
+
 /** The member a store-and-forward queue leads to: the broker node id its name ends with. */
 const memberOf = (sfQueue: string): string => sfQueue.slice(sfQueue.lastIndexOf('.') + 1);
 
@@ -58,10 +61,13 @@ function readingsOf(
       return nodes.flatMap((n) => [
         ...(n.bridges ?? []).map((b) => bridgeReading(n, b, nameOf)),
         // A broker connection says itself whether it is connected; stopped is down too.
-        ...(n.brokerConnections ?? []).map((c) => {
-          const down = !c.started || !c.connected;
-          return { subject: `${nameOf(n.nodeId)}/${c.name}`, holds: down, value: down ? 1 : 0 };
-        }),
+        // A peer's connection to this node is listed only while attached: it is its peer's to judge.
+        ...(n.brokerConnections ?? [])
+          .filter((c) => c.direction === 'outgoing')
+          .map((c) => {
+            const down = !c.started || !c.connected;
+            return { subject: `${nameOf(n.nodeId)}/${c.name}`, holds: down, value: down ? 1 : 0 };
+          }),
         ...n.clusterConnections!.map((c) => {
           // The members the connection knows of: in its topology, in `Nodes`, or with a
           // store-and-forward queue. A member whose link broke leaves the topology but stays in
@@ -113,7 +119,7 @@ function bridgeReading(n: NodeTierB, b: CoreBridgeReading, nameOf: (nodeId: stri
 }
 
 /**
- * A store-and-forward queue does not drain when it holds messages and its bridge has acknowledged
+ * A store-and-forward queue (or a mirror's queue: the same link, AMQP) does not drain when it holds messages and its bridge has acknowledged
  * none of them for `threshold` seconds (its `MessagesAcknowledged` has not moved). Not the head
  * message's age: messages sent without a time (an AMQP client that sets no creation time) have
  * none, and a busy link that drains can hold old messages behind a steady flow.
@@ -129,9 +135,12 @@ function backlogs(
   const seen = new Set<string>();
   const readings = nodes.flatMap((n) =>
     n.queues
-      .filter((q) => q.name.startsWith(SF_PREFIX))
+      .filter((q) => q.name.startsWith(SF_PREFIX) || q.name.startsWith(MIRROR_PREFIX))
       .map((q): Reading => {
-        const subject = `${nameOf(n.nodeId)} → ${memberName(memberOf(q.name))}`;
+        const towards = q.name.startsWith(SF_PREFIX)
+          ? memberName(memberOf(q.name))
+          : `mirror ${q.name.slice(MIRROR_PREFIX.length)}`;
+        const subject = `${nameOf(n.nodeId)} → ${towards}`;
         if (q.messageCount === 0) return { subject, holds: false, value: 0 };
         const key = `${n.nodeId}/${q.name}`;
         seen.add(key);

@@ -1,5 +1,4 @@
 import type {
-  BrokerConnection,
   ClusterConnection,
   ClusterLinks,
   CoreBridge,
@@ -22,6 +21,7 @@ import {
 import { Link } from '@tanstack/react-router';
 import { formatInstant, formatNumber } from '../../../lib/ui/format';
 import { TableHead } from '../../../lib/ui/table-head';
+import { BrokerConnectionsTable } from './broker-connections-table';
 import { STRANDED_WHY } from '../../../lib/queues/stranded-text';
 
 /** A broker node id, short enough for a cell: its first block is unique in any real cluster. */
@@ -145,37 +145,6 @@ function BridgesTable({ bridges }: { bridges: CoreBridge[] }) {
   );
 }
 
-function BrokerConnectionsTable({ connections }: { connections: BrokerConnection[] }) {
-  return (
-    <Stack gap="xs">
-      <Title order={5}>Broker connections</Title>
-      <Table verticalSpacing="xs" aria-label="Broker connections">
-        <TableHead columns={['Node', 'Connection', 'State']} />
-        <Table.Tbody>
-          {connections.map((c) => {
-            const state = !c.started
-              ? { label: 'stopped', color: 'red' }
-              : c.connected
-                ? { label: 'connected', color: 'teal' }
-                : { label: 'retrying', color: 'orange' };
-            return (
-              <Table.Tr key={`${c.node}/${c.name}`}>
-                <Table.Td fw={600}>{c.node}</Table.Td>
-                <Table.Td>{c.name}</Table.Td>
-                <Table.Td>
-                  <Badge color={state.color} variant="light">
-                    {state.label}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Stack>
-  );
-}
-
 function StrandedTable({ clusterId, stranded }: { clusterId: string; stranded: StrandedMessages[] }) {
   // One snippet per address: several queues of one address are fixed by one setting.
   const suggestions = [
@@ -267,9 +236,7 @@ export function ClusterLinksCard({ clusterId, links }: { clusterId: string; link
         ))}
         {links.connections.length > 0 && <ConnectionsTable clusterId={clusterId} links={links} />}
         {links.bridges.length > 0 && <BridgesTable bridges={links.bridges} />}
-        {links.brokerConnections.length > 0 && (
-          <BrokerConnectionsTable connections={links.brokerConnections} />
-        )}
+        {links.brokerConnections.length > 0 && <BrokerConnectionsTable clusterId={clusterId} links={links} />}
         {links.stranded.length > 0 && <StrandedTable clusterId={clusterId} stranded={links.stranded} />}
       </Stack>
     </Card>
