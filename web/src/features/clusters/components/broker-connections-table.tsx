@@ -1,13 +1,11 @@
 import type { BrokerConnection, ClusterLinks } from '@artemis-studio/contracts';
-import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { formatInstant, formatNumber } from '../../../lib/ui/format';
 import { TableHead } from '../../../lib/ui/table-head';
+import { LinkStateCell, shortId, type LinkState } from './link-cells';
 
-/** A broker node id, short enough for a cell: its first block is unique in any real cluster. */
-const shortId = (id: string) => id.split('-')[0];
-
-function stateOf(c: BrokerConnection): { label: string; color: string } {
+function stateOf(c: BrokerConnection): LinkState {
   if (c.direction === 'incoming') return { label: 'attached', color: 'teal' };
   if (!c.started) return { label: 'stopped', color: 'red' };
   return c.connected ? { label: 'connected', color: 'teal' } : { label: 'retrying', color: 'orange' };
@@ -43,11 +41,7 @@ export function BrokerConnectionsTable({ clusterId, links }: { clusterId: string
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>
-                  <Badge color={state.color} variant="light">
-                    {state.label}
-                  </Badge>
-                </Table.Td>
+                <LinkStateCell state={state} />
                 <Table.Td>
                   {c.federation
                     ? `${formatNumber(c.federation.messagesReceived)} received · ${formatNumber(c.federation.messagesSent)} sent`

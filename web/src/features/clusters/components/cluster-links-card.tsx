@@ -21,11 +21,9 @@ import {
 import { Link } from '@tanstack/react-router';
 import { formatInstant, formatNumber } from '../../../lib/ui/format';
 import { TableHead } from '../../../lib/ui/table-head';
+import { LinkStateCell, shortId, type LinkState } from './link-cells';
 import { BrokerConnectionsTable } from './broker-connections-table';
 import { STRANDED_WHY } from '../../../lib/queues/stranded-text';
-
-/** A broker node id, short enough for a cell: its first block is unique in any real cluster. */
-const shortId = (id: string) => id.split('-')[0];
 
 /** The store-and-forward queue a node's connection keeps towards a member: the link's backlog, charted as a queue. */
 const linkQueue = (connection: ClusterConnection, brokerNodeId: string) =>
@@ -108,7 +106,7 @@ function ConnectionsTable({ clusterId, links }: { clusterId: string; links: Clus
 }
 
 /** A bridge's state: stopped, started but retrying (not consuming its queue), or forwarding. */
-function bridgeState(b: CoreBridge): { label: string; color: string } {
+function bridgeState(b: CoreBridge): LinkState {
   if (!b.started) return { label: 'stopped', color: 'red' };
   return b.connected ? { label: 'forwarding', color: 'teal' } : { label: 'retrying', color: 'orange' };
 }
@@ -128,11 +126,7 @@ function BridgesTable({ bridges }: { bridges: CoreBridge[] }) {
                 <Table.Td>{b.name}</Table.Td>
                 <Table.Td>{b.queueName}</Table.Td>
                 <Table.Td>{b.forwardingAddress ?? '—'}</Table.Td>
-                <Table.Td>
-                  <Badge color={state.color} variant="light">
-                    {state.label}
-                  </Badge>
-                </Table.Td>
+                <LinkStateCell state={state} />
                 <Table.Td>
                   {b.messagesAcknowledged === null ? '—' : formatNumber(b.messagesAcknowledged)}
                 </Table.Td>
