@@ -84,8 +84,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
   /**
    * Waits for a queue's depth on its page as the scraper reads it. A timeout says what the page
    * showed, what the scraper logged last, and, last (what a truncated CI log keeps), what the API
-   * answers for the queue now and what the indicator said: a stale page and a stalled scraper
-   * read differently.
+   * answers for the queue now, what the indicator said, what the depth cell read and when the
+   * page last asked for the queue's rows: a stale page and a stalled scraper read differently.
    */
   const waitForDepth = async (node: string, wanted: string, timeoutMs = 30_000) => {
     const depth = page.getByTestId(`depth-${node}`);
@@ -111,13 +111,32 @@ describe('the console in Chromium, against the real stack and broker', () => {
           return items.map((q) => `${q.name} on ${q.node}: ${q.messageCount}, observed ${q.observedAt}`);
         })
         .catch((e: Error) => [`(no answer: ${e.message})`]);
+      const cell = await depth
+        .allInnerTexts()
+        .then((texts) => (texts.length === 0 ? '(no depth cell)' : texts.join(' | ')))
+        .catch((e: Error) => `(unreadable: ${e.message})`);
+      // When the page last asked for the queue's rows, and how long each answer took: a signal
+      // never heard and an answer that never came read differently.
+      const fetches = await page
+        .evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => /\/queues\?/.test(e.name))
+            .slice(-5)
+            .map(
+              (e) =>
+                `${new Date(performance.timeOrigin + e.startTime).toISOString()} +${Math.round(e.duration)} ms`,
+            ),
+        )
+        .catch((e: Error) => [`(unreadable: ${e.message})`]);
       throw new Error(
         `${(error as Error).message}\n--- the page showed:\n${shown.slice(0, 1500)}\n--- the scraper logged last:\n${logged}` +
           `\n--- at ${new Date().toISOString()} the API answers for ${queue}:\n${answered.join('\n') || '(no row)'}` +
           `\n--- the indicator said: ${await page
             .getByTestId('freshness')
             .getAttribute('aria-label', { timeout: 1000 })
-            .catch(() => '(unreadable)')}`,
+            .catch(() => '(unreadable)')}` +
+          `\n--- its depth cell read: ${cell}; the page last asked for queues at: ${fetches.join(', ') || '(never)'}`,
       );
     }
   };

@@ -80,6 +80,32 @@ describe('StreamRegistry', () => {
     unsubscribe.forEach((u) => u());
   });
 
+  it("a signal during a query's first fetch asks again: the answer in flight may predate the change", async () => {
+    const { sut, queryClient, settled } = setUp();
+    sut.acquire(CLUSTER, ['queues']);
+    FakeEventSource.latest().open();
+    // The first answer is read before the change and held in flight; the second after it.
+    let depth = 0;
+    const answers: (() => void)[] = [];
+    const observer = new QueryObserver(queryClient, {
+      queryKey: queryKeys.queuePage(CLUSTER, { page: 1 }),
+      staleTime: Infinity,
+      queryFn: () => {
+        const read = depth;
+        return new Promise<number>((resolve) => answers.push(() => resolve(read)));
+      },
+    });
+    const unsubscribe = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    depth = 30;
+    FakeEventSource.latest().send('queues', signal('queues'));
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers.forEach((answer) => answer());
+    await settled();
+    expect(observer.getCurrentResult().data).toBe(30);
+    unsubscribe();
+  });
+
   it('while paused, signals mark data stale and count as waiting; resume refetches once', async () => {
     const { sut, queryClient, pause, settled } = setUp();
     let fetches = 0;

@@ -1,5 +1,5 @@
 import { KNOWN_TOPICS, type Topic } from '@artemis-studio/contracts';
-import type { QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient } from '@tanstack/react-query';
 import type { PauseSignal } from '../freshness/pause';
 import { queryKeys, TOPIC_QUERY_KEYS } from '../query-keys';
 import {
@@ -147,17 +147,33 @@ export class StreamRegistry {
     return entry;
   }
 
+  /**
+   * A signal's queries read again. A query's first fetch still under way is cancelled and asked
+   * again: TanStack Query would have the invalidation join a fetch in flight when the query has no
+   * data yet, and that fetch may have been answered before the change. The screen then showed
+   * what came before until the next change, under a Live indicator (a fresh-clone CI run: a
+   * queue's page opened as the scraper first read its 30 messages never showed them).
+   */
   private invalidate(keys: readonly (readonly unknown[])[]): void {
     const { queryClient, pause } = this.options;
-    if (pause.isPaused()) pause.noteWaiting();
+    if (pause.isPaused()) {
+      pause.noteWaiting();
+      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey, refetchType: 'none' });
+      return;
+    }
     for (const queryKey of keys)
-      void queryClient.invalidateQueries({ queryKey, refetchType: pause.isPaused() ? 'none' : 'active' });
+      void queryClient
+        .cancelQueries({ queryKey, predicate: firstFetchUnderWay })
+        .then(() => queryClient.invalidateQueries({ queryKey, refetchType: 'active' }));
   }
 
   private changed(): void {
     for (const listener of [...this.changeListeners]) listener();
   }
 }
+
+const firstFetchUnderWay = (query: Query): boolean =>
+  query.state.fetchStatus === 'fetching' && query.state.data === undefined;
 
 function unionOf(holders: Map<symbol, readonly Topic[]>): Topic[] {
   const wanted = new Set([...holders.values()].flat());
