@@ -699,6 +699,16 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await screenshot(page, '15-queue-message-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
+    // Next from a page's last message reads the next page and shows its first; Previous goes back.
+    await table.getByText('to purge 24', { exact: true }).click();
+    await drawer.getByText('to purge 24', { exact: true }).waitFor();
+    await drawer.getByRole('button', { name: 'Next' }).click();
+    await drawer.getByText('to purge 25', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('messages-count').getByText('page 2', { exact: false }).waitFor();
+    await drawer.getByRole('button', { name: 'Previous' }).click();
+    await drawer.getByText('to purge 24', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
 
     await page.getByRole('button', { name: 'Purge…' }).click();
     const dialog = page.getByTestId('queue-action-confirmation');

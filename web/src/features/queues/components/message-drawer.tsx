@@ -3,18 +3,24 @@ import { Alert, Badge, Button, Code, Drawer, Group, Stack, Table, Text } from '@
 import { formatNumber } from '../../../lib/ui/format';
 import { bodyNote } from '../message-text';
 
-/** One message as the broker shows it (headers, properties, body), with the page's next and previous. */
+/**
+ * One message as the broker shows it (headers, properties, body), with the next and previous
+ * across the queue's pages: stepping past a page's edge reads the next page and shows its first.
+ */
 export function MessageDrawer({
   message,
-  position,
-  count,
-  onMove,
+  hasPrevious,
+  hasNext,
+  stepping,
+  onStep,
   onClose,
 }: {
   message: BrowsedMessage | null;
-  position: number | null;
-  count: number;
-  onMove(index: number): void;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  /** A page is being read for the step asked for. */
+  stepping: boolean;
+  onStep(direction: -1 | 1): void;
   onClose(): void;
 }) {
   const note = message ? bodyNote(message) : null;
@@ -26,7 +32,7 @@ export function MessageDrawer({
       size="xl"
       title={message ? `Message ${message.messageId}` : ''}
     >
-      {message && position !== null && (
+      {message && (
         <Stack data-testid="message-drawer">
           <Group justify="space-between">
             <Group gap="xs">
@@ -47,16 +53,17 @@ export function MessageDrawer({
               <Button
                 size="xs"
                 variant="default"
-                disabled={position === 0}
-                onClick={() => onMove(position - 1)}
+                disabled={!hasPrevious || stepping}
+                onClick={() => onStep(-1)}
               >
                 Previous
               </Button>
               <Button
                 size="xs"
                 variant="default"
-                disabled={position >= count - 1}
-                onClick={() => onMove(position + 1)}
+                disabled={!hasNext || stepping}
+                loading={stepping}
+                onClick={() => onStep(1)}
               >
                 Next
               </Button>

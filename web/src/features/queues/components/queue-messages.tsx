@@ -8,6 +8,7 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { MessageJobDialog, type JobSelection } from '../message-jobs/components/message-job-dialog';
 import { matchedText, previewLine } from '../message-text';
 import { MessageDrawer } from './message-drawer';
+import { shownIndex, stepFrom, type DrawerAt } from '../drawer-steps';
 
 const PAGE_SIZE = 25;
 
@@ -32,7 +33,7 @@ export function QueueMessages({
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
   const [node, setNode] = useState<string | undefined>(undefined);
-  const [opened, setOpened] = useState<number | null>(null);
+  const [opened, setOpened] = useState<DrawerAt | null>(null);
   // Ids are the broker's on one node, and only good until the page is read again.
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [job, setJob] = useState<JobSelection | null>(null);
@@ -41,6 +42,16 @@ export function QueueMessages({
   const data = messages.data;
   const rows = data?.messages ?? [];
   const last = data ? rows.length < PAGE_SIZE : true;
+  // The page asked for is in (not the one before it, kept on screen while the next is read).
+  const pageIn = data !== undefined && !messages.isPlaceholderData;
+  const shown = shownIndex(opened, rows.length, pageIn);
+  const step = (direction: -1 | 1) => {
+    if (shown === null) return;
+    const next = stepFrom(shown, direction, { page, count: rows.length, last });
+    if (!next) return;
+    setOpened(next.at);
+    setPage(next.page);
+  };
   const filterError = messages.isError ? describeError(messages.error) : null;
   const choose = (id: string, on: boolean) =>
     setChosen((was) => {
@@ -192,7 +203,11 @@ export function QueueMessages({
             <TableHead columns={['', 'ID', 'Sent', 'Type', 'Size', 'Body']} />
             <Table.Tbody>
               {rows.map((m, i) => (
-                <Table.Tr key={m.messageId} onClick={() => setOpened(i)} style={{ cursor: 'pointer' }}>
+                <Table.Tr
+                  key={m.messageId}
+                  onClick={() => setOpened({ index: i })}
+                  style={{ cursor: 'pointer' }}
+                >
                   <Table.Td onClick={(e) => e.stopPropagation()} w={32}>
                     <Checkbox
                       aria-label={`Choose message ${m.messageId}`}
@@ -233,10 +248,11 @@ export function QueueMessages({
         }}
       />
       <MessageDrawer
-        message={opened === null ? null : (rows[opened] ?? null)}
-        position={opened}
-        count={rows.length}
-        onMove={setOpened}
+        message={shown === null ? null : (rows[shown] ?? null)}
+        hasPrevious={shown !== null && (shown > 0 || page > 1)}
+        hasNext={shown !== null && (shown < rows.length - 1 || !last)}
+        stepping={!pageIn}
+        onStep={step}
         onClose={() => setOpened(null)}
       />
     </Card>
