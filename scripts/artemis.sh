@@ -20,6 +20,9 @@
 #   cluster symmetric cluster of two live nodes "node1" (62116 / 8661) and "node2" (62117 / 8662):
 #         a static cluster connection, ON_DEMAND, max-hops 1; redistribution off (the broker's
 #         default) but on addresses "redistributed.#" (redistribution-delay 0); 512M heap each
+#   cluster-ha the same cluster with a replica backup for each live node: "node1" (62216 / 8761)
+#         with "node1-backup" (62217 / 8762), "node2" (62218 / 8763) with "node2-backup"
+#         (62219 / 8764), each backup paired with its live node by group name; 512M heap each
 #
 # The distribution and the instances live outside the repository, in $ARTEMIS_STUDIO_HOME
 # (default ~/.cache/artemis-studio). Every instance is bound to loopback.
@@ -55,7 +58,8 @@ nodes_of() {
     bench) echo "bench:300" ;;
     faults) echo "primary:400:primary backup:401:backup" ;;
     cluster) echo "node1:500:member node2:501:member" ;;
-    *) die "unknown profile '$1' (dev, test, pair, bench, faults, cluster)" ;;
+    cluster-ha) echo "node1:600:member-primary node1-backup:601:member-backup node2:602:member-primary node2-backup:603:member-backup" ;;
+    *) die "unknown profile '$1' (dev, test, pair, bench, faults, cluster, cluster-ha)" ;;
   esac
 }
 
@@ -114,6 +118,12 @@ create_node() { # profile name offset role
     member) args+=(--clustered --cluster-user cluster --cluster-password cluster
                    --static-cluster "$(member_connectors "$profile" "$name")"
                    --max-hops 1 --message-load-balancing ON_DEMAND) ;;
+    # A member that is one of a replication pair: the same cluster connection, and replication.
+    member-primary|member-backup)
+      args+=(--replicated --clustered --cluster-user cluster --cluster-password cluster
+             --static-cluster "$(member_connectors "$profile" "$name")"
+             --max-hops 1 --message-load-balancing ON_DEMAND)
+      [ "$role" = member-primary ] || args+=(--backup) ;;
   esac
   rm -rf "$dir"
   mkdir -p "$(dirname "$dir")"
@@ -123,19 +133,26 @@ create_node() { # profile name offset role
   local xml="$dir/etc/broker.xml"
   insert_before "$xml" '^[[:space:]]*</core>' "$FIXTURES/notification-plugin.xml"
   insert_before "$xml" '<security-setting match="#">' "$FIXTURES/notification-security.xml"
-  if [ "$role" = member ]; then
+  if [ "${role%%-*}" = member ]; then
     insert_before "$xml" '<address-setting match="#">' "$FIXTURES/cluster-address-settings.xml"
-    [ "$name" = node1 ] && insert_before "$xml" '^[[:space:]]*</core>' "$FIXTURES/cluster-broker-connection.xml"
+    [ "$role" = member ] && [ "$name" = node1 ] && insert_before "$xml" '^[[:space:]]*</core>' "$FIXTURES/cluster-broker-connection.xml"
   fi
-  if [ "$role" = primary ]; then
+  if [ "$role" = member-primary ] || [ "$role" = member-backup ]; then
+    # Without a group name a backup replicates whichever live node answers first, so both backups
+    # could serve node1 and leave node2 without one; "node1-backup" is node1's.
+    local group="${name%-backup}"
+    sed -i "/<replication>/,/<\/replication>/ { s|<primary>|&<group-name>$group</group-name>|; s|<backup>|&<group-name>$group</group-name>|; s|<backup/>|<backup><group-name>$group</group-name></backup>| }" "$xml"
+    grep -q "<group-name>$group</group-name>" "$xml" || die "could not set the replication group in $xml"
+  fi
+  if [ "$role" = primary ] || [ "$role" = member-primary ]; then
     # Fail back to the primary when it returns, so failover tests can run more than once. Without
     # it the returning primary starts active beside the backup that took over: two live brokers
     # (AMQ222294 "possible split brain"). <replication> and <primary> are on lines of their own.
     sed -i '/<replication>/,/<\/replication>/ s|<primary>|&<check-for-active-server>true</check-for-active-server>|' "$xml"
     grep -q '<check-for-active-server>true' "$xml" || die "could not enable failback in $xml"
-  elif [ "$role" = backup ]; then
+  elif [ "$role" = backup ] || [ "$role" = member-backup ]; then
     # And the backup hands back: without it, it says AMQ224056 "will not fail-back automatically".
-    sed -i '/<replication>/,/<\/replication>/ s|<backup/>|<backup><allow-failback>true</allow-failback></backup>|' "$xml"
+    sed -i '/<replication>/,/<\/replication>/ { s|<backup/>|<backup><allow-failback>true</allow-failback></backup>|; s|</group-name></backup>|</group-name><allow-failback>true</allow-failback></backup>| }' "$xml"
     grep -q '<allow-failback>true' "$xml" || die "could not enable failback in $xml"
   fi
   if [ -n "$role" ]; then
@@ -189,7 +206,7 @@ wait_ready() { # dir name role jolokia-url
   # replica is synchronised. The broker is active before its web server is up, so Jolokia
   # (AMQ241002) is waited for too: a first scrape would otherwise be refused.
   local pattern='AMQ221007'
-  [ "$role" = backup ] && pattern='AMQ221024|AMQ221007'
+  case "$role" in backup|member-backup) pattern='AMQ221024|AMQ221007' ;; esac
   while [ $SECONDS -lt $deadline ]; do
     log="$(cat "$dir/log/artemis.log" 2>/dev/null || true)"
     if grep -qE "$pattern" <<<"$log" && grep -q 'AMQ241002' <<<"$log" && jolokia_answers "$jolokia"; then return 0; fi

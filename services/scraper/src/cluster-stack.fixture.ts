@@ -24,8 +24,9 @@ const TICK_SETTINGS = ['artemis-studio.scrape.tier-a-millis', 'artemis-studio.sc
 
 /**
  * Studio against the clusters operators run: the `cluster` profile's two live nodes (a static
- * cluster connection with max-hops 1, redistribution off but on `redistributed.#`) registered as
- * one cluster and polled by a scraper at 1 s ticks.
+ * cluster connection with max-hops 1, redistribution off but on `redistributed.#`), or with
+ * `cluster-ha` the same two with a replica backup each, registered as one cluster and polled by a
+ * scraper at 1 s ticks.
  */
 export class ClusterStack {
   cluster!: BrokerProfile;
@@ -34,9 +35,11 @@ export class ClusterStack {
   nodeIds!: string[];
   private scraper?: RunningService;
 
+  constructor(private readonly profile: 'cluster' | 'cluster-ha' = 'cluster') {}
+
   /** `beforePolling` runs once the cluster is registered, before anything polls it (to add rules). */
   async start(beforePolling: (stack: ClusterStack) => Promise<void> = async () => undefined): Promise<void> {
-    this.cluster = await startBroker('cluster');
+    this.cluster = await startBroker(this.profile);
     this.db = await createDataSource({ url: testDatabaseUrl(), poolSize: 2 }).initialize();
     const settings = new SettingsRepository(this.db);
     for (const key of TICK_SETTINGS) await settings.put(key, TICK_MS);
@@ -75,7 +78,7 @@ export class ClusterStack {
       for (const key of TICK_SETTINGS) await settings.reset(key);
       await this.db.destroy();
     }
-    // Two more JVMs are not left running beside the suites that follow.
-    await artemis('reset', 'cluster');
+    // Two (four) more JVMs are not left running beside the suites that follow.
+    await artemis('reset', this.profile);
   }
 }
