@@ -39,8 +39,10 @@ export const BrowsedMessageSchema = z.object({
   /** Every property as the broker typed it, names as the broker gives them (`applicationProperties.x`). */
   properties: z.record(z.string(), PropertyValue),
   body: z.object({
-    /** The body as the broker shows it: text, or its escaped form of bytes; null when it shows none. */
+    /** The body as the broker shows it (as `encoding` says); null when it shows none. */
     preview: z.string().nullable(),
+    /** `text` as the message carries it, or `base64` of the bytes of a bytes body. */
+    encoding: z.enum(['text', 'base64']).default('text'),
     /**
      * Not the whole body: cut by the broker at its management attribute size limit, or not shown at
      * all (a large message's body stays in its file).

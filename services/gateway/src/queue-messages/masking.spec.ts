@@ -1,7 +1,11 @@
 import type { BrowsedMessage } from '@artemis-studio/contracts';
 import { MASK, maskMessage, pathSegments } from './masking';
 
-const message = (preview: string | null, truncated = false): BrowsedMessage => ({
+const message = (
+  preview: string | null,
+  truncated = false,
+  encoding: 'text' | 'base64' = 'text',
+): BrowsedMessage => ({
   messageId: '1',
   userId: null,
   type: 'text',
@@ -15,7 +19,7 @@ const message = (preview: string | null, truncated = false): BrowsedMessage => (
   timestamp: null,
   expiration: null,
   properties: { 'applicationProperties.email': 'a@b.c', 'applicationProperties.n': 3, JMSType: 'order' },
-  body: { preview, truncated, omitted: null, masked: null },
+  body: { preview, encoding, truncated, omitted: null, masked: null },
 });
 
 const rules = (properties: string[], bodyPaths: string[]) => ({ properties, bodyPaths });
@@ -61,6 +65,24 @@ describe('masking a browsed message', () => {
     expect(
       maskMessage(message('{"email": "a@b.c", "rest": "', true), rules([], ['$.email'])).body.preview,
     ).toBeNull();
+  });
+
+  it('masks a bytes body as the JSON its bytes spell, and withholds bytes that spell none', () => {
+    const base64 = (text: string) => Buffer.from(text).toString('base64');
+    const masked = maskMessage(
+      message(base64('{"card":"4111","n":1}'), false, 'base64'),
+      rules([], ['$.card']),
+    );
+    expect(masked.body).toEqual(
+      expect.objectContaining({
+        preview: base64(`{"card":"${MASK}","n":1}`),
+        encoding: 'base64',
+        masked: 'masked',
+      }),
+    );
+    expect(maskMessage(message('//4AQQ==', false, 'base64'), rules([], ['$.card'])).body).toEqual(
+      expect.objectContaining({ preview: null, masked: 'withheld' }),
+    );
   });
 
   it('reads a path as its steps', () => {

@@ -53,11 +53,15 @@ export function maskMessage(message: BrowsedMessage, rules: MaskingRules): Brows
       propertyMasked(name, rules) ? MASK : value,
     ]),
   );
-  const preview = message.body.preview;
+  const { preview, encoding } = message.body;
   if (rules.bodyPaths.length === 0 || preview === null) return { ...message, properties };
+  // A bytes body is masked as the JSON its bytes spell, when they spell one.
+  const asText = (p: string) => (encoding === 'base64' ? Buffer.from(p, 'base64').toString('utf8') : p);
+  const asSent = (text: string) =>
+    encoding === 'base64' ? Buffer.from(text, 'utf8').toString('base64') : text;
   let parsed: unknown;
   try {
-    parsed = message.body.truncated ? undefined : JSON.parse(preview);
+    parsed = message.body.truncated ? undefined : JSON.parse(asText(preview));
   } catch {
     parsed = undefined;
   }
@@ -67,7 +71,11 @@ export function maskMessage(message: BrowsedMessage, rules: MaskingRules): Brows
   return {
     ...message,
     properties,
-    body: { ...message.body, preview: JSON.stringify(parsed), masked: masked > 0 ? 'masked' : null },
+    body: {
+      ...message.body,
+      preview: asSent(JSON.stringify(parsed)),
+      masked: masked > 0 ? 'masked' : null,
+    },
   };
 }
 

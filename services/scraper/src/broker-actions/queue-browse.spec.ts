@@ -39,24 +39,31 @@ describe('a browsed message', () => {
           'properties.subject': 'greeting',
           'applicationProperties.customer': 'alice',
         },
-        body: { preview: 'hello text', truncated: false, omitted: null, masked: null },
+        body: { preview: 'hello text', encoding: 'text', truncated: false, omitted: null, masked: null },
       }),
     );
   });
 
   it('marks a body the broker cut at its limit, and how much it left out, never passing the marker on', () => {
     const sut = browsedMessage({ ...TEXT, text: `${'x'.repeat(256)}, + 744 more` });
-    expect(sut.body).toEqual({ preview: 'x'.repeat(256), truncated: true, omitted: 744, masked: null });
+    expect(sut.body).toEqual({
+      preview: 'x'.repeat(256),
+      encoding: 'text',
+      truncated: true,
+      omitted: 744,
+      masked: null,
+    });
   });
 
-  it('shows bytes as the broker escaped them, and an unknown type as unknown', () => {
-    expect(browsedMessage({ ...TEXT, type: 4, text: '\\xff\\xfe\\x00A' }).body.preview).toBe(
-      '\\xff\\xfe\\x00A',
+  it('shows bytes as base64 of what the broker showed, and an unknown type as unknown', () => {
+    expect(browsedMessage({ ...TEXT, type: 4, text: '\\xff\\xfe\\x00A' }).body).toEqual(
+      expect.objectContaining({ preview: '//4AQQ==', encoding: 'base64' }),
     );
     expect(browsedMessage({ ...TEXT, type: 99 }).type).toBe('unknown');
     // What Artemis shows in place of a large message's body is not its body.
     expect(browsedMessage({ ...TEXT, text: '... Large message ...', largeMessage: true }).body).toEqual({
       preview: null,
+      encoding: 'text',
       truncated: true,
       omitted: null,
       masked: null,

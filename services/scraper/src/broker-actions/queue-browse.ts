@@ -13,6 +13,7 @@ import { readState, type QueueState } from './queue-action-calls';
 import { chosenHolder, RememberedHolders, type QueueHolder, readOf } from './queue-holders';
 import type { ActionJolokia } from './queue-actions';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
+import { browsedBody, DEFAULT_ATTRIBUTE_SIZE_LIMIT } from './browsed-body';
 
 /** Artemis' message types (`Message.*_TYPE`) by number. */
 const TYPE_NAMES: Record<number, BrowsedMessage['type']> = {
@@ -36,14 +37,20 @@ const PROPERTY_MAPS = [
   'FloatProperties',
 ];
 
-/** How the broker marks a value it cut at its attribute size limit: "…, + 744 more". */
-const CUT = /, \+ (\d+) more$/;
+/** Artemis' `Message.BYTES_TYPE`. */
+const BYTES_TYPE = 4;
 
 const instantOf = (ms: unknown): string | null =>
   typeof ms === 'number' && ms > 0 && Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 
-/** One message as `browse` gives it (a CompositeData, as Jolokia renders it), in the API's shape. */
-export function browsedMessage(raw: Record<string, unknown>): BrowsedMessage {
+/**
+ * One message as `browse` gives it (a CompositeData, as Jolokia renders it), in the API's shape;
+ * `attributeSizeLimit` is how much of a body the broker shows (its address setting).
+ */
+export function browsedMessage(
+  raw: Record<string, unknown>,
+  attributeSizeLimit = DEFAULT_ATTRIBUTE_SIZE_LIMIT,
+): BrowsedMessage {
   const properties: BrowsedMessage['properties'] = {};
   for (const map of PROPERTY_MAPS) {
     const values = raw[map];
@@ -52,10 +59,6 @@ export function browsedMessage(raw: Record<string, unknown>): BrowsedMessage {
         properties[name] =
           typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
   }
-  // A large message's body stays in its file: the broker shows "... Large message ..." in its place.
-  const large = raw.largeMessage === true;
-  const shown = !large && typeof raw.text === 'string' ? raw.text : null;
-  const cut = shown === null ? null : CUT.exec(shown);
   const typeNumber = count(raw.type);
   return {
     messageId: String(raw.messageID ?? ''),
@@ -69,17 +72,12 @@ export function browsedMessage(raw: Record<string, unknown>): BrowsedMessage {
     durable: raw.durable === true,
     priority: count(raw.priority) ?? 4,
     redelivered: raw.redelivered === true,
-    largeMessage: large,
+    largeMessage: raw.largeMessage === true,
     persistentSize: count(raw.persistentSize),
     timestamp: instantOf(raw.timestamp),
     expiration: instantOf(raw.expiration),
     properties,
-    body: {
-      preview: cut ? shown!.slice(0, cut.index) : shown,
-      truncated: cut !== null || large,
-      omitted: cut ? Number(cut[1]) : null,
-      masked: null,
-    },
+    body: browsedBody(raw, typeNumber === BYTES_TYPE, attributeSizeLimit),
   };
 }
 
@@ -161,6 +159,7 @@ function pageOf(
   const settings = rest.shift();
   const state = rest.shift();
   const browseLimit = settingsLimit(settings);
+  const attributeSizeLimit = settingsOf(settings)?.managementMessageAttributeSizeLimit;
   const matchedCount = counted?.status === 200 ? count(counted.value) : null;
   const depth =
     state?.status === 200
@@ -171,7 +170,9 @@ function pageOf(
     page: call.page,
     pageSize: call.pageSize,
     filter: call.filter?.trim() || null,
-    messages: ((browsed.value ?? []) as Record<string, unknown>[]).map(browsedMessage),
+    messages: ((browsed.value ?? []) as Record<string, unknown>[]).map((raw) =>
+      browsedMessage(raw, count(attributeSizeLimit) ?? DEFAULT_ATTRIBUTE_SIZE_LIMIT),
+    ),
     depth,
     // countMessages(filter) looks at the first `browseLimit` messages only, however many match.
     matched:
@@ -191,14 +192,19 @@ export function managementRefusal(error: string | undefined, what: string): RpcE
   return new RpcError(OWNER_FAILURES.refused, said);
 }
 
-/** `managementBrowsePageSize` from the address settings' JSON, or null when unknown. */
-export function settingsLimit(answer: JolokiaResponse | undefined): number | null {
+/**
+ * The address settings' JSON, or null when unknown. The broker leaves a setting at its default
+ * out (checked on 2.40).
+ */
+function settingsOf(answer: JolokiaResponse | undefined): Record<string, unknown> | null {
   if (answer?.status !== 200 || typeof answer.value !== 'string') return null;
   try {
-    return count(
-      (JSON.parse(answer.value) as { managementBrowsePageSize?: unknown }).managementBrowsePageSize,
-    );
+    return JSON.parse(answer.value) as Record<string, unknown>;
   } catch {
     return null;
   }
 }
+
+/** `managementBrowsePageSize` from the address settings' JSON, or null when unknown. */
+export const settingsLimit = (answer: JolokiaResponse | undefined): number | null =>
+  count(settingsOf(answer)?.managementBrowsePageSize);

@@ -1,33 +1,48 @@
 import type { BrowsedMessage } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
-import { bodyNote, matchedText, parseHeaders, previewLine } from './message-text';
+import { bodyNote, bytesView, matchedText, parseHeaders, previewLine } from './message-text';
 
 const message = (body: BrowsedMessage['body'], largeMessage = false) =>
   ({ messageId: '1', largeMessage, body }) as BrowsedMessage;
 
 describe('what the messages card says', () => {
   it('never passes a cut body off as whole, and says how to see more', () => {
-    const cut = message({ preview: 'abc', truncated: true, omitted: 744, masked: null });
+    const cut = message({ encoding: 'text', preview: 'abc', truncated: true, omitted: 744, masked: null });
     expect(previewLine(cut)).toBe('abc…');
     expect(bodyNote(cut)).toMatch(
       /^Cut by the broker: 744 more not shown\. .*management-message-attribute-size-limit/,
     );
-    expect(bodyNote(message({ preview: 'whole', truncated: false, omitted: null, masked: null }))).toBeNull();
+    expect(
+      bodyNote(
+        message({ encoding: 'text', preview: 'whole', truncated: false, omitted: null, masked: null }),
+      ),
+    ).toBeNull();
   });
 
   it("says a large message's body is not shown rather than showing the broker's placeholder", () => {
-    const large = message({ preview: null, truncated: true, omitted: null, masked: null }, true);
+    const large = message(
+      { encoding: 'text', preview: null, truncated: true, omitted: null, masked: null },
+      true,
+    );
     expect(previewLine(large)).toBe('(a large message: its body is not shown)');
     expect(bodyNote(large)).toMatch(/^A large message/);
   });
 
   it('says what the masking rules did to a body', () => {
-    const withheld = message({ preview: null, truncated: false, omitted: null, masked: 'withheld' });
+    const withheld = message({
+      encoding: 'text',
+      preview: null,
+      truncated: false,
+      omitted: null,
+      masked: 'withheld',
+    });
     expect(previewLine(withheld)).toBe('(withheld by the masking rules)');
     expect(bodyNote(withheld)).toMatch(/^Withheld: this cluster masks values in message bodies/);
-    expect(bodyNote(message({ preview: '{}', truncated: false, omitted: null, masked: 'masked' }))).toMatch(
-      /^Masked: values at this cluster's masking paths/,
-    );
+    expect(
+      bodyNote(
+        message({ encoding: 'text', preview: '{}', truncated: false, omitted: null, masked: 'masked' }),
+      ),
+    ).toMatch(/^Masked: values at this cluster's masking paths/);
   });
 
   it('says "at least" where the broker stopped counting', () => {
@@ -40,5 +55,23 @@ describe('what the messages card says', () => {
   it('reads headers as name=value lines, and says which line is not one', () => {
     expect(parseHeaders('kind=order\n\ntrace = a=b')).toEqual({ headers: { kind: 'order', trace: ' a=b' } });
     expect(parseHeaders('kind=order\nno equals')).toEqual({ error: 'line 2 is not name=value' });
+  });
+
+  it('shows a bytes body as hex in the table, and as hex, UTF-8 text or base64 in the drawer', () => {
+    const base64 = btoa(String.fromCharCode(...Array.from({ length: 20 }, (_, i) => i + 0x41)));
+    const bytes = message({
+      encoding: 'base64',
+      preview: base64,
+      truncated: false,
+      omitted: null,
+      masked: null,
+    });
+    expect(previewLine(bytes)).toBe(`bytes: 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50 51 52 53 54`);
+    expect(bytesView(base64, 'hex')).toBe(
+      '00000000  41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50\n00000010  51 52 53 54',
+    );
+    expect(bytesView(base64, 'text')).toBe('ABCDEFGHIJKLMNOPQRST');
+    expect(bytesView(base64, 'base64')).toBe(base64);
+    expect(previewLine({ ...bytes, body: { ...bytes.body, truncated: true } })).toMatch(/54 …$/);
   });
 });

@@ -6,6 +6,11 @@ export function previewLine(message: BrowsedMessage): string {
   if (message.largeMessage) return '(a large message: its body is not shown)';
   if (message.body.masked === 'withheld') return '(withheld by the masking rules)';
   if (message.body.preview === null) return '(no body shown)';
+  if (message.body.encoding === 'base64') {
+    const bytes = bytesOf(message.body.preview);
+    const more = message.body.truncated || bytes.length > 32 ? ' …' : '';
+    return `bytes: ${hexOf(bytes.subarray(0, 32))}${more}`;
+  }
   return message.body.truncated
     ? `${message.body.preview.slice(0, 200)}…`
     : message.body.preview.slice(0, 200);
@@ -47,4 +52,24 @@ export function parseHeaders(text: string): { headers: Record<string, string> } 
     headers[line.slice(0, at).trim()] = line.slice(at + 1);
   }
   return { headers };
+}
+
+/** The bytes of a base64 body. */
+function bytesOf(base64: string): Uint8Array {
+  const binary = atob(base64);
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** Bytes as hex pairs, a space between each. */
+const hexOf = (bytes: Uint8Array): string => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(' ');
+
+/** A bytes body as the drawer shows it: hex sixteen bytes to a line, UTF-8 text, or base64. */
+export function bytesView(base64: string, view: 'hex' | 'text' | 'base64'): string {
+  if (view === 'base64') return base64;
+  const bytes = bytesOf(base64);
+  if (view === 'text') return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const lines: string[] = [];
+  for (let at = 0; at < bytes.length; at += 16)
+    lines.push(`${at.toString(16).padStart(8, '0')}  ${hexOf(bytes.subarray(at, at + 16))}`);
+  return lines.join('\n');
 }

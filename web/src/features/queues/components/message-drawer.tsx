@@ -1,7 +1,19 @@
 import type { BrowsedMessage } from '@artemis-studio/contracts';
-import { Alert, Badge, Button, Code, Drawer, Group, Stack, Table, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Drawer,
+  Group,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { useState } from 'react';
 import { formatNumber } from '../../../lib/ui/format';
-import { bodyNote } from '../message-text';
+import { bodyNote, bytesView } from '../message-text';
 
 /**
  * One message as the broker shows it (headers, properties, body), with the next and previous
@@ -24,6 +36,7 @@ export function MessageDrawer({
   onClose(): void;
 }) {
   const note = message ? bodyNote(message) : null;
+  const [view, setView] = useState<'hex' | 'text' | 'base64'>('hex');
   return (
     <Drawer
       opened={message !== null}
@@ -96,13 +109,34 @@ export function MessageDrawer({
           </Table>
           <Text fw={600}>Properties</Text>
           <Code block>{JSON.stringify(message.properties, null, 2)}</Code>
-          <Text fw={600}>Body</Text>
+          <Group justify="space-between">
+            <Text fw={600}>Body</Text>
+            {message.body.encoding === 'base64' && message.body.preview !== null && (
+              <SegmentedControl
+                size="xs"
+                aria-label="Show the bytes as"
+                value={view}
+                onChange={(v) => setView(v as typeof view)}
+                data={[
+                  { value: 'hex', label: 'Hex' },
+                  { value: 'text', label: 'Text (UTF-8)' },
+                  { value: 'base64', label: 'Base64' },
+                ]}
+              />
+            )}
+          </Group>
           {note && (
             <Alert color="yellow" data-testid="body-truncated">
               {note}
             </Alert>
           )}
-          {message.body.preview !== null && <Code block>{message.body.preview}</Code>}
+          {message.body.preview !== null && (
+            <Code block data-testid="message-body">
+              {message.body.encoding === 'base64'
+                ? bytesView(message.body.preview, view)
+                : message.body.preview}
+            </Code>
+          )}
         </Stack>
       )}
     </Drawer>
