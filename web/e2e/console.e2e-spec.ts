@@ -637,6 +637,22 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .getByRole('table', { name: 'Messages' })
       .getByText('{"order": 42}')
       .waitFor({ timeout: 30_000 });
+
+    // Bytes go in as base64 and read back as bytes: hex in the table, hex or base64 in the drawer.
+    await page.getByRole('button', { name: 'Send message…' }).click();
+    await send.getByText('Bytes (Base64)').click();
+    await send.getByRole('textbox', { name: 'Body' }).fill('//4AQQ==');
+    await send.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Read again' }).click();
+    const row = page.getByRole('table', { name: 'Messages' }).getByText('bytes: ff fe 00 41');
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    const drawer = page.getByTestId('message-drawer');
+    await drawer.getByTestId('message-body').getByText('00000000  ff fe 00 41').waitFor();
+    await screenshot(page, '15-queue-message-bytes');
+    await drawer.getByText('Base64', { exact: true }).click();
+    await drawer.getByTestId('message-body').getByText('//4AQQ==').waitFor();
+    await page.keyboard.press('Escape');
   }, 90_000);
 
   it('creates an address, then deletes it with its queue only when asked to, from the console', async () => {
