@@ -49,6 +49,10 @@ describe('what a queue action says', () => {
     expect(describeNode(node({ outcome: 'done', messages: 3, depthBefore: 3, depthAfter: 0 }))).toBe(
       'a: done, 3 messages removed (depth 3 → 0)',
     );
+    // A send's message went in: it was not removed.
+    expect(
+      describeNode(node({ outcome: 'done', messages: 1, depthBefore: null, depthAfter: null }), 'sent'),
+    ).toBe('a: done, 1 message sent');
     expect(describeNode(node({ outcome: 'failed', error: 'AMQ229245: busy', busy: true }))).toBe(
       'a: busy, try again shortly (AMQ229245: busy)',
     );

@@ -16,8 +16,8 @@ export const DESTRUCTIVE_WORDS: Record<
 /** "12,408 messages" / "1 message". */
 export const messages = (n: number) => `${formatNumber(n)} message${n === 1 ? '' : 's'}`;
 
-/** One line per node of a result: what the broker did there. */
-export function describeNode(node: QueueActionResult['nodes'][number]): string {
+/** One line per node of a result: what the broker did there, its messages `done` (removed, sent). */
+export function describeNode(node: QueueActionResult['nodes'][number], done = 'removed'): string {
   switch (node.outcome) {
     case 'absent':
       return `${node.node}: the queue is not there`;
@@ -26,7 +26,7 @@ export function describeNode(node: QueueActionResult['nodes'][number]): string {
     case 'counted':
       return `${node.node}: ${node.messages === null ? 'nothing to count' : messages(node.messages)}`;
     case 'done':
-      return `${node.node}: done${node.messages !== null ? `, ${messages(node.messages)} removed` : ''}${
+      return `${node.node}: done${node.messages !== null ? `, ${messages(node.messages)} ${done}` : ''}${
         node.depthBefore !== null && node.depthAfter !== null
           ? ` (depth ${formatNumber(node.depthBefore)} → ${formatNumber(node.depthAfter)})`
           : ''

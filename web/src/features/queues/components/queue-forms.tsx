@@ -94,7 +94,7 @@ export function SendMessageButton({
       message: { body, bodyEncoding: encoding, headers: parsed.headers, durable },
       ...(toAddress && address !== undefined ? { address } : {}),
     });
-    showOutcome(`Sent to ${result.target} on ${result.nodes[0]?.node}`, result.nodes);
+    showOutcome(`Sent to ${result.target} on ${result.nodes[0]?.node}`, result.nodes, 'sent');
   };
   return (
     <ActionFormButton
