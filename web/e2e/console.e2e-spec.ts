@@ -767,8 +767,9 @@ describe('the console in Chromium, against the real stack and broker', () => {
   it('redrives a dead-letter group from the console: the broker counts first, the job shows what it did', async () => {
     const work = `e2e.orders.${randomUUID().slice(0, 8)}`;
     redriveDlq = `${work}.DLQ`;
+    const payments = `e2e.payments.${randomUUID().slice(0, 8)}`;
     // Two origins: the first 200 the broker groups hold 3 of payments' and 197 of orders'.
-    await deadLetter(broker, `e2e.payments.${randomUUID().slice(0, 8)}`, 3, redriveDlq);
+    await deadLetter(broker, payments, 3, redriveDlq);
     await deadLetter(broker, work, 250, redriveDlq);
 
     await page.goto(`${base}/clusters/${clusterId}/queues/${redriveDlq}`);
@@ -814,7 +815,54 @@ describe('the console in Chromium, against the real stack and broker', () => {
         attribute: 'MessageCount',
       }),
     ).toEqual(expect.objectContaining({ value: 250 }));
-  }, 120_000);
+
+    // Payments' three through a quarantine first, then released to payments from this page.
+    await groups
+      .getByRole('row', { name: new RegExp(payments) })
+      .getByRole('button', { name: 'Retry group…' })
+      .click();
+    await dialog.getByLabel('Into a quarantine queue first, so it can be undone').check();
+    await dialog.getByRole('button', { name: 'Retry 3 messages' }).click();
+    const release = page.getByRole('button', { name: `Release to ${payments}…` });
+    await release.waitFor({ timeout: 60_000 });
+    await release.click();
+    await dialog
+      .getByText(`Move 3 messages from ${payments}.quarantine to ${payments}`, { exact: false })
+      .waitFor({ timeout: 30_000 });
+    // Released at two a second, and only once payments has a consumer: the job waits, saying so.
+    await dialog.getByLabel('At most (messages a second)').fill('2');
+    await dialog.getByLabel(`Wait for a consumer on ${payments}`).check();
+    await screenshot(page, '17-quarantine-release');
+    await dialog.getByRole('button', { name: 'Move 3 messages' }).click();
+    await page.goto(`${base}/clusters/${clusterId}/queues/${payments}.quarantine`);
+    const released = page.getByTestId('message-job').first();
+    await released.getByText('at most 2 a second').waitFor({ timeout: 30_000 });
+    await released
+      .getByTestId('message-job-waiting')
+      .getByText(`Waiting: no consumer on ${payments} on ${broker.nodes[0].name}`)
+      .waitFor({ timeout: 30_000 });
+    await released.scrollIntoViewIfNeeded();
+    await screenshot(page, '17-quarantine-release-waiting');
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    let received = 0;
+    try {
+      await client.createReceiver({
+        source: { address: payments, capabilities: ['queue'] },
+        onMessage: () => void received++,
+        onError: () => undefined,
+      });
+      await waitFor(
+        'the release to end',
+        async () => (await released.getAttribute('data-status')) === 'done',
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      await waitFor('the consumer to have the three', () => received === 3, { timeoutMs: 15_000 });
+    } finally {
+      await client.close();
+    }
+  }, 180_000);
 
   it('fires an alert the operator set up: in the header, on its page with the threshold and the events, then resolved', async () => {
     const queue = `e2e.alert.${randomUUID().slice(0, 8)}`;
@@ -922,13 +970,13 @@ describe('the console in Chromium, against the real stack and broker', () => {
       expect(await viewer.getByRole('table', { name: 'Messages' }).count()).toBe(0);
       await screenshot(viewer, '16-viewer-queue-actions-refused');
 
-      // The redriven DLQ: its groups and its job are shown, and nothing can be started or stopped.
+      // The redriven DLQ: its jobs are shown, and nothing can be started or released.
       await viewer.goto(`${base}/clusters/${clusterId}/queues/${redriveDlq}`);
       await viewer.getByTestId('message-job').first().waitFor();
-      const retryGroup = viewer.getByRole('button', { name: 'Retry group…' });
-      await retryGroup.waitFor();
-      expect(await retryGroup.isDisabled()).toBe(true);
-      expect(await retryGroup.getAttribute('data-refusal')).toMatch(/operator role/);
+      const release = viewer.getByRole('button', { name: /^Release to / });
+      await release.waitFor();
+      expect(await release.isDisabled()).toBe(true);
+      expect(await release.getAttribute('data-refusal')).toMatch(/operator role/);
       await screenshot(viewer, '17-viewer-dlq-refused');
 
       await viewer.goto(`${base}/settings`);

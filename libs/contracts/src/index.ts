@@ -22,6 +22,7 @@ export * from './http/queue-actions';
 export * from './http/queue-messages';
 export * from './http/broker-changes';
 export * from './http/message-jobs';
+export * from './http/message-job-rules';
 export * from './http/alert-rules';
 export * from './http/alert-rule-suggestions';
 export * from './http/alerts';

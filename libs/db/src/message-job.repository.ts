@@ -20,6 +20,9 @@ interface MessageJobRow {
   quarantine: boolean;
   to_node: string | null;
   batch_size: number;
+  rate: number | null;
+  wait_for_consumer: boolean;
+  waiting: string | null;
   planned: BrokerCount | null;
   nodes: MessageJobNode[];
   in_flight: number | null;
@@ -45,6 +48,9 @@ const jobOf = (r: MessageJobRow): MessageJob => ({
   quarantine: r.quarantine,
   toNode: r.to_node,
   batchSize: r.batch_size,
+  rate: r.rate,
+  waitForConsumer: r.wait_for_consumer,
+  waiting: r.waiting,
   planned: r.planned,
   processed: r.nodes.reduce((sum, n) => sum + n.processed, 0),
   nodes: r.nodes,
@@ -72,6 +78,8 @@ export type NewMessageJob = Pick<
   | 'quarantine'
   | 'toNode'
   | 'batchSize'
+  | 'rate'
+  | 'waitForConsumer'
   | 'planned'
   | 'nodes'
   | 'cancellable'
@@ -97,8 +105,8 @@ export class MessageJobRepository {
     const row = await firstRow<MessageJobRow>(
       this.sql,
       `INSERT INTO message_job (id, cluster_id, queue, kind, status, filter, origin, chosen, target,
-         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node)
-       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node, rate, wait_for_consumer)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
        RETURNING *`,
       [
         job.id,
@@ -116,6 +124,8 @@ export class MessageJobRepository {
         job.cancellable,
         job.requestedBy,
         job.toNode,
+        job.rate,
+        job.waitForConsumer,
       ],
     );
     return jobOf(row!);
@@ -125,13 +135,25 @@ export class MessageJobRepository {
    * Records the nodes' counts after a batch. A job another replica declared interrupted still
    * takes the count (the batch did happen) but is told to stop.
    */
-  async progress(id: string, nodes: MessageJobNode[]): Promise<JobProgress> {
+  progress(id: string, nodes: MessageJobNode[]): Promise<JobProgress> {
+    return this.step(id, 'nodes', JSON.stringify(nodes));
+  }
+
+  /**
+   * Why the job waits before its next batch (null once it goes on), with the same answer as a
+   * batch's record: a job waiting can be cancelled or taken over.
+   */
+  waiting(id: string, reason: string | null): Promise<JobProgress> {
+    return this.step(id, 'waiting', reason);
+  }
+
+  private async step(id: string, column: 'nodes' | 'waiting', value: string | null): Promise<JobProgress> {
     const { rows } = await changeOf<{ cancel: boolean; status: MessageJobStatus }>(
       this.sql,
-      `UPDATE message_job SET nodes = $2, updated_at = now()
+      `UPDATE message_job SET ${column} = $2, updated_at = now()
        WHERE id = $1 AND status IN ('running', 'interrupted')
        RETURNING cancel_requested_at IS NOT NULL AS cancel, status`,
-      [id, JSON.stringify(nodes)],
+      [id, value],
     );
     return { cancelRequested: rows[0]?.cancel ?? false, interrupted: rows[0]?.status !== 'running' };
   }
@@ -145,7 +167,7 @@ export class MessageJobRepository {
       this.sql,
       `UPDATE message_job
        SET status = CASE WHEN status = 'running' THEN $2 ELSE status END,
-           nodes = $3, error = COALESCE(error, $4), in_flight = CASE WHEN status = 'running' THEN $5 ELSE in_flight END,
+           nodes = $3, error = COALESCE(error, $4), waiting = NULL, in_flight = CASE WHEN status = 'running' THEN $5 ELSE in_flight END,
            updated_at = now(), finished_at = COALESCE(finished_at, now())
        WHERE id = $1 AND status IN ('running', 'interrupted')
        RETURNING *`,
@@ -164,7 +186,7 @@ export class MessageJobRepository {
       `UPDATE message_job
        SET status = 'interrupted', error = $2,
            in_flight = CASE WHEN cancellable THEN batch_size ELSE COALESCE((planned->>'count')::int, batch_size) END,
-           updated_at = now(), finished_at = now()
+           waiting = NULL, updated_at = now(), finished_at = now()
        WHERE cluster_id = $1 AND status = 'running'
        RETURNING *`,
       [clusterId, reason],

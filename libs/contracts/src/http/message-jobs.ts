@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
+import { MESSAGE_JOB_KINDS, selectionProblem } from './message-job-rules';
 
 /**
  * Work on a queue's messages rather than on the queue (issue 28, ADR-0012): run by the cluster's
@@ -16,8 +17,6 @@ import { Instant, Uuid } from '../common';
  * stranded messages (docs/clusters.md). The broker moves them to the binding its cluster connection
  * keeps for that queue, and its store-and-forward link carries them there.
  */
-export const MESSAGE_JOB_KINDS = ['move', 'copy', 'retry', 'delete'] as const;
-export type MessageJobKind = (typeof MESSAGE_JOB_KINDS)[number];
 
 export const MESSAGE_JOB_STATUSES = [
   'running',
@@ -46,6 +45,7 @@ export const MESSAGE_JOB_BATCH_MAX = 10_000;
  */
 export const MESSAGE_JOB_BATCH_DEFAULT = 2_000;
 export const CHOSEN_MESSAGES_MAX = 500;
+export const MESSAGE_JOB_RATE_MAX = 100_000;
 
 /** What a job works on: chosen messages (on one node), a dead-letter group, a filter, or everything. */
 const Selection = {
@@ -79,6 +79,16 @@ export const MessageJobBodySchema = z
      */
     toNode: z.string().min(1).max(200).optional(),
     batchSize: z.number().int().min(1).max(MESSAGE_JOB_BATCH_MAX).default(MESSAGE_JOB_BATCH_DEFAULT),
+    /**
+     * At most this many messages a second, in batches of about half of it: a redrive that
+     * does not flood a consumer that has just recovered.
+     */
+    rate: z.number().int().min(1).max(MESSAGE_JOB_RATE_MAX).optional(),
+    /**
+     * Wait before each batch until the queue the messages go to has a consumer and is not paused,
+     * on the node the batch runs on: the job says meanwhile why it waits, and can be cancelled.
+     */
+    waitForConsumer: z.boolean().optional(),
   })
   .strict();
 export type MessageJobBody = z.infer<typeof MessageJobBodySchema>;
@@ -93,54 +103,6 @@ export const StartMessageJobRequestSchema = MessageJobBodySchema.extend({
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 export type StartMessageJobRequest = z.infer<typeof StartMessageJobRequestSchema>;
-
-/** Why a job's selection makes no sense, or null. Shared by the route's schema and the console's form. */
-export function selectionProblem(job: {
-  kind: MessageJobKind;
-  messageIds?: string[];
-  node?: string;
-  filter?: string;
-  origin?: string;
-  to?: string;
-  quarantine?: string;
-  toNode?: string;
-}): string | null {
-  if (job.toNode !== undefined) return nodeMoveProblem({ ...job, toNode: job.toNode });
-  if (job.messageIds && !job.node) return 'chosen messages need the node they were browsed on';
-  if (job.messageIds && (job.filter || job.origin))
-    return 'choose messages, or give a filter or an origin, not both';
-  if ((job.kind === 'move' || job.kind === 'copy') && !job.to && !job.quarantine)
-    return `${job.kind} needs the queue to send the messages to ('to')`;
-  if (job.kind === 'copy' && !job.messageIds)
-    return 'the broker copies chosen messages only: choose them (it has no copy by filter)';
-  if (job.kind === 'retry' && !job.messageIds && !job.origin)
-    return "a retry needs chosen messages or a dead-letter group ('origin'); the queue's retry action retries them all";
-  if (job.kind !== 'retry' && job.origin) return "'origin' names a dead-letter group to retry";
-  if (job.kind === 'retry' && job.to)
-    return "a retry sends messages back where they came from: move them to send them elsewhere ('to')";
-  if (job.kind === 'delete' && (job.to || job.quarantine)) return 'a delete sends messages nowhere';
-  if (job.quarantine && job.messageIds) return 'a quarantine takes a group or a filter, not chosen messages';
-  return null;
-}
-
-/** Why a move to another node makes no sense, or null. */
-function nodeMoveProblem(job: {
-  kind: MessageJobKind;
-  messageIds?: string[];
-  node?: string;
-  toNode: string;
-  to?: string;
-  quarantine?: string;
-  origin?: string;
-}): string | null {
-  if (job.kind !== 'move') return "only a move goes to another node ('toNode')";
-  if (!job.node) return "a move to another node needs the node the messages are on ('node')";
-  if (job.node === job.toNode) return 'the messages are on that node already: choose another';
-  if (job.messageIds) return "a move to another node takes the node's messages by filter, or all of them";
-  if (job.to || job.quarantine || job.origin)
-    return "a move to another node keeps the queue: give 'toNode' alone, not 'to', 'quarantine' or 'origin'";
-  return null;
-}
 
 /** `GET …/queues/{queue}/message-jobs/impact`: how many messages a job would touch, counted by the broker. */
 export const MessageJobImpactQuerySchema = z
@@ -211,6 +173,12 @@ export const MessageJobSchema = z.object({
   /** For a move to the same queue on another node: that node (`target` is then the queue itself). */
   toNode: z.string().nullable(),
   batchSize: z.number().int().positive(),
+  /** At most this many messages a second, or null for as fast as the broker allows. */
+  rate: z.number().int().positive().nullable(),
+  /** Each batch waits until the queue the messages go to has a consumer and is not paused. */
+  waitForConsumer: z.boolean(),
+  /** Why the job waits now, before its next batch (no consumer, paused), or null. */
+  waiting: z.string().nullable(),
   /** What the broker counted when the job started (the confirmation's number). */
   planned: BrokerCountSchema.nullable(),
   /** The sum of the nodes' `processed`. */

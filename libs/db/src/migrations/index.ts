@@ -28,6 +28,7 @@ import { FleetEvaluation1765900000000 } from './1765900000000-fleet-evaluation';
 import { CoreBridges1766000000000 } from './1766000000000-core-bridges';
 import { BrokerConnections1766100000000 } from './1766100000000-broker-connections';
 import { FederationsAndMirrors1766200000000 } from './1766200000000-federations-and-mirrors';
+import { PacedMessageJobs1766300000000 } from './1766300000000-paced-message-jobs';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   CoreBridges1766000000000,
   BrokerConnections1766100000000,
   FederationsAndMirrors1766200000000,
+  PacedMessageJobs1766300000000,
 ];

@@ -16,6 +16,7 @@ import { addressMbean, brokerMbean, count, text } from '../jolokia/attribute-val
 import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import type { JolokiaRequest } from '../jolokia/jolokia-client';
 import { countCall, createQuarantine, selectorOf, targetOf } from './message-job-calls';
+import { pacedBatchSize } from './job-pace';
 
 /** What a job runs with, worked out and checked before it starts. */
 export interface Plan {
@@ -55,7 +56,8 @@ export class MessageJobPlanner {
 
   async plan(cluster: ClusterNodes, call: MessageJobStartCall): Promise<Plan> {
     if (call.job.toNode) return this.planNodeMove(cluster, call, call.job.toNode);
-    const { job, queue } = call;
+    const { queue } = call;
+    const job = { ...call.job, batchSize: pacedBatchSize(call.job.batchSize, call.job.rate) };
     const target = targetOf(job);
     if (target === queue)
       throw new RpcError(OWNER_FAILURES.invalid, 'the messages are in that queue already: choose another');

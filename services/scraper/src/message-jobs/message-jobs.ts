@@ -15,12 +15,16 @@ import { type QueueHolder } from '../broker-actions/queue-holders';
 import { chosenBatches, filteredBatches } from './message-job-batches';
 import { MessageJobPlanner, sumOf, type Plan } from './message-job-planner';
 import { inBatches } from './message-job-calls';
+import { JobPace } from './job-pace';
+import { gateRead, gateReason, StartGate } from './start-gate';
+import { interrupted, sleep, stopOf, type Stop } from './job-stops';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** Where a job's progress is kept (`message_job`, through MessageJobRepository). */
 export interface JobStore {
   insert(job: NewMessageJob): Promise<MessageJob>;
   progress(id: string, nodes: MessageJobNode[]): Promise<JobProgress>;
+  waiting(id: string, reason: string | null): Promise<JobProgress>;
   finish(
     id: string,
     end: { status: MessageJobStatus; nodes: MessageJobNode[]; error: string | null; inFlight?: number },
@@ -35,6 +39,8 @@ export interface JobPacing {
   busyWaitMs: number;
   /** At most one `jobs` signal per job this often while it runs (and one as it ends). */
   signalEveryMs: number;
+  /** How often a job at its start gate looks again for a consumer on the queue the messages go to. */
+  gateCheckMs: number;
 }
 
 export interface MessageJobDeps {
@@ -47,17 +53,21 @@ export interface MessageJobDeps {
 }
 
 // The lanes already let a queued browse in between two batches; the pause is for other tools.
-const DEFAULT_PACING: JobPacing = { pauseMs: 5, busyRetries: 5, busyWaitMs: 2_000, signalEveryMs: 500 };
+const DEFAULT_PACING: JobPacing = {
+  pauseMs: 5,
+  busyRetries: 5,
+  busyWaitMs: 2_000,
+  signalEveryMs: 500,
+  gateCheckMs: 2_000,
+};
 
-/** How a node's part of a job ended, when it did not simply finish. */
-interface Stop {
-  status: Exclude<MessageJobStatus, 'running' | 'done'>;
-  error: string | null;
-  /** The last call's outcome is unknown: at most this many more may have been processed. */
-  inFlight?: number;
+/** One node's part of a job as it runs: the counts of every node, this one's place, the job's pace. */
+interface NodePart {
+  holder: QueueHolder;
+  nodes: MessageJobNode[];
+  i: number;
+  pace: JobPace;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Moves, copies, retries and deletes of a queue's messages (ADR-0012). A job is checked and
@@ -72,10 +82,20 @@ export class MessageJobs {
   private readonly lastSignal = new Map<string, number>();
 
   private readonly planner: MessageJobPlanner;
+  private readonly startGate: StartGate;
 
   constructor(private readonly deps: MessageJobDeps) {
     this.pacing = { ...DEFAULT_PACING, ...deps.pacing };
     this.planner = new MessageJobPlanner(deps);
+    this.startGate = new StartGate({
+      store: deps.store,
+      signal: deps.signal,
+      read: async (holder, request) => {
+        const answer = await this.call(holder, [request]);
+        return 'lost' in answer ? undefined : answer.answers[0];
+      },
+      checkEveryMs: this.pacing.gateCheckMs,
+    });
   }
 
   /** How many messages the job would touch on each node, as the broker counts them now. */
@@ -102,6 +122,8 @@ export class MessageJobs {
       quarantine: plan.job.quarantine !== undefined,
       toNode: plan.job.toNode ?? null,
       batchSize: plan.job.batchSize,
+      rate: plan.job.rate ?? null,
+      waitForConsumer: plan.job.waitForConsumer ?? false,
       planned,
       nodes: plan.holders.map((h) => ({
         node: h.node.name,
@@ -134,9 +156,10 @@ export class MessageJobs {
 
   private async run(plan: Plan, nodes: MessageJobNode[], stopped: AbortSignal): Promise<void> {
     let stop: Stop | null = null;
+    const pace = new JobPace(plan.job.rate ?? null, Date.now());
     try {
       for (const [i, holder] of plan.holders.entries()) {
-        stop = await this.onNode(plan, holder, nodes, i, stopped);
+        stop = await this.onNode(plan, { holder, nodes, i, pace }, stopped);
         if (stop) break;
       }
     } catch (err) {
@@ -155,20 +178,28 @@ export class MessageJobs {
   }
 
   /** A node's part of the job: its batches in turn, each counted and written before the next. */
-  private async onNode(
-    plan: Plan,
-    holder: QueueHolder,
-    nodes: MessageJobNode[],
-    i: number,
-    stopped: AbortSignal,
-  ): Promise<Stop | null> {
+  private async onNode(plan: Plan, part: NodePart, stopped: AbortSignal): Promise<Stop | null> {
+    const { holder, nodes, i, pace } = part;
     const batches = plan.job.messageIds ? chosenBatches(plan, holder) : filteredBatches(plan, holder);
+    // The start gate's look at the queue the messages go to rides in each batch's call, after the
+    // batch: the node's call budget (shared with polling) pays one call per batch, not two.
+    const gate = plan.job.waitForConsumer && plan.target ? plan.target : null;
+    let gateSays: string | null | undefined;
     for (const batch of batches) {
       if (stopped.aborted) return interrupted();
-      const answer = await this.call(holder, batch.requests);
+      if (gate) {
+        const stop = await this.startGate.wait(plan, { ...part, gate, known: gateSays }, stopped);
+        if (stop) return stop;
+      }
+      const answer = await this.call(
+        holder,
+        gate ? [...batch.requests, gateRead(holder, gate)] : batch.requests,
+      );
       if ('lost' in answer)
         return { status: 'failed', error: `${holder.node.name}: ${answer.lost}`, inFlight: batch.inFlight };
-      const outcome = batch.outcome(answer.answers);
+      const answers = gate ? answer.answers.slice(0, -1) : answer.answers;
+      if (gate) gateSays = gateReason(holder, gate, answer.answers.at(-1));
+      const outcome = batch.outcome(answers);
       if ('refused' in outcome) {
         nodes[i] = { ...nodes[i], error: outcome.refused };
         return { status: 'failed', error: `${holder.node.name}: ${outcome.refused}` };
@@ -183,17 +214,11 @@ export class MessageJobs {
       const progress = await this.record(plan, nodes);
       if (outcome.error) return { status: 'failed', error: `${holder.node.name}: ${outcome.error}` };
       if (outcome.last) return null;
-      const stop = await this.beforeNextBatch(progress);
+      const stop = stopOf(progress);
       if (stop) return stop;
+      // A pause for other tools' calls, or longer where the job's rate asks for it.
+      await sleep(Math.max(this.pacing.pauseMs, pace.delayAfter(outcome.processed, Date.now())));
     }
-    return null;
-  }
-
-  /** Between two batches: stopped when taken over or cancelled, else a pause for other tools' calls. */
-  private async beforeNextBatch(progress: JobProgress): Promise<Stop | null> {
-    if (progress.interrupted) return takenOver();
-    if (progress.cancelRequested) return { status: 'cancelled', error: null };
-    await sleep(this.pacing.pauseMs);
     return null;
   }
 
@@ -231,11 +256,3 @@ export class MessageJobs {
     return progress;
   }
 }
-
-const interrupted = (): Stop => ({
-  status: 'interrupted',
-  error: 'this replica let the cluster go (shutting down, or its lease was lost) between two batches',
-});
-
-/** Another replica owns the cluster now and has declared the job interrupted: its account stands. */
-const takenOver = (): Stop => ({ status: 'interrupted', error: null });

@@ -12,6 +12,7 @@ import { newIdempotencyKey } from '../../../../lib/idempotency-key';
 import { formatNumber } from '../../../../lib/ui/format';
 import { useMessageJobImpact, useStartMessageJob } from '../api/message-jobs';
 import { countText, jobStatement, KIND_WORDS } from '../job-text';
+import { RedrivePacing } from './redrive-pacing';
 
 /** What the operator chose to act on: chosen messages, a dead-letter group, or a filter (or all). */
 export interface JobSelection {
@@ -22,6 +23,8 @@ export interface JobSelection {
   origin?: string;
   /** A move of `node`'s messages to the same queue on this node (stranded messages). */
   toNode?: string;
+  /** The queue a move offers first (a quarantine's release names its origin). */
+  to?: string;
 }
 
 interface Props {
@@ -45,13 +48,17 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
   const [quarantined, setQuarantined] = useState(false);
   const [quarantine, setQuarantine] = useState('');
   const [typed, setTyped] = useState('');
+  const [rate, setRate] = useState<number | string>('');
+  const [waitForConsumer, setWaitForConsumer] = useState(false);
 
   useEffect(() => {
     if (!selection) return;
     setKey(newIdempotencyKey());
-    setTo('');
+    setTo(selection.to ?? '');
     setTyped('');
     setQuarantined(false);
+    setRate('');
+    setWaitForConsumer(false);
     setQuarantine(selection.origin !== undefined ? `${selection.origin}.quarantine` : `${queue}.quarantine`);
     start.reset();
     impact.reset();
@@ -69,6 +76,16 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
   const { kind } = selection;
   const chosen = selection.messageIds?.length;
   const toNode = selection.toNode;
+  // A rate wherever the broker works in batches; a start gate where one queue receives the messages.
+  const paced =
+    !toNode && (kind === 'move' || kind === 'retry' || (kind === 'delete' && chosen !== undefined));
+  const destination = quarantined
+    ? null
+    : kind === 'move'
+      ? to.trim() || null
+      : kind === 'retry'
+        ? (selection.origin ?? null)
+        : null;
   const body: MessageJobBodyInput = {
     ...(selection.messageIds ? { messageIds: selection.messageIds, node: selection.node } : {}),
     ...(toNode ? { node: selection.node, toNode } : {}),
@@ -76,6 +93,8 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
     ...(selection.origin !== undefined ? { origin: selection.origin } : {}),
     ...((kind === 'move' || kind === 'copy') && to.trim() ? { to: to.trim() } : {}),
     ...(quarantined && quarantine.trim() ? { quarantine: quarantine.trim() } : {}),
+    ...(paced && typeof rate === 'number' ? { rate } : {}),
+    ...(paced && destination && waitForConsumer ? { waitForConsumer: true } : {}),
   };
   const problem = selectionProblem({ ...body, kind });
   const target = body.quarantine ?? body.to ?? null;
@@ -163,7 +182,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
             data-autofocus
           />
         )}
-        {!chosen && !toNode && kind !== 'delete' && kind !== 'copy' && (
+        {!chosen && !toNode && !selection.to && kind !== 'delete' && kind !== 'copy' && (
           <Checkbox
             label="Into a quarantine queue first, so it can be undone"
             description="The messages wait there; a retry from it sends them back here, a move sends them on"
@@ -177,6 +196,15 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
             description="Made when missing"
             value={quarantine}
             onChange={(e) => setQuarantine(e.currentTarget.value)}
+          />
+        )}
+        {paced && (
+          <RedrivePacing
+            destination={destination}
+            rate={rate}
+            onRate={setRate}
+            waitForConsumer={waitForConsumer}
+            onWaitForConsumer={setWaitForConsumer}
           />
         )}
         {counted && mustType && (

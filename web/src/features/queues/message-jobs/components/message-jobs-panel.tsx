@@ -2,13 +2,14 @@ import type { MessageJob } from '@artemis-studio/contracts';
 import { Anchor, Badge, Card, Group, Progress, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { RefusableButton } from '../../../../lib/access/refusable-button';
 import { queryKeys } from '../../../../lib/query-keys';
 import { QueryState } from '../../../../lib/ui/query-state';
-import { formatTime } from '../../../../lib/ui/format';
+import { formatNumber, formatTime } from '../../../../lib/ui/format';
 import { useCancelMessageJob, useMessageJobs } from '../api/message-jobs';
 import { jobEnding, jobPercent, jobProgress, KIND_WORDS } from '../job-text';
+import { MessageJobDialog } from './message-job-dialog';
 
 const STATUS_COLOURS: Record<MessageJob['status'], string> = {
   running: 'blue',
@@ -36,6 +37,8 @@ export function MessageJobsPanel({ clusterId, queue, refusal }: Props) {
   const queryClient = useQueryClient();
   // Each job's status as last read: null until the first read, which only sets it.
   const seen = useRef<Map<string, MessageJob['status']> | null>(null);
+  // A quarantine's release: a move from the quarantine queue to the group's origin, confirmed there.
+  const [release, setRelease] = useState<{ quarantine: string; origin: string } | null>(null);
 
   useEffect(() => {
     if (!jobs.data) return;
@@ -65,11 +68,18 @@ export function MessageJobsPanel({ clusterId, queue, refusal }: Props) {
                 refusal={refusal}
                 cancelling={cancel.isPending && cancel.variables === job.id}
                 onCancel={() => cancel.mutate(job.id)}
+                onRelease={(quarantine, origin) => setRelease({ quarantine, origin })}
               />
             ))}
           </Stack>
         )}
       </QueryState>
+      <MessageJobDialog
+        clusterId={clusterId}
+        queue={release?.quarantine ?? queue}
+        selection={release ? { kind: 'move', to: release.origin } : null}
+        onClose={() => setRelease(null)}
+      />
     </Card>
   );
 }
@@ -80,15 +90,21 @@ function JobLine({
   refusal,
   cancelling,
   onCancel,
+  onRelease,
 }: {
   job: MessageJob;
   clusterId: string;
   refusal: string | null;
   cancelling: boolean;
   onCancel(): void;
+  onRelease(quarantine: string, origin: string): void;
 }) {
   const percent = jobPercent(job);
   const ending = jobEnding(job);
+  const releasable =
+    job.quarantine && job.status === 'done' && job.target && job.origin !== null
+      ? { quarantine: job.target, origin: job.origin }
+      : null;
   return (
     <Stack gap={4} data-testid="message-job" data-status={job.status}>
       <Group justify="space-between">
@@ -100,6 +116,7 @@ function JobLine({
             {KIND_WORDS[job.kind].title}
             {job.origin !== null ? ` of the group from ${job.origin}` : ''}
             {job.filter ? ` where ${job.filter}` : ''}
+            {job.rate !== null ? `, at most ${formatNumber(job.rate)} a second` : ''}
           </Text>
           <Text size="sm" c="dimmed">
             by {job.requestedBy ?? 'unknown'} at {formatTime(job.startedAt)}
@@ -120,6 +137,11 @@ function JobLine({
       {job.status === 'running' && percent !== null && (
         <Progress value={percent} animated aria-label="progress" />
       )}
+      {job.status === 'running' && job.waiting && (
+        <Text size="sm" c="orange" data-testid="message-job-waiting">
+          Waiting: {job.waiting}
+        </Text>
+      )}
       <Text size="sm" data-testid="message-job-progress">
         {jobProgress(job)}
       </Text>
@@ -138,6 +160,18 @@ function JobLine({
             ? `: move them to ${job.origin} from there to redrive them, or retry them there to send them back to ${job.queue}.`
             : `: retry them there to send them back to ${job.queue}.`}
         </Text>
+      )}
+      {releasable && (
+        <Group>
+          <RefusableButton
+            refusal={refusal}
+            size="xs"
+            variant="light"
+            onClick={() => onRelease(releasable.quarantine, releasable.origin)}
+          >
+            Release to {releasable.origin}…
+          </RefusableButton>
+        </Group>
       )}
     </Stack>
   );

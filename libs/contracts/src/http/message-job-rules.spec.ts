@@ -1,0 +1,49 @@
+import { selectionProblem } from './message-job-rules';
+
+describe('a move to the same queue on another node (stranded messages)', () => {
+  it('takes the holding node and the node to move to, and nothing else', () => {
+    expect(selectionProblem({ kind: 'move', node: 'node2', toNode: 'node1' })).toBeNull();
+    expect(
+      selectionProblem({ kind: 'move', node: 'node2', toNode: 'node1', filter: "region = 'eu'" }),
+    ).toBeNull();
+  });
+
+  it.each([
+    [{ kind: 'copy' as const, node: 'node2', toNode: 'node1' }, 'only a move goes to another node'],
+    [{ kind: 'move' as const, toNode: 'node1' }, 'needs the node the messages are on'],
+    [{ kind: 'move' as const, node: 'node1', toNode: 'node1' }, 'on that node already'],
+    [{ kind: 'move' as const, node: 'node2', toNode: 'node1', to: 'other' }, "give 'toNode' alone"],
+    [{ kind: 'move' as const, node: 'node2', toNode: 'node1', messageIds: ['1'] }, 'by filter, or all'],
+  ])('refuses %p', (job, problem) => {
+    expect(selectionProblem(job)).toContain(problem);
+  });
+});
+
+describe('a paced job (a rate, a start gate)', () => {
+  it('takes a rate wherever the broker works in batches, and a gate where one queue receives', () => {
+    expect(selectionProblem({ kind: 'retry', origin: 'orders', rate: 50, waitForConsumer: true })).toBeNull();
+    expect(
+      selectionProblem({ kind: 'move', to: 'orders', filter: 'a = 1', waitForConsumer: true }),
+    ).toBeNull();
+    expect(selectionProblem({ kind: 'delete', messageIds: ['1'], node: 'a', rate: 5 })).toBeNull();
+  });
+
+  it.each([
+    [{ kind: 'delete' as const, rate: 5 }, 'deletes by filter in one call'],
+    [
+      { kind: 'delete' as const, messageIds: ['1'], node: 'a', waitForConsumer: true },
+      'no consumer to wait for',
+    ],
+    [
+      { kind: 'retry' as const, origin: 'orders', quarantine: 'q', waitForConsumer: true },
+      'wait for one when releasing it',
+    ],
+    [
+      { kind: 'retry' as const, messageIds: ['1'], node: 'a', waitForConsumer: true },
+      "needs one queue ('origin')",
+    ],
+    [{ kind: 'move' as const, node: 'b', toNode: 'a', waitForConsumer: true }, 'goes by the cluster link'],
+  ])('refuses %p', (job, problem) => {
+    expect(selectionProblem(job)).toContain(problem);
+  });
+});
