@@ -4,6 +4,7 @@ import type {
   MessageJobKind,
   MessageJobNode,
   MessageJobStatus,
+  ReturnGuard,
 } from '@artemis-studio/contracts';
 import { changeOf, firstRow, isoOrNull, rowsOf, type Sql } from './sql/typed-rows';
 
@@ -23,8 +24,10 @@ interface MessageJobRow {
   rate: number | null;
   wait_for_consumer: boolean;
   waiting: string | null;
+  pause_on_returns: ReturnGuard | null;
   planned: BrokerCount | null;
-  nodes: MessageJobNode[];
+  // Rows written before the return guard have no `returned`: none were watched.
+  nodes: (Omit<MessageJobNode, 'returned'> & { returned?: number })[];
   in_flight: number | null;
   cancellable: boolean;
   cancel_requested_at: Date | null;
@@ -51,9 +54,11 @@ const jobOf = (r: MessageJobRow): MessageJob => ({
   rate: r.rate,
   waitForConsumer: r.wait_for_consumer,
   waiting: r.waiting,
+  pauseOnReturns: r.pause_on_returns,
   planned: r.planned,
   processed: r.nodes.reduce((sum, n) => sum + n.processed, 0),
-  nodes: r.nodes,
+  returned: r.nodes.reduce((sum, n) => sum + (n.returned ?? 0), 0),
+  nodes: r.nodes.map((n) => ({ ...n, returned: n.returned ?? 0 })),
   inFlight: r.in_flight,
   cancellable: r.cancellable,
   cancelRequested: r.cancel_requested_at !== null,
@@ -80,6 +85,7 @@ export type NewMessageJob = Pick<
   | 'batchSize'
   | 'rate'
   | 'waitForConsumer'
+  | 'pauseOnReturns'
   | 'planned'
   | 'nodes'
   | 'cancellable'
@@ -105,8 +111,8 @@ export class MessageJobRepository {
     const row = await firstRow<MessageJobRow>(
       this.sql,
       `INSERT INTO message_job (id, cluster_id, queue, kind, status, filter, origin, chosen, target,
-         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node, rate, wait_for_consumer)
-       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node, rate, wait_for_consumer, pause_on_returns)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
        RETURNING *`,
       [
         job.id,
@@ -126,6 +132,7 @@ export class MessageJobRepository {
         job.toNode,
         job.rate,
         job.waitForConsumer,
+        job.pauseOnReturns ? JSON.stringify(job.pauseOnReturns) : null,
       ],
     );
     return jobOf(row!);

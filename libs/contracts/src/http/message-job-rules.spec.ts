@@ -19,7 +19,7 @@ describe('a move to the same queue on another node (stranded messages)', () => {
   });
 });
 
-describe('a paced job (a rate, a start gate)', () => {
+describe('a paced job (a rate, a start gate, a return guard)', () => {
   it('takes a rate wherever the broker works in batches, and a gate where one queue receives', () => {
     expect(selectionProblem({ kind: 'retry', origin: 'orders', rate: 50, waitForConsumer: true })).toBeNull();
     expect(
@@ -32,11 +32,11 @@ describe('a paced job (a rate, a start gate)', () => {
     [{ kind: 'delete' as const, rate: 5 }, 'deletes by filter in one call'],
     [
       { kind: 'delete' as const, messageIds: ['1'], node: 'a', waitForConsumer: true },
-      'no consumer to wait for',
+      'a start gate has nothing to watch',
     ],
     [
-      { kind: 'retry' as const, origin: 'orders', quarantine: 'q', waitForConsumer: true },
-      'wait for one when releasing it',
+      { kind: 'retry' as const, origin: 'orders', quarantine: 'q', pauseOnReturns: { percent: 10 } },
+      'give a return guard to its release',
     ],
     [
       { kind: 'retry' as const, messageIds: ['1'], node: 'a', waitForConsumer: true },

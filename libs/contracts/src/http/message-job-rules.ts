@@ -13,6 +13,7 @@ export function selectionProblem(job: {
   toNode?: string;
   rate?: number;
   waitForConsumer?: boolean;
+  pauseOnReturns?: unknown;
 }): string | null {
   const pacing = pacingProblem(job);
   if (pacing) return pacing;
@@ -34,7 +35,7 @@ export function selectionProblem(job: {
   return null;
 }
 
-/** Why a rate or a start gate makes no sense for the job, or null. */
+/** Why a rate, a start gate or a return guard makes no sense for the job, or null. */
 function pacingProblem(job: {
   kind: MessageJobKind;
   messageIds?: string[];
@@ -43,15 +44,18 @@ function pacingProblem(job: {
   toNode?: string;
   rate?: number;
   waitForConsumer?: boolean;
+  pauseOnReturns?: unknown;
 }): string | null {
   if (job.rate !== undefined && job.kind === 'delete' && !job.messageIds)
     return 'the broker deletes by filter in one call: it takes no rate';
-  if (!job.waitForConsumer) return null;
-  if (job.kind === 'delete') return 'a delete sends messages nowhere: there is no consumer to wait for';
-  if (job.quarantine) return 'a quarantine is meant to have no consumer: wait for one when releasing it';
+  // Both watch the one queue the messages go to: its consumers, and what it dead-letters again.
+  const watched = job.waitForConsumer ? 'a start gate' : job.pauseOnReturns ? 'a return guard' : null;
+  if (!watched) return null;
+  if (job.kind === 'delete') return `a delete sends messages nowhere: ${watched} has nothing to watch`;
+  if (job.quarantine) return `a quarantine is meant to have no consumer: give ${watched} to its release`;
   if (job.toNode) return 'a move to another node goes by the cluster link, which the job checks itself';
   if (job.kind === 'retry' && job.origin === undefined)
-    return "chosen messages go back each to its own queue: a start gate needs one queue ('origin')";
+    return `chosen messages go back each to its own queue: ${watched} needs one queue ('origin')`;
   return null;
 }
 

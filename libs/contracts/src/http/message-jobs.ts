@@ -28,6 +28,11 @@ export const MESSAGE_JOB_STATUSES = [
   'failed',
   /** The replica running it stopped (crash, lease lost): `processed` plus at most `inFlight`. */
   'interrupted',
+  /**
+   * Stopped by its return guard between two batches: too many of the messages it sent came back
+   * (`error` says how many); `processed` and `returned` are exact, the rest is still in the queue.
+   */
+  'paused',
 ] as const;
 export type MessageJobStatus = (typeof MESSAGE_JOB_STATUSES)[number];
 
@@ -46,6 +51,14 @@ export const MESSAGE_JOB_BATCH_MAX = 10_000;
 export const MESSAGE_JOB_BATCH_DEFAULT = 2_000;
 export const CHOSEN_MESSAGES_MAX = 500;
 export const MESSAGE_JOB_RATE_MAX = 100_000;
+
+export const ReturnGuardSchema = z
+  .object({
+    percent: z.number().int().min(1).max(100),
+    withinSeconds: z.number().int().min(5).max(3600).default(60),
+  })
+  .strict();
+export type ReturnGuard = z.infer<typeof ReturnGuardSchema>;
 
 /** What a job works on: chosen messages (on one node), a dead-letter group, a filter, or everything. */
 const Selection = {
@@ -89,6 +102,12 @@ export const MessageJobBodySchema = z
      * on the node the batch runs on: the job says meanwhile why it waits, and can be cancelled.
      */
     waitForConsumer: z.boolean().optional(),
+    /**
+     * The return guard: the job pauses itself when more than `percent` of what it sent in the last
+     * `withinSeconds` was dead-lettered again from the queue it sent them to (that queue's
+     * `MessagesKilled`, read with each batch).
+     */
+    pauseOnReturns: ReturnGuardSchema.optional(),
   })
   .strict();
 export type MessageJobBody = z.infer<typeof MessageJobBodySchema>;
@@ -153,6 +172,8 @@ export const MessageJobNodeSchema = z.object({
   batches: z.number().int().nonnegative(),
   /** Chosen messages the broker could not reach: paged out of memory, or gone already. */
   notReached: z.number().int().nonnegative(),
+  /** Dead-lettered again from the queue the job sent to on this node, while the job ran (its return guard). */
+  returned: z.number().int().nonnegative().default(0),
   error: z.string().nullable(),
 });
 export type MessageJobNode = z.infer<typeof MessageJobNodeSchema>;
@@ -179,6 +200,9 @@ export const MessageJobSchema = z.object({
   waitForConsumer: z.boolean(),
   /** Why the job waits now, before its next batch (no consumer, paused), or null. */
   waiting: z.string().nullable(),
+  pauseOnReturns: ReturnGuardSchema.nullable(),
+  /** The sum of the nodes' `returned`: sent by the job, and dead-lettered again since. */
+  returned: z.number().int().nonnegative(),
   /** What the broker counted when the job started (the confirmation's number). */
   planned: BrokerCountSchema.nullable(),
   /** The sum of the nodes' `processed`. */

@@ -251,4 +251,61 @@ describe('message jobs on a real broker', () => {
       await client.close();
     }
   }, 180_000);
+
+  it('pauses a redrive on bounce-back when its consumer still rejects them, the account agreeing with the broker', async () => {
+    const work = stack.unique('bouncing');
+    const dlq = await deadLetter(stack.broker, work, 400);
+    const mbean = queueMbean(stack.broker, work);
+    const killedBefore = (
+      await brokerJolokia(stack.broker, { type: 'read', mbean, attribute: 'MessagesKilled' })
+    ).value as number;
+    // The consumer is still broken: with one delivery allowed, each message goes straight back.
+    const client = await openAmqpClient(
+      stack.broker.nodes[0].amqpUrl,
+      stack.broker.user,
+      stack.broker.password,
+    );
+    let rejected = 0;
+    try {
+      await client.createReceiver({
+        source: { address: work, capabilities: ['queue'] },
+        autoaccept: false,
+        onMessage: (context) => {
+          context.delivery!.reject();
+          rejected++;
+        },
+        onError: () => undefined,
+      });
+      const job = await stack.started(
+        await stack.startJob(stack.operator, dlq, 'retry', {
+          origin: work,
+          rate: 50,
+          waitForConsumer: true,
+          pauseOnReturns: { percent: 30, withinSeconds: 60 },
+        }),
+      );
+      const paused = await stack.ended(job.id);
+      expect(paused).toEqual(
+        expect.objectContaining({
+          status: 'paused',
+          error: expect.stringMatching(/came back \(more than 30%\)$/),
+        }),
+      );
+      // It stopped within a few batches of 25, not after the 400.
+      expect(paused.processed).toBeGreaterThanOrEqual(25);
+      expect(paused.processed).toBeLessThanOrEqual(100);
+      // Every message it sent was rejected and came back, and the job counted each of them.
+      expect(rejected).toBe(paused.processed);
+      expect(paused.returned).toBe(paused.processed);
+      const killed = (await brokerJolokia(stack.broker, { type: 'read', mbean, attribute: 'MessagesKilled' }))
+        .value as number;
+      expect(killed - killedBefore).toBe(paused.returned);
+      // Sent, returned and left: the DLQ holds all 400 again, and nothing more is sent.
+      expect(await depthOf(stack.broker, dlq)).toBe(400);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(rejected).toBe(paused.processed);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 });

@@ -4,11 +4,14 @@ import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client'
 
 const STATE_ATTRIBUTES = ['MessageCount', 'ConsumerCount', 'Paused', 'Address'];
 
-/** Every queue MBean of that name on the broker, whatever its address and routing type. */
-export const findQueue = (broker: string, queue: string): JolokiaRequest => ({
+/**
+ * Every queue MBean of that name on the broker, whatever its address and routing type, with its
+ * state and any `extra` attributes.
+ */
+export const findQueue = (broker: string, queue: string, extra: string[] = []): JolokiaRequest => ({
   type: 'read',
   mbean: `${brokerMbean(broker)},component=addresses,address=*,subcomponent=queues,routing-type=*,queue=${quoted(queue)}`,
-  attribute: STATE_ATTRIBUTES,
+  attribute: [...STATE_ATTRIBUTES, ...extra],
 });
 
 export interface QueueState {

@@ -53,3 +53,39 @@ describe('a job with a start gate', () => {
     expect(waits).toEqual([]);
   });
 });
+
+describe('a job with a return guard', () => {
+  const guarded = { pauseOnReturns: { percent: 50, withinSeconds: 60 } };
+
+  it('pauses itself once more than the share of what it sent comes back, its account exact', async () => {
+    const broker = fakeBroker(1_000);
+    broker.state.killed = 7; // dead-lettered before the job: not its returns
+    broker.state.bounce = 0.6;
+    const { store, rows } = memoryStore();
+    const sut = jobs(broker, store);
+    const job = await sut.start(cluster, call(guarded), new AbortController().signal);
+    await sut.whenIdle();
+    const ended = rows.get(job.id)!;
+    expect(ended).toEqual(
+      expect.objectContaining({
+        status: 'paused',
+        processed: 100,
+        returned: 60,
+        error: '60 of the 100 messages sent in the last 60 s came back (more than 50%)',
+      }),
+    );
+    // Sent, returned and left agree with the broker: 1,000 - 100 + 60 are in the queue.
+    expect(broker.state.depth).toBe(960);
+  });
+
+  it('runs to the end when what comes back stays under the share', async () => {
+    const broker = fakeBroker(250);
+    broker.state.bounce = 0.2;
+    const { store, rows } = memoryStore();
+    const sut = jobs(broker, store);
+    const job = await sut.start(cluster, call(guarded), new AbortController().signal);
+    await sut.whenIdle();
+    expect(rows.get(job.id)).toEqual(expect.objectContaining({ status: 'done' }));
+    expect(rows.get(job.id)!.returned).toBeGreaterThan(0);
+  });
+});

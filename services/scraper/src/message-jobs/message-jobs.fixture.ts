@@ -27,7 +27,8 @@ export function fakeBroker(
   depth: number,
   fail: (operation: string, call: number) => JolokiaResponse | 'throw' | null = () => null,
 ) {
-  const state = { depth, moved: 0, calls: 0, consumers: 1, paused: false };
+  // `bounce`: the share of each move its consumer rejects at once, dead-lettered back into orders.
+  const state = { depth, moved: 0, calls: 0, consumers: 1, paused: false, bounce: 0, killed: 0 };
   const answer = (r: JolokiaRequest): JolokiaResponse => {
     if (r.type === 'read') {
       if (r.mbean.includes('queue="nowhere"')) return { status: 404, error: 'not found' };
@@ -37,6 +38,7 @@ export function fakeBroker(
         Address: queue,
         ConsumerCount: queue === 'orders' ? 0 : state.consumers,
         Paused: queue === 'orders' ? false : state.paused,
+        MessagesKilled: queue === 'orders' ? 0 : state.killed,
       };
       return r.attribute === 'MessageCount'
         ? { status: 200, value: state.depth }
@@ -53,8 +55,10 @@ export function fakeBroker(
         return { status: 200, value: Math.min(state.depth, 200) };
       case 'moveMessages(int,java.lang.String,java.lang.String,boolean,int)': {
         const n = Math.min(count, state.depth);
-        state.depth -= n;
-        state.moved += n;
+        const back = Math.round(n * state.bounce);
+        state.depth += back - n;
+        state.moved += n - back;
+        state.killed += back;
         return { status: 200, value: n };
       }
       case 'removeMessages(int,java.lang.String)': {
@@ -96,6 +100,7 @@ export function memoryStore(cancelAfter = Infinity) {
         ...job,
         status: 'running',
         processed: 0,
+        returned: 0,
         inFlight: null,
         cancelRequested: false,
         error: null,
@@ -127,6 +132,7 @@ export function memoryStore(cancelAfter = Infinity) {
         error: end.error,
         inFlight: end.inFlight ?? null,
         processed: end.nodes.reduce((s, n) => s + n.processed, 0),
+        returned: end.nodes.reduce((s, n) => s + n.returned, 0),
       };
       rows.set(id, row);
       return row;
@@ -150,7 +156,7 @@ export function jobs(broker: ReturnType<typeof fakeBroker>, store: JobStore) {
     store,
     signal: () => undefined,
     log: { warn: () => undefined },
-    pacing: { pauseMs: 0, busyWaitMs: 0, gateCheckMs: 1 },
+    pacing: { pauseMs: 0, busyWaitMs: 0, gateCheckMs: 1, returnSettleMs: 0 },
   });
 }
 

@@ -16,7 +16,8 @@ import { chosenBatches, filteredBatches } from './message-job-batches';
 import { MessageJobPlanner, sumOf, type Plan } from './message-job-planner';
 import { inBatches } from './message-job-calls';
 import { JobPace } from './job-pace';
-import { gateRead, gateReason, StartGate } from './start-gate';
+import { DestinationWatch, StartGate } from './start-gate';
+import { ReturnsWindow } from './returns-window';
 import { interrupted, sleep, stopOf, type Stop } from './job-stops';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
@@ -41,6 +42,8 @@ export interface JobPacing {
   signalEveryMs: number;
   /** How often a job at its start gate looks again for a consumer on the queue the messages go to. */
   gateCheckMs: number;
+  /** How long a job its return guard paused waits for the last batch's returns before its last look. */
+  returnSettleMs: number;
 }
 
 export interface MessageJobDeps {
@@ -59,6 +62,7 @@ const DEFAULT_PACING: JobPacing = {
   busyWaitMs: 2_000,
   signalEveryMs: 500,
   gateCheckMs: 2_000,
+  returnSettleMs: 1_000,
 };
 
 /** One node's part of a job as it runs: the counts of every node, this one's place, the job's pace. */
@@ -67,6 +71,19 @@ interface NodePart {
   nodes: MessageJobNode[];
   i: number;
   pace: JobPace;
+  /** The job's return guard, told every node's totals after each batch. */
+  returns: ReturnsWindow | null;
+}
+
+/** Paused by the return guard when too many of the job's messages came back, on any node. */
+function returnedTooMany({ nodes, returns }: NodePart): Stop | null {
+  const sum = (of: (n: MessageJobNode) => number) => nodes.reduce((total, n) => total + of(n), 0);
+  const why = returns?.observe(
+    Date.now(),
+    sum((n) => n.processed),
+    sum((n) => n.returned),
+  );
+  return why ? { status: 'paused', error: why } : null;
 }
 
 /**
@@ -90,13 +107,16 @@ export class MessageJobs {
     this.startGate = new StartGate({
       store: deps.store,
       signal: deps.signal,
-      read: async (holder, request) => {
-        const answer = await this.call(holder, [request]);
-        return 'lost' in answer ? undefined : answer.answers[0];
-      },
+      read: this.read,
       checkEveryMs: this.pacing.gateCheckMs,
     });
   }
+
+  /** One read in the node's lane; undefined when it got no answer. */
+  private readonly read = async (holder: QueueHolder, request: JolokiaRequest) => {
+    const answer = await this.call(holder, [request]);
+    return 'lost' in answer ? undefined : answer.answers[0];
+  };
 
   /** How many messages the job would touch on each node, as the broker counts them now. */
   impact(cluster: ClusterNodes, call: MessageJobImpactCall): Promise<MessageJobImpact> {
@@ -124,12 +144,14 @@ export class MessageJobs {
       batchSize: plan.job.batchSize,
       rate: plan.job.rate ?? null,
       waitForConsumer: plan.job.waitForConsumer ?? false,
+      pauseOnReturns: plan.job.pauseOnReturns ?? null,
       planned,
       nodes: plan.holders.map((h) => ({
         node: h.node.name,
         processed: 0,
         batches: 0,
         notReached: 0,
+        returned: 0,
         error: null,
       })),
       cancellable: inBatches(plan.job),
@@ -157,9 +179,11 @@ export class MessageJobs {
   private async run(plan: Plan, nodes: MessageJobNode[], stopped: AbortSignal): Promise<void> {
     let stop: Stop | null = null;
     const pace = new JobPace(plan.job.rate ?? null, Date.now());
+    const guard = plan.job.pauseOnReturns;
+    const returns = guard ? new ReturnsWindow(guard, Date.now()) : null;
     try {
       for (const [i, holder] of plan.holders.entries()) {
-        stop = await this.onNode(plan, { holder, nodes, i, pace }, stopped);
+        stop = await this.onNode(plan, { holder, nodes, i, pace, returns }, stopped);
         if (stop) break;
       }
     } catch (err) {
@@ -181,25 +205,20 @@ export class MessageJobs {
   private async onNode(plan: Plan, part: NodePart, stopped: AbortSignal): Promise<Stop | null> {
     const { holder, nodes, i, pace } = part;
     const batches = plan.job.messageIds ? chosenBatches(plan, holder) : filteredBatches(plan, holder);
-    // The start gate's look at the queue the messages go to rides in each batch's call, after the
-    // batch: the node's call budget (shared with polling) pays one call per batch, not two.
-    const gate = plan.job.waitForConsumer && plan.target ? plan.target : null;
-    let gateSays: string | null | undefined;
+    const watch = await DestinationWatch.of(plan.job, plan.target, holder, this.read);
+    if (watch && 'status' in watch) return watch;
     for (const batch of batches) {
       if (stopped.aborted) return interrupted();
-      if (gate) {
-        const stop = await this.startGate.wait(plan, { ...part, gate, known: gateSays }, stopped);
+      if (watch && plan.job.waitForConsumer) {
+        const known = watch.gateSays;
+        const stop = await this.startGate.wait(plan, { ...part, gate: watch.queue, known }, stopped);
         if (stop) return stop;
       }
-      const answer = await this.call(
-        holder,
-        gate ? [...batch.requests, gateRead(holder, gate)] : batch.requests,
-      );
+      const answer = await this.call(holder, watch ? [...batch.requests, watch.request] : batch.requests);
       if ('lost' in answer)
         return { status: 'failed', error: `${holder.node.name}: ${answer.lost}`, inFlight: batch.inFlight };
-      const answers = gate ? answer.answers.slice(0, -1) : answer.answers;
-      if (gate) gateSays = gateReason(holder, gate, answer.answers.at(-1));
-      const outcome = batch.outcome(answers);
+      if (watch) watch.saw(answer.answers.at(-1));
+      const outcome = batch.outcome(watch ? answer.answers.slice(0, -1) : answer.answers);
       if ('refused' in outcome) {
         nodes[i] = { ...nodes[i], error: outcome.refused };
         return { status: 'failed', error: `${holder.node.name}: ${outcome.refused}` };
@@ -208,13 +227,21 @@ export class MessageJobs {
         ...nodes[i],
         processed: nodes[i].processed + outcome.processed,
         notReached: nodes[i].notReached + outcome.notReached,
+        returned: watch?.returned ?? nodes[i].returned,
         batches: nodes[i].batches + 1,
         error: outcome.error ?? nodes[i].error,
       };
       const progress = await this.record(plan, nodes);
       if (outcome.error) return { status: 'failed', error: `${holder.node.name}: ${outcome.error}` };
       if (outcome.last) return null;
-      const stop = stopOf(progress);
+      const stop = stopOf(progress) ?? returnedTooMany(part);
+      if (stop?.status === 'paused' && watch) {
+        // What the last batch's consumers rejected comes back just after it: counted before the end.
+        await sleep(this.pacing.returnSettleMs);
+        await watch.look();
+        nodes[i] = { ...nodes[i], returned: watch.returned };
+        await this.record(plan, nodes);
+      }
       if (stop) return stop;
       // A pause for other tools' calls, or longer where the job's rate asks for it.
       await sleep(Math.max(this.pacing.pauseMs, pace.delayAfter(outcome.processed, Date.now())));

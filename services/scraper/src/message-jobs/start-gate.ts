@@ -1,28 +1,39 @@
+import type { StartMessageJobRequest } from '@artemis-studio/contracts';
 import { findQueue, parseFound, type QueueState } from '../broker-actions/queue-action-calls';
 import type { QueueHolder } from '../broker-actions/queue-holders';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
+import { count } from '../jolokia/attribute-values';
 import type { JobPace } from './job-pace';
 import { interrupted, sleep, stopOf, type Stop } from './job-stops';
 import type { JobStore } from './message-jobs';
 
+/** One read on the holder's node, in its lane; undefined when it got no answer. */
+type Read = (holder: QueueHolder, request: JolokiaRequest) => Promise<JolokiaResponse | undefined>;
+
 interface GateDeps {
   store: Pick<JobStore, 'waiting'>;
   signal: (clusterId: string) => void;
-  /** One read on the holder's node, in its lane; undefined when it got no answer. */
-  read(holder: QueueHolder, request: JolokiaRequest): Promise<JolokiaResponse | undefined>;
+  read: Read;
   /** How often a job at its gate looks again. */
   checkEveryMs: number;
 }
 
-/** The read that tells whether the queue the messages go to can take them. */
-export const gateRead = (holder: QueueHolder, gate: string): JolokiaRequest => findQueue(holder.broker, gate);
+/**
+ * The look at the queue the messages go to: whether it can take them (its consumers, paused), and
+ * how many messages it has dead-lettered (`MessagesKilled`), which the return guard counts from.
+ */
+const gateRead = (holder: QueueHolder, gate: string): JolokiaRequest =>
+  findQueue(holder.broker, gate, ['MessagesKilled']);
+
+/** How many messages the queue has dead-lettered since the broker started, as `gateRead` found it. */
+function killedOf(answer: JolokiaResponse | undefined): number | null {
+  if (answer?.status !== 200) return null;
+  const [attributes] = Object.values((answer.value ?? {}) as Record<string, Record<string, unknown>>);
+  return attributes ? count(attributes.MessagesKilled) : null;
+}
 
 /** Why the queue the messages go to cannot take them, as the node answered (or did not), or null. */
-export function gateReason(
-  holder: QueueHolder,
-  gate: string,
-  answer: JolokiaResponse | undefined,
-): string | null {
+function gateReason(holder: QueueHolder, gate: string, answer: JolokiaResponse | undefined): string | null {
   const where = `on ${holder.node.name}`;
   if (!answer) return `${holder.node.name} did not answer whether ${gate} has a consumer`;
   let found: QueueState | null;
@@ -78,5 +89,70 @@ export class StartGate {
       if (stop) return stop;
       why = undefined;
     }
+  }
+}
+
+/**
+ * What a job watches on the queue its messages go to, on one node: its gate (consumers, paused)
+ * and how many messages it has dead-lettered since the node's part began (the return guard's
+ * count). The look rides in each batch's call, after the batch.
+ */
+export class DestinationWatch {
+  /** What the last look said of the gate: undefined before the first look. */
+  gateSays: string | null | undefined;
+  /** Dead-lettered by the queue since the first look that could count them. */
+  returned = 0;
+  private baseline: number | null = null;
+
+  constructor(
+    readonly holder: QueueHolder,
+    readonly queue: string,
+    private readonly read: Read,
+  ) {}
+
+  /**
+   * The look for a job's start gate or return guard, or null when it has neither. A guard's first
+   * look, before any batch, is what its count starts from: a job it cannot count for fails.
+   */
+  static async of(
+    job: Pick<StartMessageJobRequest, 'waitForConsumer' | 'pauseOnReturns'>,
+    target: string | null,
+    holder: QueueHolder,
+    read: Read,
+  ): Promise<DestinationWatch | Stop | null> {
+    if (!target || (!job.waitForConsumer && !job.pauseOnReturns)) return null;
+    const watch = new DestinationWatch(holder, target, read);
+    if (!job.pauseOnReturns) return watch;
+    await watch.look();
+    if (watch.counting) return watch;
+    return {
+      status: 'failed',
+      error: `${holder.node.name}: could not read how many messages ${target} dead-letters, so the return guard cannot watch it`,
+    };
+  }
+
+  /** A look of its own, outside a batch's call. */
+  async look(): Promise<void> {
+    this.saw(await this.read(this.holder, this.request));
+  }
+
+  get request(): JolokiaRequest {
+    return gateRead(this.holder, this.queue);
+  }
+
+  /** Whether a look has counted the queue's dead-lettered messages yet. */
+  get counting(): boolean {
+    return this.baseline !== null;
+  }
+
+  /** Takes a look's answer (undefined when the call got none). */
+  saw(answer: JolokiaResponse | undefined): void {
+    this.gateSays = gateReason(this.holder, this.queue, answer);
+    const killed = killedOf(answer);
+    if (killed === null) return;
+    this.baseline ??= killed;
+    // A count that went back (the broker restarted) starts again from what was already counted.
+    if (killed - this.baseline < this.returned) this.baseline = killed - this.returned;
+    this.returned = killed - this.baseline;
   }
 }

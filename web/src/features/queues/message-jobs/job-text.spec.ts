@@ -18,9 +18,11 @@ const job = (over: Partial<MessageJob> = {}): MessageJob => ({
   rate: null,
   waitForConsumer: false,
   waiting: null,
+  pauseOnReturns: null,
+  returned: 0,
   planned: { count: 200, atLeast: true },
   processed: 4200,
-  nodes: [{ node: 'a', processed: 4200, batches: 9, notReached: 0, error: null }],
+  nodes: [{ node: 'a', processed: 4200, batches: 9, notReached: 0, returned: 0, error: null }],
   inFlight: null,
   cancellable: true,
   cancelRequested: false,
@@ -88,11 +90,19 @@ describe('message job words', () => {
           chosen: 5,
           planned: null,
           processed: 4,
-          nodes: [{ node: 'a', processed: 4, batches: 1, notReached: 1, error: null }],
+          nodes: [{ node: 'a', processed: 4, batches: 1, notReached: 1, returned: 0, error: null }],
         }),
       ),
     ).toBe('retried 4 of 5 chosen to orders (1 not reached: paged out of memory or gone)');
     expect(jobEnding(job({ status: 'cancelled' }))).toMatch(/count is exact/);
+    const paused = job({
+      status: 'paused',
+      pauseOnReturns: { percent: 20, withinSeconds: 60 },
+      returned: 12,
+      error: '12 of the 50 messages sent in the last 60 s came back (more than 20%)',
+    });
+    expect(jobProgress(paused)).toMatch(/; 12 came back since$/);
+    expect(jobEnding(paused)).toMatch(/^paused itself on bounce-back: 12 of the 50/);
     expect(jobEnding(job({ status: 'failed', error: 'a: no', inFlight: 500 }))).toBe(
       'stopped: a: no; the last 500 messages may or may not have been processed',
     );

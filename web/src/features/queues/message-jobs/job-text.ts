@@ -65,7 +65,8 @@ export function jobProgress(job: MessageJob): string {
   const notReached = job.nodes.reduce((sum, n) => sum + n.notReached, 0);
   const missed = notReached ? ` (${formatNumber(notReached)} not reached: paged out of memory or gone)` : '';
   const to = job.toNode ? ` to ${job.toNode}` : job.target ? ` to ${job.target}` : '';
-  return `${KIND_WORDS[job.kind].done} ${formatNumber(job.processed)}${of}${to}${missed}${counted}`;
+  const back = job.pauseOnReturns ? `; ${formatNumber(job.returned)} came back since` : '';
+  return `${KIND_WORDS[job.kind].done} ${formatNumber(job.processed)}${of}${to}${missed}${counted}${back}`;
 }
 
 /** What the status means for what was done, where it is not plain. */
@@ -85,6 +86,8 @@ export function jobEnding(job: MessageJob): string | null {
       return `interrupted: ${job.error ?? 'the replica running it stopped'}${
         job.inFlight ? `; up to ${plural(job.inFlight)} more may have been processed` : ''
       }`;
+    case 'paused':
+      return `paused itself on bounce-back: ${job.error ?? 'too many came back'}. The rest is still in the queue, with those that came back: redrive again once the consumer is fixed`;
   }
 }
 

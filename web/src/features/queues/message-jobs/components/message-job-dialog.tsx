@@ -3,6 +3,7 @@ import {
   selectionProblem,
   type MessageJobBodyInput,
   type MessageJobKind,
+  type ReturnGuard,
 } from '@artemis-studio/contracts';
 import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -50,6 +51,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
   const [typed, setTyped] = useState('');
   const [rate, setRate] = useState<number | string>('');
   const [waitForConsumer, setWaitForConsumer] = useState(false);
+  const [guard, setGuard] = useState<ReturnGuard | null>(null);
 
   useEffect(() => {
     if (!selection) return;
@@ -59,6 +61,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
     setQuarantined(false);
     setRate('');
     setWaitForConsumer(false);
+    setGuard(null);
     setQuarantine(selection.origin !== undefined ? `${selection.origin}.quarantine` : `${queue}.quarantine`);
     start.reset();
     impact.reset();
@@ -95,6 +98,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
     ...(quarantined && quarantine.trim() ? { quarantine: quarantine.trim() } : {}),
     ...(paced && typeof rate === 'number' ? { rate } : {}),
     ...(paced && destination && waitForConsumer ? { waitForConsumer: true } : {}),
+    ...(paced && destination && guard ? { pauseOnReturns: guard } : {}),
   };
   const problem = selectionProblem({ ...body, kind });
   const target = body.quarantine ?? body.to ?? null;
@@ -205,6 +209,8 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
             onRate={setRate}
             waitForConsumer={waitForConsumer}
             onWaitForConsumer={setWaitForConsumer}
+            guard={guard}
+            onGuard={setGuard}
           />
         )}
         {counted && mustType && (

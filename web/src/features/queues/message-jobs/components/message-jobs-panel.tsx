@@ -17,6 +17,7 @@ const STATUS_COLOURS: Record<MessageJob['status'], string> = {
   cancelled: 'gray',
   failed: 'red',
   interrupted: 'orange',
+  paused: 'yellow',
 };
 
 interface Props {
@@ -146,7 +147,7 @@ function JobLine({
         {jobProgress(job)}
       </Text>
       {ending && (
-        <Text size="sm" c={job.status === 'failed' ? 'red' : 'dimmed'}>
+        <Text size="sm" c={job.status === 'failed' ? 'red' : job.status === 'paused' ? 'orange' : 'dimmed'}>
           {ending}
         </Text>
       )}
