@@ -832,6 +832,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     // Released at two a second, and only once payments has a consumer: the job waits, saying so.
     await dialog.getByLabel('At most (messages a second)').fill('2');
     await dialog.getByLabel(`Wait for a consumer on ${payments}`).check();
+    await dialog.getByLabel('Pause if they come back').check();
     await screenshot(page, '17-quarantine-release');
     await dialog.getByRole('button', { name: 'Move 3 messages' }).click();
     await page.goto(`${base}/clusters/${clusterId}/queues/${payments}.quarantine`);
@@ -859,6 +860,9 @@ describe('the console in Chromium, against the real stack and broker', () => {
         },
       );
       await waitFor('the consumer to have the three', () => received === 3, { timeoutMs: 15_000 });
+      // Its consumer took them: nothing came back, and the guard let the job finish.
+      await released.getByText('moved 3 of 3 messages', { exact: false }).waitFor();
+      await released.getByText('; 0 came back since', { exact: false }).waitFor();
     } finally {
       await client.close();
     }

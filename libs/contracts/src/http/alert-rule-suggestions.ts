@@ -60,5 +60,11 @@ export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
   { name: 'No notifier', kind: 'studio-notifier-unowned', forSeconds: 120, severity: 'critical' },
   { name: 'No scraper', kind: 'studio-scraper-unowned', forSeconds: 60, severity: 'critical' },
   { name: 'Events unobserved', kind: 'studio-unobserved', threshold: 900, severity: 'info' },
+  {
+    name: 'Redrive paused on bounce-back',
+    kind: 'studio-redrive-paused',
+    threshold: 3600,
+    severity: 'warning',
+  },
   { name: 'Dead letters arriving', kind: 'queue-receiving', subjects: '*DLQ*', severity: 'warning' },
 ];

@@ -93,6 +93,12 @@ export const ALERT_RULE_KINDS = [
    * `threshold` seconds: what the brokers sent then is not in the history (subject `observation`).
    */
   'studio-unobserved',
+  /**
+   * A redrive (a message job with a return guard) paused itself on bounce-back within the last
+   * `threshold` seconds: its consumer still fails (subject `redrives`; the value is how many paused
+   * in all, the message jobs say which).
+   */
+  'studio-redrive-paused',
 ] as const;
 export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 
@@ -130,6 +136,7 @@ export const ALERT_THRESHOLD_UNIT: Record<
   'studio-notifier-unowned': null,
   'studio-scraper-unowned': null,
   'studio-unobserved': 'seconds',
+  'studio-redrive-paused': 'seconds',
 };
 
 /** What a kind's alerts are about: each alert is one rule and one queue, address or node. */

@@ -146,6 +146,8 @@ const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
     'No scraper polls cluster {{cluster}}: its figures are {{value}} s old, and its other rules are not evaluated.',
   'studio-unobserved':
     "Cluster {{cluster}}'s notifications went unobserved for {{value}} s: what its brokers sent then is not in the history.",
+  'studio-redrive-paused':
+    "A redrive on cluster {{cluster}} paused itself: the messages it sent came back to the dead-letter queue, so their consumer still fails ({{value}} paused in all; the queue's message jobs say which).",
   'address-paging': 'Address {{subject}} is paging ({{value}} page files).',
   'address-limit': 'Address {{subject}} holds {{value}} of its size limit (threshold {{threshold}}).',
   'address-full-forecast':

@@ -14,7 +14,8 @@ import type { StudioFacts } from '../rules/conditions';
 /**
  * What Studio knows of its own observation of a cluster, for the Studio rules: the notifier's
  * verdict and lease from the bus's buckets, the lost events from the event store's counters, the
- * last unobserved period from the history (the event store's tables, read only).
+ * last unobserved period from the history (the event store's tables, read only), and the redrives
+ * their return guard paused (`message_job`).
  */
 export class StudioFactsQueries {
   constructor(
@@ -24,7 +25,7 @@ export class StudioFactsQueries {
   ) {}
 
   async of(clusterId: string, now = new Date()): Promise<StudioFacts> {
-    const [verdict, lease, [drops], [unobserved]] = await Promise.all([
+    const [verdict, lease, [drops], [unobserved], [paused]] = await Promise.all([
       this.capabilities.get(clusterId),
       this.leases.get(leaseKey('notifier', clusterId)),
       rowsOf<{ dropped: string | null; last_at: Date | null }>(
@@ -39,6 +40,12 @@ export class StudioFactsQueries {
         `SELECT type, props FROM broker_event WHERE cluster_id = $1 AND type = $2 ORDER BY seq DESC LIMIT 1`,
         [clusterId, UNOBSERVED_EVENT_TYPE],
       ),
+      rowsOf<{ paused: string; last_at: Date | null }>(
+        this.db,
+        `SELECT count(*) AS paused, max(finished_at) AS last_at FROM message_job
+          WHERE cluster_id = $1 AND status = 'paused'`,
+        [clusterId],
+      ),
     ]);
     const period = unobserved ? unobservedPeriod(unobserved) : null;
     return {
@@ -51,6 +58,8 @@ export class StudioFactsQueries {
         until: new Date(period.until),
         seconds: period.from ? (Date.parse(period.until) - Date.parse(period.from)) / 1000 : null,
       },
+      redrivesPaused: Number(paused?.paused ?? 0),
+      lastRedrivePausedAt: paused?.last_at ?? null,
     };
   }
 }

@@ -212,6 +212,9 @@ export interface StudioFacts {
   notifierOwned: boolean;
   /** The last unobserved period recorded in the history: when it ended, and how long it was (null: unknown). */
   lastUnobserved: { until: Date; seconds: number | null } | null;
+  /** Message jobs its return guard paused, in all, and when the last one did. */
+  redrivesPaused: number;
+  lastRedrivePausedAt: Date | null;
 }
 
 /** The subject each Studio rule is about: one per cluster. */
@@ -220,7 +223,12 @@ const STUDIO_SUBJECTS = {
   'studio-events-dropped': 'events',
   'studio-notifier-unowned': 'notifier',
   'studio-unobserved': 'observation',
+  'studio-redrive-paused': 'redrives',
 } as const;
+
+/** Whether `at` was less than `threshold` seconds before now. */
+const within = (at: Date | null, threshold: number | null, now: Date): boolean =>
+  at !== null && threshold !== null && now.getTime() - at.getTime() < threshold * 1000;
 
 /** A Studio rule's one reading (none when its pattern does not name its subject). */
 export function readStudio(rule: RuleCondition, facts: StudioFacts, now: Date): Reading[] {
@@ -238,13 +246,10 @@ export function readStudio(rule: RuleCondition, facts: StudioFacts, now: Date): 
               facts.notifications === 'UNAVAILABLE' ? 1 : 0,
             ),
       ];
-    case 'studio-events-dropped': {
-      const recent =
-        facts.lastDropAt !== null &&
-        rule.threshold !== null &&
-        now.getTime() - facts.lastDropAt.getTime() < rule.threshold * 1000;
-      return [yesNo(subject, recent, facts.dropped)];
-    }
+    case 'studio-events-dropped':
+      return [yesNo(subject, within(facts.lastDropAt, rule.threshold, now), facts.dropped)];
+    case 'studio-redrive-paused':
+      return [yesNo(subject, within(facts.lastRedrivePausedAt, rule.threshold, now), facts.redrivesPaused)];
     case 'studio-notifier-unowned':
       return [yesNo(subject, !facts.notifierOwned, facts.notifierOwned ? 0 : 1)];
     case 'studio-unobserved': {

@@ -42,6 +42,7 @@ const KIND_LABELS: Record<AlertRuleKind, string> = {
   'studio-notifier-unowned': 'Studio: no notifier holds the cluster',
   'studio-scraper-unowned': 'Studio: no scraper polls the cluster',
   'studio-unobserved': 'Studio: notifications went unobserved, in the last',
+  'studio-redrive-paused': 'Studio: a redrive paused on bounce-back, in the last',
 };
 
 const SUBJECTS_LABEL = {
