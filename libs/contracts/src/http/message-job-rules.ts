@@ -35,19 +35,16 @@ export function selectionProblem(job: {
   return null;
 }
 
-/** Why a rate, a start gate or a return guard makes no sense for the job, or null. */
+/** Why a start gate or a return guard makes no sense for the job, or null. */
 function pacingProblem(job: {
   kind: MessageJobKind;
   messageIds?: string[];
   origin?: string;
   quarantine?: string;
   toNode?: string;
-  rate?: number;
   waitForConsumer?: boolean;
   pauseOnReturns?: unknown;
 }): string | null {
-  if (job.rate !== undefined && job.kind === 'delete' && !job.messageIds)
-    return 'the broker deletes by filter in one call: it takes no rate';
   // Both watch the one queue the messages go to: its consumers, and what it dead-letters again.
   const watched = job.waitForConsumer ? 'a start gate' : job.pauseOnReturns ? 'a return guard' : null;
   if (!watched) return null;

@@ -11,7 +11,8 @@ import { MESSAGE_JOB_KINDS, selectionProblem } from './message-job-rules';
  * - `copy`: chosen messages only (the broker copies by id, and has no copy by filter).
  * - `retry`: chosen messages back where they were dead-lettered or expired from, or a dead-letter
  *   group (`origin`) back to its original queue (batched moves), or into a quarantine queue first.
- * - `delete`: chosen messages, or by filter, or all (one broker call: `removeMessages` takes no count).
+ * - `delete`: chosen messages, or by filter, or all (batched: moved into a trash queue of the job's
+ *   own and emptied in the same call, since `removeMessages` takes no count).
  *
  * A move may also go to the same queue on another node of the cluster (`toNode`): the fix for
  * stranded messages (docs/clusters.md). The broker moves them to the binding its cluster connection
@@ -210,7 +211,10 @@ export const MessageJobSchema = z.object({
   nodes: z.array(MessageJobNodeSchema),
   /** For an interrupted job: at most this many more may have been processed (the batch running). */
   inFlight: z.number().int().nonnegative().nullable(),
-  /** The broker processes a delete by filter in one call: it cannot be stopped half-way. */
+  /**
+   * Whether it can be stopped between batches: every job now (a delete by filter runs in batches
+   * through a trash queue of its own); false on jobs recorded before, deleted in one call.
+   */
   cancellable: z.boolean(),
   cancelRequested: z.boolean(),
   error: z.string().nullable(),

@@ -1,7 +1,8 @@
 import type { StartMessageJobRequest } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import type { QueueHolder } from '../broker-actions/queue-holders';
-import { batchCount, chosenCall, filterBatch, inBatches } from './message-job-calls';
+import { batchCount, chosenCall, filterBatch } from './message-job-calls';
+import { emptyTrash } from './trash-queue';
 
 /** At most this many chosen messages go to the broker in one call (each scans the queue in memory). */
 const CHOSEN_PER_CALL = 100;
@@ -33,29 +34,36 @@ interface BatchPlan {
   job: StartMessageJobRequest;
   selector: string;
   target: string | null;
+  /** A delete by filter's trash queue (trash-queue.ts). */
+  trash: string | null;
 }
 
 /**
- * Batches by filter on one node, until the broker finds fewer than a batch. A job that is not in
- * batches (a delete by filter) is one call, which may have taken anything up to what the queue held
- * when it was looked up.
+ * Batches by filter on one node, until the broker finds fewer than a batch. A delete's batch moves
+ * its messages into the job's trash queue and empties it in the same call (trash-queue.ts).
  */
 export function* filteredBatches(plan: BatchPlan, holder: QueueHolder): Generator<Batch> {
-  const request = filterBatch(holder.found.mbean, plan.job, plan.selector, plan.target);
-  const batched = inBatches(plan.job);
   const { batchSize } = plan.job;
+  const trash = plan.job.kind === 'delete' ? plan.trash : null;
+  const move = filterBatch(holder.found.mbean, plan.job, plan.selector, trash ?? plan.target);
   for (;;)
     yield {
-      requests: [request],
-      inFlight: batched ? batchSize : (holder.found.depth ?? batchSize),
-      outcome: ([answer]) => {
+      requests: trash ? [move, emptyTrash(holder.broker, trash)] : [move],
+      inFlight: batchSize,
+      outcome: ([answer, emptied]) => {
         const done = batchCount(answer);
         if ('error' in done) return { refused: done.error };
+        const stuck =
+          trash && emptied.status !== 200
+            ? `the last ${done.processed} matching messages were moved to ${trash}, and wait there: ` +
+              `emptying it failed (${emptied.error ?? `status ${emptied.status}`})`
+            : null;
+        // Messages left in the trash queue are not deleted: not counted as such, said in the error.
         return {
-          processed: done.processed,
+          processed: stuck ? 0 : done.processed,
           notReached: 0,
-          error: null,
-          last: !batched || done.processed < batchSize,
+          error: stuck,
+          last: done.processed < batchSize,
         };
       },
     };

@@ -24,16 +24,9 @@ export function targetOf(job: StartMessageJobRequest): string | null {
 }
 
 /**
- * Whether the job runs in batches that can be counted and stopped between: every kind but a
- * delete by filter, which the broker does in one call (`removeMessages` takes no count).
- */
-export const inBatches = (job: StartMessageJobRequest): boolean =>
-  job.messageIds !== undefined || job.kind !== 'delete';
-
-/**
  * One batch of a job by filter: at most `batchSize` messages moved to the target (retry of a group
- * too: a move into its original queue is where `retryMessage` would put it), committed every batch;
- * or, for a delete, every matching message (committed every `batchSize`).
+ * too: a move into its original queue is where `retryMessage` would put it; a delete's target is
+ * its trash queue), committed every batch.
  */
 export function filterBatch(
   queueMbean: string,
@@ -41,13 +34,6 @@ export function filterBatch(
   selector: string,
   target: string | null,
 ): JolokiaRequest {
-  if (job.kind === 'delete')
-    return {
-      type: 'exec',
-      mbean: queueMbean,
-      operation: 'removeMessages(int,java.lang.String)',
-      arguments: [job.batchSize, selector],
-    };
   return {
     type: 'exec',
     mbean: queueMbean,

@@ -17,6 +17,7 @@ import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import type { JolokiaRequest } from '../jolokia/jolokia-client';
 import { countCall, createQuarantine, selectorOf, targetOf } from './message-job-calls';
 import { pacedBatchSize } from './job-pace';
+import { trashQueueOf } from './trash-queue';
 
 /** What a job runs with, worked out and checked before it starts. */
 export interface Plan {
@@ -27,6 +28,8 @@ export interface Plan {
   selector: string;
   /** The queue (or binding) the broker moves the messages to; null for a delete. */
   target: string | null;
+  /** A delete by filter's trash queue, made on every node the job runs on (trash-queue.ts). */
+  trash: string | null;
 }
 
 /**
@@ -65,6 +68,8 @@ export class MessageJobPlanner {
     const working = job.messageIds ? [chosenHolder(holders, queue, job.node)] : holders;
     chosenHolder(working, queue);
     if (target) await this.readyTarget(working, target, job.quarantine !== undefined);
+    const trash = job.kind === 'delete' && !job.messageIds ? trashQueueOf(call.jobId) : null;
+    if (trash) await this.readyTrash(working, trash);
     return {
       job,
       id: call.jobId,
@@ -72,6 +77,7 @@ export class MessageJobPlanner {
       holders: working,
       selector: selectorOf(job),
       target,
+      trash,
     };
   }
 
@@ -130,6 +136,7 @@ export class MessageJobPlanner {
       holders: [from],
       selector: selectorOf(job),
       target: binding,
+      trash: null,
     };
   }
 
@@ -159,6 +166,14 @@ export class MessageJobPlanner {
           OWNER_FAILURES.notFound,
           `queue '${target.slice(0, 200)}', where the messages would go, is not on node ${h.node.name}`,
         );
+    }
+  }
+
+  /** A delete's trash queue on every node the job runs on, before anything is deleted. */
+  private async readyTrash(holders: QueueHolder[], trash: string): Promise<void> {
+    for (const h of holders) {
+      const [answer] = await this.read(h, [createQuarantine(brokerMbean(h.broker), trash)]);
+      if (answer.status !== 200) throw managementRefusal(answer.error, `to make the trash queue '${trash}'`);
     }
   }
 

@@ -28,7 +28,18 @@ export function fakeBroker(
   fail: (operation: string, call: number) => JolokiaResponse | 'throw' | null = () => null,
 ) {
   // `bounce`: the share of each move its consumer rejects at once, dead-lettered back into orders.
-  const state = { depth, moved: 0, calls: 0, consumers: 1, paused: false, bounce: 0, killed: 0 };
+  // `trashed`: moved into a delete's trash queue and not emptied yet; `trashQueues`: made, not dropped.
+  const state = {
+    depth,
+    moved: 0,
+    calls: 0,
+    consumers: 1,
+    paused: false,
+    bounce: 0,
+    killed: 0,
+    trashed: 0,
+    trashQueues: 0,
+  };
   const answer = (r: JolokiaRequest): JolokiaResponse => {
     if (r.type === 'read') {
       if (r.mbean.includes('queue="nowhere"')) return { status: 404, error: 'not found' };
@@ -40,9 +51,8 @@ export function fakeBroker(
         Paused: queue === 'orders' ? false : state.paused,
         MessagesKilled: queue === 'orders' ? 0 : state.killed,
       };
-      return r.attribute === 'MessageCount'
-        ? { status: 200, value: state.depth }
-        : { status: 200, value: { [`mbean:${queue}`]: attributes } };
+      if (r.attribute !== 'MessageCount') return { status: 200, value: { [`mbean:${queue}`]: attributes } };
+      return { status: 200, value: queue.startsWith('studio.trash.') ? state.trashed : state.depth };
     }
     const failed = fail(r.operation, state.calls);
     if (failed === 'throw') throw new Error('socket hang up');
@@ -55,17 +65,28 @@ export function fakeBroker(
         return { status: 200, value: Math.min(state.depth, 200) };
       case 'moveMessages(int,java.lang.String,java.lang.String,boolean,int)': {
         const n = Math.min(count, state.depth);
+        if (String(r.arguments[2]).startsWith('studio.trash.')) {
+          state.depth -= n;
+          state.trashed += n;
+          return { status: 200, value: n };
+        }
         const back = Math.round(n * state.bounce);
         state.depth += back - n;
         state.moved += n - back;
         state.killed += back;
         return { status: 200, value: n };
       }
-      case 'removeMessages(int,java.lang.String)': {
-        const n = state.depth;
-        state.depth = 0;
+      case 'createQueue(java.lang.String,boolean)':
+        state.trashQueues++;
+        return { status: 200, value: null };
+      case 'removeAllMessages()': {
+        const n = state.trashed;
+        state.trashed = 0;
         return { status: 200, value: n };
       }
+      case 'destroyQueue(java.lang.String,boolean,boolean)':
+        state.trashQueues--;
+        return { status: 200, value: null };
       case 'removeMessage(long)':
         return { status: 200, value: first !== '404' };
       default:

@@ -55,7 +55,7 @@ describe('MessageJobs', () => {
     );
   });
 
-  it('counts chosen messages the broker could not reach, and deletes by filter in one call', async () => {
+  it('counts chosen messages the broker could not reach', async () => {
     const chosen = await run(fakeBroker(10), {
       kind: 'delete',
       to: undefined,
@@ -63,13 +63,36 @@ describe('MessageJobs', () => {
       node: 'a',
     });
     expect(chosen.ended.nodes[0]).toEqual(expect.objectContaining({ processed: 2, notReached: 1 }));
+  });
 
-    const filtered = await run(fakeBroker(900), { kind: 'delete', to: undefined, filter: "x = 'y'" });
+  it('deletes by filter in batches through a trash queue it empties each time and drops at the end', async () => {
+    const broker = fakeBroker(900);
+    const filtered = await run(broker, { kind: 'delete', to: undefined, filter: "x = 'y'" });
     expect(filtered.started).toEqual(
-      expect.objectContaining({ cancellable: false, planned: { count: 200, atLeast: true } }),
+      expect.objectContaining({ cancellable: true, planned: { count: 200, atLeast: true } }),
     );
     expect(filtered.ended).toEqual(expect.objectContaining({ status: 'done', processed: 900 }));
-    expect(filtered.ended.nodes[0].batches).toBe(1);
+    expect(filtered.ended.nodes[0].batches).toBe(10);
+    expect(broker.state).toEqual(expect.objectContaining({ depth: 0, trashed: 0, trashQueues: 0 }));
+
+    const cancelled = fakeBroker(900);
+    expect((await run(cancelled, { kind: 'delete', to: undefined }, 2)).ended).toEqual(
+      expect.objectContaining({ status: 'cancelled', processed: 200 }),
+    );
+    expect(cancelled.state).toEqual(expect.objectContaining({ depth: 700, trashQueues: 0 }));
+  });
+
+  it('leaves a batch it could not empty in the trash queue, and says so', async () => {
+    const broker = fakeBroker(250, (op, n) =>
+      op === 'removeAllMessages()' && n >= 4 ? { status: 500, error: 'AMQ229000: no' } : null,
+    );
+    const { ended } = await run(broker, { kind: 'delete', to: undefined });
+    expect(ended.status).toBe('failed');
+    expect(ended.processed).toBe(100);
+    expect(ended.error).toMatch(
+      /the last 100 matching messages were moved to studio\.trash\..*, and wait there/,
+    );
+    expect(broker.state).toEqual(expect.objectContaining({ trashed: 100, trashQueues: 1 }));
   });
 
   it('refuses a target that is nowhere, or the queue itself, before anything is recorded', async () => {

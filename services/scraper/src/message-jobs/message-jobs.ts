@@ -14,10 +14,10 @@ import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { type QueueHolder } from '../broker-actions/queue-holders';
 import { chosenBatches, filteredBatches } from './message-job-batches';
 import { MessageJobPlanner, sumOf, type Plan } from './message-job-planner';
-import { inBatches } from './message-job-calls';
 import { JobPace } from './job-pace';
 import { DestinationWatch, StartGate } from './start-gate';
 import { ReturnsWindow } from './returns-window';
+import { dropEmptyTrash } from './trash-queue';
 import { interrupted, sleep, stopOf, type Stop } from './job-stops';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
@@ -154,7 +154,8 @@ export class MessageJobs {
         returned: 0,
         error: null,
       })),
-      cancellable: inBatches(plan.job),
+      // Every job runs in batches now, a delete by filter too (trash-queue.ts).
+      cancellable: true,
       requestedBy: call.requestedBy,
     });
     this.deps.signal(call.clusterId);
@@ -192,6 +193,10 @@ export class MessageJobs {
     } finally {
       this.lastSignal.delete(plan.id);
     }
+    if (plan.trash)
+      await dropEmptyTrash(plan.holders, plan.trash, this.read, (holder) =>
+        this.deps.log.warn(`message job ${plan.id}: trash queue ${plan.trash} stays on ${holder.node.name}`),
+      );
     await this.deps.store.finish(plan.id, {
       status: stop?.status ?? 'done',
       nodes,

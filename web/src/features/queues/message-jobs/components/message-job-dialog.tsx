@@ -79,9 +79,9 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
   const { kind } = selection;
   const chosen = selection.messageIds?.length;
   const toNode = selection.toNode;
-  // A rate wherever the broker works in batches; a start gate where one queue receives the messages.
-  const paced =
-    !toNode && (kind === 'move' || kind === 'retry' || (kind === 'delete' && chosen !== undefined));
+  // A rate for every job but a move to another node (the cluster link sets its pace); a start
+  // gate and a return guard where one queue receives the messages.
+  const paced = !toNode;
   const destination = quarantined
     ? null
     : kind === 'move'
@@ -162,11 +162,6 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
               <Text size="sm" c="dimmed">
                 The broker finds a message by id only while it is in memory: a paged-out one is reported as
                 not reached.
-              </Text>
-            )}
-            {kind === 'delete' && !chosen && (
-              <Text size="sm" c="dimmed">
-                The broker deletes by filter in one call: once started it cannot be cancelled.
               </Text>
             )}
           </>
