@@ -158,6 +158,7 @@ async function main(): Promise<void> {
       { id: registered.nodeIds[0], name: node.name, jolokiaUrl: node.jolokiaUrl, amqpUrl: null },
     ],
     brokerName: () => node.name,
+    amqpEndpoint: () => null,
     jolokiaTarget: () => target,
   };
   const lanes = new BrokerLanes();

@@ -638,10 +638,12 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .getByText('{"order": 42}')
       .waitFor({ timeout: 30_000 });
 
-    // Bytes go in as base64 and read back as bytes: hex in the table, hex or base64 in the drawer.
+    // Bytes go in as base64 and read back as bytes: hex in the table, hex or base64 in the drawer;
+    // typed properties make it go over AMQP, and they read back typed.
     await page.getByRole('button', { name: 'Send message…' }).click();
     await send.getByText('Bytes (Base64)').click();
     await send.getByRole('textbox', { name: 'Body' }).fill('//4AQQ==');
+    await send.getByRole('textbox', { name: 'Headers' }).fill('attempt:int=3\nurgent:boolean=true');
     await send.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('button', { name: 'Read again' }).click();
     const row = page.getByRole('table', { name: 'Messages' }).getByText('bytes: ff fe 00 41');
@@ -649,6 +651,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await row.click();
     const drawer = page.getByTestId('message-drawer');
     await drawer.getByTestId('message-body').getByText('00000000  ff fe 00 41').waitFor();
+    await drawer.getByText('"applicationProperties.attempt": 3', { exact: false }).waitFor();
+    await drawer.getByText('"applicationProperties.urgent": true', { exact: false }).waitFor();
     await screenshot(page, '15-queue-message-bytes');
     await drawer.getByText('Base64', { exact: true }).click();
     await drawer.getByTestId('message-body').getByText('//4AQQ==').waitFor();

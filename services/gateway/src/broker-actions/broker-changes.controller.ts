@@ -165,12 +165,16 @@ export class BrokerChangesController {
       bodyBytes: Buffer.byteLength(message.body),
       bodyEncoding: message.bodyEncoding,
       headers: Object.keys(message.headers),
+      // Names and types only: a value may be what the masking rules hide in a body.
+      properties: message.properties.map((p) => `${p.name}:${p.type}`),
+      ...(message.routingType ? { routingType: message.routingType } : {}),
       durable: message.durable,
       ...(message.node ? { node: message.node } : {}),
     };
     return this.change(id, key, note, Object.values(to)[0], change, described, {
       body: message.body,
       headers: message.headers,
+      properties: message.properties,
     });
   }
 

@@ -1,5 +1,5 @@
 import { BrokerChangeResultSchema, QueueMessagesPageSchema } from '@artemis-studio/contracts';
-import { errorOf, type ApiSession } from '@artemis-studio/testing';
+import { errorOf, queueMbean, type ApiSession } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { BrokerActionsStack } from './broker-actions-stack.fixture';
 
@@ -84,6 +84,76 @@ describe('making queues and addresses, and sending a message, on a real broker',
     );
   });
 
+  it('sends typed properties over AMQP, as an application would, and they arrive typed', async () => {
+    const queue = `actions.typed.${randomUUID().slice(0, 8)}`;
+    const post = (path: string, body: unknown) =>
+      stack.operator.fetch(`${stack.base()}/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify(body),
+      });
+    expect((await post('queues', { name: queue })).status).toBe(200);
+    const sent = await post(`queues/${queue}/messages`, {
+      body: '{"order":1}',
+      headers: { source: 'studio' },
+      properties: [
+        { name: 'attempt', type: 'int', value: '3' },
+        { name: 'orderId', type: 'long', value: '9007199254740993' },
+        { name: 'amount', type: 'double', value: '12.5' },
+        { name: 'urgent', type: 'boolean', value: 'true' },
+      ],
+    });
+    expect(sent.status).toBe(200);
+    const [raw] = (
+      (await stack.jolokia({
+        type: 'exec',
+        mbean: queueMbean(stack.broker, queue),
+        operation: 'browse()',
+        arguments: [],
+      })) as { value: Record<string, Record<string, unknown> | null>[] }
+    ).value;
+    // As the broker types them (an AMQP message's, named as its application properties).
+    expect(raw.IntProperties).toEqual({ 'applicationProperties.attempt': 3 });
+    expect(Object.keys(raw.LongProperties ?? {})).toContain('applicationProperties.orderId');
+    expect(raw.DoubleProperties).toEqual({ 'applicationProperties.amount': 12.5 });
+    expect(raw.BooleanProperties).toEqual({ 'applicationProperties.urgent': true });
+    expect(raw.StringProperties).toEqual(
+      expect.objectContaining({ 'applicationProperties.source': 'studio' }),
+    );
+    // A long beyond JavaScript's 2^53 arrives whole: the broker's own filter tells the two apart.
+    const mbean = queueMbean(stack.broker, queue);
+    const matching = async (filter: string) =>
+      (
+        (await stack.jolokia({
+          type: 'exec',
+          mbean,
+          operation: 'countMessages(java.lang.String)',
+          arguments: [filter],
+        })) as { value: number }
+      ).value;
+    expect(await matching('orderId = 9007199254740993')).toBe(1);
+    expect(await matching('orderId = 9007199254740992')).toBe(0);
+    // The audit names the properties and their types, never their values.
+    const [row] = await stack.audited('message.send', queue);
+    expect(row.detail).toEqual(
+      expect.objectContaining({
+        properties: ['attempt:int', 'orderId:long', 'amount:double', 'urgent:boolean'],
+      }),
+    );
+
+    // A bad value is a 400 that says which, and a routing type for a queue is refused.
+    const bad = await post(`queues/${queue}/messages`, {
+      body: 'x',
+      properties: [{ name: 'attempt', type: 'int', value: 'three' }],
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain('attempt: an int is a whole number');
+    expect(
+      await errorOf(await post(`queues/${queue}/messages`, { body: 'x', routingType: 'MULTICAST' })),
+    ).toEqual(expect.objectContaining({ status: 400 }));
+    expect((await stack.onBroker(queue))?.MessageCount).toBe(1);
+  });
+
   it('creates and deletes an address for an administrator only, and keeps bound queues unless told', async () => {
     const address = `actions.address.${randomUUID().slice(0, 8)}`;
     const request = (as: ApiSession, method: string, path: string, body?: unknown) =>
@@ -145,5 +215,49 @@ describe('making queues and addresses, and sending a message, on a real broker',
       attribute: 'RoutingTypes',
     });
     expect(gone.status).toBe(404);
+  });
+
+  it('sends to an address with both routing types to its anycast or its multicast queues only, when asked', async () => {
+    const address = `actions.routed.${randomUUID().slice(0, 8)}`;
+    const post = (as: ApiSession, path: string, body: unknown) =>
+      as.fetch(`${stack.base()}/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify(body),
+      });
+    const made = await post(stack.admin, 'addresses', {
+      name: address,
+      routingTypes: ['ANYCAST', 'MULTICAST'],
+    });
+    expect(made.status === 200 ? 200 : await made.text()).toBe(200);
+    for (const routingType of ['ANYCAST', 'MULTICAST']) {
+      const queue = await post(stack.operator, 'queues', {
+        name: `${address}.${routingType}`,
+        address,
+        routingType,
+      });
+      expect(queue.status === 200 ? 200 : await queue.text()).toBe(200);
+    }
+    const depth = async (routingType: string) =>
+      (
+        await stack.jolokia({
+          type: 'read',
+          mbean: queueMbean(stack.broker, `${address}.${routingType}`, address).replace(
+            'routing-type="anycast"',
+            `routing-type="${routingType.toLowerCase()}"`,
+          ),
+          attribute: 'MessageCount',
+        })
+      ).value;
+    expect(
+      (await post(stack.operator, `addresses/${address}/messages`, { body: 'm', routingType: 'MULTICAST' }))
+        .status,
+    ).toBe(200);
+    expect([await depth('ANYCAST'), await depth('MULTICAST')]).toEqual([0, 1]);
+    expect(
+      (await post(stack.operator, `addresses/${address}/messages`, { body: 'a', routingType: 'ANYCAST' }))
+        .status,
+    ).toBe(200);
+    expect([await depth('ANYCAST'), await depth('MULTICAST')]).toEqual([1, 1]);
   });
 });

@@ -1,6 +1,7 @@
 import { RpcError } from '@artemis-studio/bus';
 import {
   OWNER_FAILURES,
+  sentOverAmqp,
   type BrokerChange,
   type BrokerChangeCall,
   type BrokerChangeResult,
@@ -13,6 +14,9 @@ import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import { absentResult, findQueue, parseFound, refusedResult, unreachedResult } from './queue-action-calls';
 import { onNodeInLane, refuseWhenNothingHappened, type ActionJolokia } from './queue-actions';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
+import { amqpMessageOf, sendOverAmqp } from './amqp-send';
+
+type Send = Extract<BrokerChange, { kind: 'send' | 'send-to-address' }>;
 
 /** The broker operation that makes the change on one node (a send is on its queue's or address's MBean). */
 function changeCall(broker: string, change: BrokerChange, sendMbean?: string): JolokiaRequest {
@@ -124,8 +128,13 @@ export class BrokerChanges {
   private async send(
     cluster: ClusterNodes,
     nodes: ClusterTargetNode[],
-    change: Extract<BrokerChange, { kind: 'send' | 'send-to-address' }>,
+    change: Send,
   ): Promise<NodeActionResult> {
+    if (change.kind === 'send' && change.message.routingType)
+      throw new RpcError(
+        OWNER_FAILURES.invalid,
+        "a queue has its routing type: give 'routingType' when sending to an address",
+      );
     const candidates = change.message.node ? nodes.filter((n) => n.name === change.message.node) : nodes;
     for (const node of candidates) {
       const broker = cluster.brokerName(node.id);
@@ -135,6 +144,11 @@ export class BrokerChanges {
         .run(target.nodeKey, async () => {
           const found = await this.sendTo(target, broker, change);
           if (!found) return null;
+          if (sentOverAmqp(change.message))
+            return {
+              ...(await this.overAmqp(cluster, node, change, found.address)),
+              depthBefore: found.depth,
+            };
           const [answer] = await this.jolokia.bulk(
             target,
             [changeCall(broker, change, found.mbean)],
@@ -152,12 +166,40 @@ export class BrokerChanges {
     );
   }
 
+  /**
+   * A send management cannot make (typed properties, a routing type), made over AMQP as an
+   * application would: to the queue by its fully qualified name, or to the address (the message
+   * itself carrying the routing type, amqp-send.ts).
+   */
+  private async overAmqp(
+    cluster: ClusterNodes,
+    node: ClusterTargetNode,
+    change: Send,
+    address: string | null,
+  ): Promise<NodeActionResult> {
+    const endpoint = cluster.amqpEndpoint(node);
+    if (!endpoint)
+      return refusedResult(
+        node.name,
+        `typed properties and a routing type are sent over AMQP, and the cluster gives ${node.name} no AMQP URL: add one, or send String headers only`,
+      );
+    const to = {
+      address: change.kind === 'send' ? `${address ?? change.queue}::${change.queue}` : change.address,
+    };
+    try {
+      await sendOverAmqp(endpoint, to, amqpMessageOf(change.message));
+      return { ...absentResult(node.name), outcome: 'done', messages: 1 };
+    } catch (err) {
+      return refusedResult(node.name, `the AMQP send was refused: ${(err as Error).message}`);
+    }
+  }
+
   /** The MBean a send is made on, when the node has the queue (or the address); null when not. */
   private async sendTo(
     target: JolokiaTarget,
     broker: string,
-    change: Extract<BrokerChange, { kind: 'send' | 'send-to-address' }>,
-  ): Promise<{ mbean: string; depth: number | null } | null> {
+    change: Send,
+  ): Promise<{ mbean: string; address: string | null; depth: number | null } | null> {
     if (change.kind === 'send') {
       const [lookup] = await this.jolokia.bulk(target, [findQueue(broker, change.queue)], MANAGEMENT_CALL);
       return parseFound(lookup);
@@ -170,6 +212,6 @@ export class BrokerChanges {
     );
     if (lookup.status === 404) return null;
     if (lookup.status !== 200) throw new Error(lookup.error ?? `address lookup failed (${lookup.status})`);
-    return { mbean, depth: null };
+    return { mbean, address: change.address, depth: null };
   }
 }

@@ -13,6 +13,7 @@ const cluster = (nodes = ['a']): ClusterNodes => ({
   target: { id: 'c' },
   liveNodes: () => nodes.map((name) => ({ id: name, name, jolokiaUrl: `http://${name}`, amqpUrl: null })),
   brokerName: (id) => id,
+  amqpEndpoint: () => null,
   jolokiaTarget: (node) => ({ nodeKey: node.id, jolokiaUrl: node.jolokiaUrl, origin: 'http://x' }),
 });
 

@@ -80,6 +80,7 @@ describe('QueueBrowser', () => {
     target: { id: 'c' },
     liveNodes: () => [{ id: 'a', name: 'a', jolokiaUrl: 'http://a', amqpUrl: null }],
     brokerName: () => 'a',
+    amqpEndpoint: () => null,
     jolokiaTarget: (node) => ({ nodeKey: node.id, jolokiaUrl: node.jolokiaUrl, origin: 'http://x' }),
   };
   const found = { status: 200, value: { 'mbean:orders': { MessageCount: 3, Address: 'orders' } } };

@@ -1,5 +1,12 @@
+import type { Credential } from '@artemis-studio/contracts';
 import type { ClusterTarget, ClusterTargetNode } from '@artemis-studio/db';
 import { defaultOrigin, type JolokiaTarget } from '../jolokia/jolokia-client';
+
+/** Where an AMQP send goes: the node's AMQP URL, and the credential the cluster gives for it. */
+export interface AmqpEndpoint {
+  url: string;
+  credential: Credential | undefined;
+}
 
 /** What a part that calls the brokers needs of a cluster: its live nodes as tier A last saw them. */
 export interface ClusterNodes {
@@ -8,6 +15,8 @@ export interface ClusterNodes {
   /** The broker name (MBean key) tier A last read from a node. */
   brokerName(nodeId: string): string | null;
   jolokiaTarget(node: ClusterTargetNode): JolokiaTarget;
+  /** Where an application would send to the node over AMQP; null when the cluster gives no AMQP URL. */
+  amqpEndpoint(node: ClusterTargetNode): AmqpEndpoint | null;
 }
 
 /** One node as a tier-A tick left it. */
@@ -51,5 +60,11 @@ export class OwnedCluster implements ClusterNodes {
       origin: this.target.jolokiaOrigin ?? defaultOrigin(node.jolokiaUrl),
       auth: this.target.credentials.JOLOKIA,
     };
+  }
+
+  amqpEndpoint(node: ClusterTargetNode): AmqpEndpoint | null {
+    // As the notifier connects: the AMQP credential, or the Jolokia one where the cluster gives one only.
+    const credential = this.target.credentials.AMQP ?? this.target.credentials.JOLOKIA;
+    return node.amqpUrl ? { url: node.amqpUrl, credential } : null;
   }
 }

@@ -10,6 +10,7 @@ const cluster: ClusterNodes = {
   target: { id: 'c' },
   liveNodes: () => [node('one'), node('two')],
   brokerName: (id) => id,
+  amqpEndpoint: () => null,
   jolokiaTarget: (n) => ({ nodeKey: n.id, jolokiaUrl: n.jolokiaUrl, origin: 'http://x' }),
 };
 

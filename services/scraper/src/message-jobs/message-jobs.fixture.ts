@@ -16,6 +16,7 @@ export const cluster: ClusterNodes = {
   target: { id: 'c' },
   liveNodes: () => [{ id: 'a', name: 'a', jolokiaUrl: 'http://a', amqpUrl: null }],
   brokerName: () => 'a',
+  amqpEndpoint: () => null,
   jolokiaTarget: (node) => ({ nodeKey: node.id, jolokiaUrl: node.jolokiaUrl, origin: 'http://x' }),
 };
 

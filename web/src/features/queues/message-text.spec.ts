@@ -53,7 +53,18 @@ describe('what the messages card says', () => {
   });
 
   it('reads headers as name=value lines, and says which line is not one', () => {
-    expect(parseHeaders('kind=order\n\ntrace = a=b')).toEqual({ headers: { kind: 'order', trace: ' a=b' } });
+    expect(parseHeaders('kind=order\n\ntrace = a=b')).toEqual({
+      headers: { kind: 'order', trace: ' a=b' },
+      properties: [],
+    });
+    expect(parseHeaders('attempt:int=3\norderId:long = 9007199254740993\nurn:isbn=x')).toEqual({
+      headers: { 'urn:isbn': 'x' },
+      properties: [
+        { name: 'attempt', type: 'int', value: '3' },
+        { name: 'orderId', type: 'long', value: '9007199254740993' },
+      ],
+    });
+    expect(parseHeaders('urgent:boolean=yes')).toEqual({ error: 'line 1: a boolean is true or false' });
     expect(parseHeaders('kind=order\nno equals')).toEqual({ error: 'line 2 is not name=value' });
   });
 

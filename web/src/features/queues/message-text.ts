@@ -1,4 +1,10 @@
-import type { BrowsedMessage, QueueMessagesPage } from '@artemis-studio/contracts';
+import {
+  propertyValueProblem,
+  type BrowsedMessage,
+  type PropertyType,
+  type QueueMessagesPage,
+  type TypedProperty,
+} from '@artemis-studio/contracts';
 import { formatNumber } from '../../lib/ui/format';
 
 /** One line of a message's body for the table: its start, and whether there is more. */
@@ -42,16 +48,32 @@ export function matchedText(
   return `at least ${formatNumber(matched.count)} match (${why})`;
 }
 
-/** "name=value" lines as headers, or what is wrong with the first line that is not one. */
-export function parseHeaders(text: string): { headers: Record<string, string> } | { error: string } {
+/**
+ * "name=value" lines as String headers, and "name:long=42" (`:int`, `:double`, `:boolean`,
+ * `:string`) as typed properties; or what is wrong with the first line that is neither.
+ */
+export function parseHeaders(
+  text: string,
+): { headers: Record<string, string>; properties: TypedProperty[] } | { error: string } {
   const headers: Record<string, string> = {};
+  const properties: TypedProperty[] = [];
   for (const [i, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
     const at = line.indexOf('=');
     if (at < 1) return { error: `line ${i + 1} is not name=value` };
-    headers[line.slice(0, at).trim()] = line.slice(at + 1);
+    const left = line.slice(0, at).trim();
+    const value = line.slice(at + 1);
+    const typed = /^(.+):(string|long|int|double|boolean)$/.exec(left);
+    if (!typed) {
+      headers[left] = value;
+      continue;
+    }
+    const [, name, type] = typed as unknown as [string, string, PropertyType];
+    const problem = propertyValueProblem(type, value.trim());
+    if (problem) return { error: `line ${i + 1}: ${problem}` };
+    properties.push({ name: name.trim(), type, value: value.trim() });
   }
-  return { headers };
+  return { headers, properties };
 }
 
 /** The bytes of a base64 body. */

@@ -86,12 +86,20 @@ export function SendMessageButton({
   const [encoding, setEncoding] = useState<'text' | 'base64'>('text');
   const [headers, setHeaders] = useState('');
   const [durable, setDurable] = useState(true);
+  const [routing, setRouting] = useState<'as-bound' | 'ANYCAST' | 'MULTICAST'>('as-bound');
   const parsed = parseHeaders(headers);
   const submit = async (idempotencyKey: string) => {
     if (!('headers' in parsed)) return;
     const result = await send.mutateAsync({
       idempotencyKey,
-      message: { body, bodyEncoding: encoding, headers: parsed.headers, durable },
+      message: {
+        body,
+        bodyEncoding: encoding,
+        headers: parsed.headers,
+        properties: parsed.properties,
+        durable,
+        ...(toAddress && routing !== 'as-bound' ? { routingType: routing } : {}),
+      },
       ...(toAddress && address !== undefined ? { address } : {}),
     });
     showOutcome(`Sent to ${result.target} on ${result.nodes[0]?.node}`, result.nodes, 'sent');
@@ -118,6 +126,18 @@ export function SendMessageButton({
           onChange={(v) => setToAddress(v === 'address')}
         />
       )}
+      {toAddress && (
+        <SegmentedControl
+          aria-label="Routing type"
+          value={routing}
+          data={[
+            { value: 'as-bound', label: 'Every queue bound' },
+            { value: 'ANYCAST', label: 'Anycast queues only' },
+            { value: 'MULTICAST', label: 'Multicast queues only' },
+          ]}
+          onChange={(v) => setRouting(v as typeof routing)}
+        />
+      )}
       <SegmentedControl
         aria-label="Body encoding"
         value={encoding}
@@ -137,7 +157,7 @@ export function SendMessageButton({
       />
       <Textarea
         label="Headers"
-        description="One name=value a line; each becomes a String property"
+        description="One name=value a line, a String property; name:long=42 (or :int, :double, :boolean) a typed one, sent over AMQP as an application would"
         autosize
         minRows={2}
         value={headers}
