@@ -638,6 +638,28 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .getByText('{"order": 42}')
       .waitFor({ timeout: 30_000 });
 
+    // Fixed and sent again from the drawer: the draft is the message as it is, and the original
+    // goes once the new one is accepted.
+    const table = page.getByRole('table', { name: 'Messages' });
+    await table.getByText('{"order": 42}').click();
+    await page.getByTestId('message-drawer').getByRole('button', { name: 'Edit and resend…' }).click();
+    const resend = page.getByRole('form', { name: /^Edit and resend message / });
+    expect(await resend.getByRole('textbox', { name: 'Headers' }).inputValue()).toContain('kind=order');
+    await resend.getByRole('textbox', { name: 'Body' }).fill('{"order": 43}');
+    await resend.getByLabel(/^Remove the original/).check();
+    await screenshot(page, '15-queue-message-resend');
+    await resend.getByRole('button', { name: 'Send' }).click();
+    await resend.waitFor({ state: 'detached', timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    await table.getByText('{"order": 43}').waitFor({ timeout: 30_000 });
+    await waitFor(
+      'the original to be removed',
+      async () => (await table.getByText('{"order": 42}').count()) === 0,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+
     // Bytes go in as base64 and read back as bytes: hex in the table, hex or base64 in the drawer;
     // typed properties make it go over AMQP, and they read back typed.
     await page.getByRole('button', { name: 'Send message…' }).click();

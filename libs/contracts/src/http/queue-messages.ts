@@ -21,6 +21,19 @@ const PropertyValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const MESSAGE_TYPES = ['default', 'object', 'text', 'bytes', 'map', 'stream', 'unknown'] as const;
 
+/** The Java type the broker keeps a property as (the map `browse` lists it in). */
+export const BROWSED_PROPERTY_TYPES = [
+  'string',
+  'long',
+  'int',
+  'short',
+  'byte',
+  'boolean',
+  'double',
+  'float',
+] as const;
+export type BrowsedPropertyType = (typeof BROWSED_PROPERTY_TYPES)[number];
+
 export const BrowsedMessageSchema = z.object({
   /** The broker's id on this node: a move or a retry gives the message a new one. */
   messageId: z.string(),
@@ -38,6 +51,8 @@ export const BrowsedMessageSchema = z.object({
   expiration: Instant.nullable(),
   /** Every property as the broker typed it, names as the broker gives them (`applicationProperties.x`). */
   properties: z.record(z.string(), PropertyValue),
+  /** Each property's type on the broker, so a resend can keep it (absent from older answers). */
+  propertyTypes: z.record(z.string(), z.enum(BROWSED_PROPERTY_TYPES)).default({}),
   body: z.object({
     /** The body as the broker shows it (as `encoding` says); null when it shows none. */
     preview: z.string().nullable(),

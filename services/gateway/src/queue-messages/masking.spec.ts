@@ -19,6 +19,11 @@ const message = (
   timestamp: null,
   expiration: null,
   properties: { 'applicationProperties.email': 'a@b.c', 'applicationProperties.n': 3, JMSType: 'order' },
+  propertyTypes: {
+    'applicationProperties.email': 'string',
+    'applicationProperties.n': 'int',
+    JMSType: 'string',
+  },
   body: { preview, encoding, truncated, omitted: null, masked: null },
 });
 
@@ -32,6 +37,8 @@ describe('masking a browsed message', () => {
       'applicationProperties.n': 3,
       JMSType: 'order',
     });
+    // Its type is dropped with its value: nothing downstream takes *** for the broker's value.
+    expect(masked.propertyTypes).toEqual({ 'applicationProperties.n': 'int', JMSType: 'string' });
     expect(
       maskMessage(message(null), rules(['applicationProperties.n'], [])).properties[
         'applicationProperties.n'

@@ -53,8 +53,12 @@ export function maskMessage(message: BrowsedMessage, rules: MaskingRules): Brows
       propertyMasked(name, rules) ? MASK : value,
     ]),
   );
+  // A masked property has no type: its value is not the broker's, and a resend must not send it.
+  const propertyTypes = Object.fromEntries(
+    Object.entries(message.propertyTypes).filter(([name]) => !propertyMasked(name, rules)),
+  );
   const { preview, encoding } = message.body;
-  if (rules.bodyPaths.length === 0 || preview === null) return { ...message, properties };
+  if (rules.bodyPaths.length === 0 || preview === null) return { ...message, properties, propertyTypes };
   // A bytes body is masked as the JSON its bytes spell, when they spell one.
   const asText = (p: string) => (encoding === 'base64' ? Buffer.from(p, 'base64').toString('utf8') : p);
   const asSent = (text: string) =>
@@ -66,11 +70,17 @@ export function maskMessage(message: BrowsedMessage, rules: MaskingRules): Brows
     parsed = undefined;
   }
   if (parsed === undefined || parsed === null || typeof parsed !== 'object')
-    return { ...message, properties, body: { ...message.body, preview: null, masked: 'withheld' } };
+    return {
+      ...message,
+      properties,
+      propertyTypes,
+      body: { ...message.body, preview: null, masked: 'withheld' },
+    };
   const masked = rules.bodyPaths.reduce((sum, path) => sum + maskAt(parsed, pathSegments(path)), 0);
   return {
     ...message,
     properties,
+    propertyTypes,
     body: {
       ...message.body,
       preview: asSent(JSON.stringify(parsed)),

@@ -3,6 +3,7 @@ import {
   MESSAGE_TYPES,
   OWNER_FAILURES,
   type BrowsedMessage,
+  type BrowsedPropertyType,
   type QueueBrowseCall,
   type QueueMessagesPage,
 } from '@artemis-studio/contracts';
@@ -25,16 +26,16 @@ const TYPE_NAMES: Record<number, BrowsedMessage['type']> = {
   6: 'stream',
 };
 
-/** The typed property maps of a browsed message, merged into one. */
-const PROPERTY_MAPS = [
-  'StringProperties',
-  'LongProperties',
-  'IntProperties',
-  'ShortProperties',
-  'ByteProperties',
-  'BooleanProperties',
-  'DoubleProperties',
-  'FloatProperties',
+/** The typed property maps of a browsed message, merged into one, each with its type. */
+const PROPERTY_MAPS: [string, BrowsedPropertyType][] = [
+  ['StringProperties', 'string'],
+  ['LongProperties', 'long'],
+  ['IntProperties', 'int'],
+  ['ShortProperties', 'short'],
+  ['ByteProperties', 'byte'],
+  ['BooleanProperties', 'boolean'],
+  ['DoubleProperties', 'double'],
+  ['FloatProperties', 'float'],
 ];
 
 /** Artemis' `Message.BYTES_TYPE`. */
@@ -52,12 +53,15 @@ export function browsedMessage(
   attributeSizeLimit = DEFAULT_ATTRIBUTE_SIZE_LIMIT,
 ): BrowsedMessage {
   const properties: BrowsedMessage['properties'] = {};
-  for (const map of PROPERTY_MAPS) {
+  const propertyTypes: BrowsedMessage['propertyTypes'] = {};
+  for (const [map, type] of PROPERTY_MAPS) {
     const values = raw[map];
     if (values && typeof values === 'object')
-      for (const [name, value] of Object.entries(values as Record<string, unknown>))
+      for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
         properties[name] =
           typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+        propertyTypes[name] = type;
+      }
   }
   const typeNumber = count(raw.type);
   return {
@@ -77,6 +81,7 @@ export function browsedMessage(
     timestamp: instantOf(raw.timestamp),
     expiration: instantOf(raw.expiration),
     properties,
+    propertyTypes,
     body: browsedBody(raw, typeNumber === BYTES_TYPE, attributeSizeLimit),
   };
 }

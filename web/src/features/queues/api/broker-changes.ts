@@ -36,18 +36,21 @@ export function useSendMessage(clusterId: string, queue: string) {
     mutationFn: ({
       message,
       address,
+      queue: to = queue,
       idempotencyKey,
     }: {
       message: Partial<SendMessageRequest> & { body: string };
       /** Send to this address rather than to the queue alone. */
       address?: string;
+      /** Send to this queue rather than the one the hook is for (a resend elsewhere). */
+      queue?: string;
       idempotencyKey: string;
     }) =>
       sendJson(
         'POST',
         address !== undefined
           ? `/clusters/${clusterId}/addresses/${encodeURIComponent(address)}/messages`
-          : `/clusters/${clusterId}/queues/${encodeURIComponent(queue)}/messages`,
+          : `/clusters/${clusterId}/queues/${encodeURIComponent(to)}/messages`,
         message,
         BrokerChangeResultSchema,
         fetch,

@@ -11,7 +11,7 @@ import {
   Table,
   Text,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatNumber } from '../../../lib/ui/format';
 import { bodyNote, bytesView } from '../message-text';
 
@@ -26,6 +26,7 @@ export function MessageDrawer({
   stepping,
   onStep,
   onClose,
+  actions,
 }: {
   message: BrowsedMessage | null;
   hasPrevious: boolean;
@@ -34,6 +35,8 @@ export function MessageDrawer({
   stepping: boolean;
   onStep(direction: -1 | 1): void;
   onClose(): void;
+  /** What can be done with the message shown (edit and resend). */
+  actions?: (message: BrowsedMessage) => ReactNode;
 }) {
   const note = message ? bodyNote(message) : null;
   const [view, setView] = useState<'hex' | 'text' | 'base64'>('hex');
@@ -47,6 +50,7 @@ export function MessageDrawer({
     >
       {message && (
         <Stack data-testid="message-drawer">
+          {actions && <Group>{actions(message)}</Group>}
           <Group justify="space-between">
             <Group gap="xs">
               <Badge variant="light">{message.type}</Badge>

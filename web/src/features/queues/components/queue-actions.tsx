@@ -7,7 +7,7 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { describeError } from '../../../lib/api-client';
 import { formatNumber } from '../../../lib/ui/format';
 import { useQueueAction, useQueueImpact } from '../api/queue-actions';
-import { SendMessageButton } from './queue-forms';
+import { SendMessageButton } from './send-message-button';
 import { actionRefusal } from '../action-refusal';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { DESTRUCTIVE_WORDS, describeNode, messages, statement, type Destructive } from '../action-text';

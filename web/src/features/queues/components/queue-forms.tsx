@@ -1,7 +1,6 @@
-import { Checkbox, NumberInput, SegmentedControl, Text, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, NumberInput, SegmentedControl, Text, TextInput } from '@mantine/core';
 import { useState, type ComponentProps, type ReactNode } from 'react';
-import { useCreateAddress, useCreateQueue, useDeleteAddress, useSendMessage } from '../api/broker-changes';
-import { parseHeaders } from '../message-text';
+import { useCreateAddress, useCreateQueue, useDeleteAddress } from '../api/broker-changes';
 import { ActionFormButton } from './action-form-button';
 import { showOutcome } from './show-outcome';
 
@@ -64,108 +63,6 @@ export function CreateQueueButton({ clusterId, refusal }: { clusterId: string; r
         onChange={(e) => setPurgeOnNoConsumers(e.currentTarget.checked)}
       />
     </CreateFormButton>
-  );
-}
-
-/** "Send message…": one text or Base64 message to this queue, sent by the broker. */
-export function SendMessageButton({
-  clusterId,
-  queue,
-  address,
-  refusal,
-}: {
-  clusterId: string;
-  queue: string;
-  /** The queue's address, when known: a message may go there instead, to every queue bound to it. */
-  address?: string;
-  refusal: string | null;
-}) {
-  const send = useSendMessage(clusterId, queue);
-  const [toAddress, setToAddress] = useState(false);
-  const [body, setBody] = useState('');
-  const [encoding, setEncoding] = useState<'text' | 'base64'>('text');
-  const [headers, setHeaders] = useState('');
-  const [durable, setDurable] = useState(true);
-  const [routing, setRouting] = useState<'as-bound' | 'ANYCAST' | 'MULTICAST'>('as-bound');
-  const parsed = parseHeaders(headers);
-  const submit = async (idempotencyKey: string) => {
-    if (!('headers' in parsed)) return;
-    const result = await send.mutateAsync({
-      idempotencyKey,
-      message: {
-        body,
-        bodyEncoding: encoding,
-        headers: parsed.headers,
-        properties: parsed.properties,
-        durable,
-        ...(toAddress && routing !== 'as-bound' ? { routingType: routing } : {}),
-      },
-      ...(toAddress && address !== undefined ? { address } : {}),
-    });
-    showOutcome(`Sent to ${result.target} on ${result.nodes[0]?.node}`, result.nodes, 'sent');
-  };
-  return (
-    <ActionFormButton
-      label="Send message…"
-      refusal={refusal}
-      title={`Send a message to ${queue}`}
-      size="lg"
-      submitLabel="Send"
-      canSubmit={!('error' in parsed)}
-      mutation={send}
-      submit={submit}
-    >
-      {address !== undefined && address !== queue && (
-        <SegmentedControl
-          aria-label="Send to"
-          value={toAddress ? 'address' : 'queue'}
-          data={[
-            { value: 'queue', label: `This queue only` },
-            { value: 'address', label: `Its address ${address} (every queue bound to it)` },
-          ]}
-          onChange={(v) => setToAddress(v === 'address')}
-        />
-      )}
-      {toAddress && (
-        <SegmentedControl
-          aria-label="Routing type"
-          value={routing}
-          data={[
-            { value: 'as-bound', label: 'Every queue bound' },
-            { value: 'ANYCAST', label: 'Anycast queues only' },
-            { value: 'MULTICAST', label: 'Multicast queues only' },
-          ]}
-          onChange={(v) => setRouting(v as typeof routing)}
-        />
-      )}
-      <SegmentedControl
-        aria-label="Body encoding"
-        value={encoding}
-        data={[
-          { value: 'text', label: 'Text' },
-          { value: 'base64', label: 'Bytes (Base64)' },
-        ]}
-        onChange={(v) => setEncoding(v as 'text' | 'base64')}
-      />
-      <Textarea
-        label="Body"
-        autosize
-        minRows={4}
-        maxRows={14}
-        value={body}
-        onChange={(e) => setBody(e.currentTarget.value)}
-      />
-      <Textarea
-        label="Headers"
-        description="One name=value a line, a String property; name:long=42 (or :int, :double, :boolean) a typed one, sent over AMQP as an application would"
-        autosize
-        minRows={2}
-        value={headers}
-        error={'error' in parsed ? parsed.error : undefined}
-        onChange={(e) => setHeaders(e.currentTarget.value)}
-      />
-      <Checkbox label="Durable" checked={durable} onChange={(e) => setDurable(e.currentTarget.checked)} />
-    </ActionFormButton>
   );
 }
 

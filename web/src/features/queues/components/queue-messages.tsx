@@ -8,6 +8,7 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { MessageJobDialog, type JobSelection } from '../message-jobs/components/message-job-dialog';
 import { matchedText, previewLine } from '../message-text';
 import { MessageDrawer } from './message-drawer';
+import { ResendAction } from './resend-action';
 import { shownIndex, stepFrom, type DrawerAt } from '../drawer-steps';
 
 const PAGE_SIZE = 25;
@@ -254,6 +255,16 @@ export function QueueMessages({
         stepping={!pageIn}
         onStep={step}
         onClose={() => setOpened(null)}
+        actions={(message) => (
+          <ResendAction
+            key={message.messageId}
+            clusterId={clusterId}
+            queue={queue}
+            node={data?.node}
+            message={message}
+            refusal={actionRefusal}
+          />
+        )}
       />
     </Card>
   );
