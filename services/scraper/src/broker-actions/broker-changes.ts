@@ -190,7 +190,7 @@ export class BrokerChanges {
       await sendOverAmqp(endpoint, to, amqpMessageOf(change.message));
       return { ...absentResult(node.name), outcome: 'done', messages: 1 };
     } catch (err) {
-      return refusedResult(node.name, `the AMQP send was refused: ${(err as Error).message}`);
+      return refusedResult(node.name, `the AMQP send did not go through: ${(err as Error).message}`);
     }
   }
 
