@@ -1,7 +1,7 @@
 import {
+  PROPERTY_TYPES,
   propertyValueProblem,
   type BrowsedMessage,
-  type PropertyType,
   type QueueMessagesPage,
   type TypedProperty,
 } from '@artemis-studio/contracts';
@@ -63,12 +63,13 @@ export function parseHeaders(
     if (at < 1) return { error: `line ${i + 1} is not name=value` };
     const left = line.slice(0, at).trim();
     const value = line.slice(at + 1);
-    const typed = /^(.+):(string|long|int|double|boolean)$/.exec(left);
-    if (!typed) {
+    const colon = left.lastIndexOf(':');
+    const type = PROPERTY_TYPES.find((t) => t === left.slice(colon + 1));
+    if (colon < 1 || type === undefined) {
       headers[left] = value;
       continue;
     }
-    const [, name, type] = typed as unknown as [string, string, PropertyType];
+    const name = left.slice(0, colon);
     const problem = propertyValueProblem(type, value.trim());
     if (problem) return { error: `line ${i + 1}: ${problem}` };
     properties.push({ name: name.trim(), type, value: value.trim() });
