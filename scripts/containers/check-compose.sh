@@ -47,7 +47,10 @@ say "every service healthy $(($(date +%s) - started)) s after compose up"
 ARTEMIS_USER=studio ARTEMIS_PASSWORD=studio node "$root/scripts/containers/live-event.mjs" \
   http://127.0.0.1:8080 "compose pair" \
   "primary=http://artemis-primary:8161/console/jolokia,amqp://artemis-primary:61616" \
-  "backup=http://artemis-backup:8161/console/jolokia,amqp://artemis-backup:61616"
+  "backup=http://artemis-backup:8161/console/jolokia,amqp://artemis-backup:61616" || {
+  dump_logs $(compose ps -q scraper notifier event-store gateway-1 gateway-2)
+  die "no broker event reached the console through the compose services"
+}
 
 # stop_grace_period: the notifier's stop (its handover's time) within it, not cut at 10 s.
 notifier="$(compose ps -q notifier)"

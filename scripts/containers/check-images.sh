@@ -52,8 +52,12 @@ for service in event-store scraper notifier gateway; do
 done
 say "all four ready and healthy, PID 1 as uid 1000 on a read-only root"
 
-node "$root/scripts/containers/live-event.mjs" http://127.0.0.1:8080 "test broker (image check)" \
-  "$ARTEMIS_NODE0_NAME=$ARTEMIS_NODE0_JOLOKIA_URL,$ARTEMIS_NODE0_AMQP_URL"
+live_event() {
+  node "$root/scripts/containers/live-event.mjs" http://127.0.0.1:8080 "test broker (image check)" \
+    "$ARTEMIS_NODE0_NAME=$ARTEMIS_NODE0_JOLOKIA_URL,$ARTEMIS_NODE0_AMQP_URL" ||
+    { dump_logs "${containers[@]}"; die "no broker event reached the console through the containers"; }
+}
+live_event
 
 # A second notifier, then SIGTERM to the first: it hands the cluster over and stops in time.
 start "$prefix-notifier-2" notifier 8092
@@ -68,6 +72,5 @@ grep -q "handed cluster .* over: its next owner was observing" <<<"$logs" ||
   { podman logs --tail 30 "$prefix-notifier" >&2; die "the notifier stopped without handing its cluster over"; }
 say "SIGTERM: the notifier handed its cluster over and exited 0 in $took s (grace 30 s)"
 # What the second one now observes still reaches the console.
-node "$root/scripts/containers/live-event.mjs" http://127.0.0.1:8080 "test broker (image check)" \
-  "$ARTEMIS_NODE0_NAME=$ARTEMIS_NODE0_JOLOKIA_URL,$ARTEMIS_NODE0_AMQP_URL"
+live_event
 say "passed"

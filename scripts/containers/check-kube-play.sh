@@ -47,5 +47,8 @@ while read -r deployment port path; do
 done <"$work/probes"
 
 node "$root/scripts/containers/live-event.mjs" http://127.0.0.1:8080 "test broker (kube play)" \
-  "$ARTEMIS_NODE0_NAME=$ARTEMIS_NODE0_JOLOKIA_URL,$ARTEMIS_NODE0_AMQP_URL"
+  "$ARTEMIS_NODE0_NAME=$ARTEMIS_NODE0_JOLOKIA_URL,$ARTEMIS_NODE0_AMQP_URL" || {
+  dump_logs $(podman ps -a --format '{{.Names}}' --filter name=studio- | grep -v infra)
+  die "no broker event reached the console through the pods"
+}
 say "passed"

@@ -44,6 +44,16 @@ wait_ready() { # url container [seconds]
   done
 }
 
+# The last lines of each container's log: what the services said when a check did not see what it
+# waited for (a CI run keeps only the output, and the containers go with the run).
+dump_logs() { # container…
+  local container
+  for container in "$@"; do
+    echo "--- $container (last 40 lines)" >&2
+    podman logs --tail 40 "$container" 2>&1 | sed 's/^/  /' >&2 || true
+  done
+}
+
 # podman schedules HEALTHCHECKs with systemd timers; without systemd (CI) they never run by
 # themselves, so the check runs the image's own HEALTHCHECK as the timer would, until healthy.
 wait_healthy() { # container [seconds]
