@@ -13,6 +13,8 @@ export async function deadLetter(
   work: string,
   count: number,
   dlq = `${work}.DLQ`,
+  /** The application properties of the i-th message, for a filter to pick some of them. */
+  properties: (i: number) => Record<string, string | number> = () => ({}),
 ): Promise<string> {
   await brokerExec(broker, 'addAddressSettings(java.lang.String,java.lang.String)', [
     work,
@@ -29,7 +31,12 @@ export async function deadLetter(
   try {
     const sender = await client.createAwaitableSender({ target: { address: work, capabilities: ['queue'] } });
     // Stamped as a JMS producer stamps every message: the broker's timestamp is its creation time.
-    for (let i = 0; i < count; i++) await sender.send({ body: `poison ${i}`, creation_time: new Date() });
+    for (let i = 0; i < count; i++)
+      await sender.send({
+        body: `poison ${i}`,
+        creation_time: new Date(),
+        application_properties: properties(i),
+      });
     let rejected = 0;
     let allRejected!: () => void;
     const done = new Promise<void>((resolve) => (allRejected = resolve));

@@ -29,6 +29,14 @@ describe('a paced job (a rate, a start gate, a return guard)', () => {
     expect(selectionProblem({ kind: 'delete', filter: 'a = 1', rate: 5 })).toBeNull();
   });
 
+  it('takes a retry by filter, or of everything, each message back to its own queue, at a rate', () => {
+    expect(selectionProblem({ kind: 'retry', filter: "region = 'eu'", rate: 20 })).toBeNull();
+    expect(selectionProblem({ kind: 'retry' })).toBeNull();
+    expect(selectionProblem({ kind: 'retry', filter: 'a = 1', pauseOnReturns: { percent: 10 } })).toContain(
+      "a return guard needs one queue ('origin')",
+    );
+  });
+
   it.each([
     [
       { kind: 'delete' as const, messageIds: ['1'], node: 'a', waitForConsumer: true },

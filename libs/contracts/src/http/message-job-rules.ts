@@ -25,8 +25,6 @@ export function selectionProblem(job: {
     return `${job.kind} needs the queue to send the messages to ('to')`;
   if (job.kind === 'copy' && !job.messageIds)
     return 'the broker copies chosen messages only: choose them (it has no copy by filter)';
-  if (job.kind === 'retry' && !job.messageIds && !job.origin)
-    return "a retry needs chosen messages or a dead-letter group ('origin'); the queue's retry action retries them all";
   if (job.kind !== 'retry' && job.origin) return "'origin' names a dead-letter group to retry";
   if (job.kind === 'retry' && job.to)
     return "a retry sends messages back where they came from: move them to send them elsewhere ('to')";
@@ -52,7 +50,7 @@ function pacingProblem(job: {
   if (job.quarantine) return `a quarantine is meant to have no consumer: give ${watched} to its release`;
   if (job.toNode) return 'a move to another node goes by the cluster link, which the job checks itself';
   if (job.kind === 'retry' && job.origin === undefined)
-    return `chosen messages go back each to its own queue: ${watched} needs one queue ('origin')`;
+    return `the messages go back each to its own queue: ${watched} needs one queue ('origin')`;
   return null;
 }
 

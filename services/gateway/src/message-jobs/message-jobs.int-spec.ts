@@ -3,7 +3,17 @@ import {
   MessageJobImpactSchema,
   QueueMessagesPageSchema,
 } from '@artemis-studio/contracts';
-import { deadLetter, depthOf, drainQueue, errorOf, fillQueue, waitFor } from '@artemis-studio/testing';
+import {
+  brokerExec,
+  deadLetter,
+  depthOf,
+  drainQueue,
+  errorOf,
+  fillQueue,
+  openAmqpClient,
+  waitFor,
+  type BrokerProfile,
+} from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { MessageJobsStack } from './message-jobs-stack.fixture';
 
@@ -187,4 +197,63 @@ describe('message jobs on a real broker', () => {
     expect(await depthOf(stack.broker, dlq)).toBe(0);
     expect(await depthOf(stack.broker, work)).toBe(5);
   }, 120_000);
+
+  it('retries by filter from a dead-letter queue two queues share, each message back to its own, past the browse limit', async () => {
+    const [orders, payments] = [stack.unique('orders'), stack.unique('payments')];
+    const dlq = stack.unique('shared.DLQ');
+    const region = (i: number) => ({ region: i % 2 === 0 ? 'eu' : 'us' });
+    await deadLetter(stack.broker, orders, 250, dlq, region);
+    await deadLetter(stack.broker, payments, 40, dlq, region);
+    // Put there by hand: it has no queue to go back to, and a retry leaves it where it is.
+    await sendTo(stack.broker, dlq, { region: 'eu' });
+    const filter = encodeURIComponent("region = 'eu'");
+
+    const impact = MessageJobImpactSchema.parse(
+      await (
+        await stack.operator.fetch(
+          `${stack.base()}/queues/${dlq}/messages/impact?kind=retry&filter=${filter}`,
+        )
+      ).json(),
+    );
+    // The broker looks at its first 200 messages for a filtered count: a lower bound, said to be one.
+    expect(impact.messages).toEqual({ count: 100, atLeast: true });
+
+    const job = await stack.ended(
+      (
+        await stack.started(
+          await stack.startJob(stack.operator, dlq, 'retry', { filter: "region = 'eu'", batchSize: 32 }),
+        )
+      ).id,
+    );
+    expect(job).toEqual(
+      expect.objectContaining({ status: 'done', processed: 145, target: null, origin: null, error: null }),
+    );
+    expect(await depthOf(stack.broker, orders)).toBe(125);
+    expect(await depthOf(stack.broker, payments)).toBe(20);
+    expect(await depthOf(stack.broker, dlq)).toBe(146);
+
+    // An origin that is gone: refused before anything moves, saying which and how to leave it out.
+    const gone = stack.unique('gone');
+    await deadLetter(stack.broker, gone, 3, dlq);
+    await brokerExec(stack.broker, 'destroyQueue(java.lang.String,boolean,boolean)', [gone, true, true]);
+    const refused = await stack.startJob(stack.operator, dlq, 'retry', {});
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+      `3 matching messages came from queue '${gone}', which is not on node`,
+    );
+    expect(await depthOf(stack.broker, dlq)).toBe(149);
+  }, 180_000);
 });
+
+/** One message sent straight to a queue, with these application properties. */
+async function sendTo(broker: BrokerProfile, queue: string, properties: Record<string, string>) {
+  const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+  try {
+    const sender = await client.createAwaitableSender({
+      target: { address: queue, capabilities: ['queue'] },
+    });
+    await sender.send({ body: 'put here by hand', application_properties: properties });
+  } finally {
+    await client.close();
+  }
+}

@@ -6,7 +6,7 @@ import { findQueue, parseFound } from '../broker-actions/queue-action-calls';
 import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { addressSettings, managementRefusal, settingsLimit } from '../broker-actions/queue-browse';
 import { chosenHolder, queueHolders, readOf } from '../broker-actions/queue-holders';
-import { literal } from './message-job-calls';
+import { groupedCount, literal } from './message-job-calls';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** The key `countMessages(filter, groupBy)` gives messages without the property. */
@@ -63,15 +63,7 @@ export class DeadLetterGroupsReader {
     const [grouped, settings] = await this.lanes.run(target.nodeKey, () =>
       this.jolokia.bulk(
         target,
-        [
-          {
-            type: 'exec',
-            mbean: found.mbean,
-            operation: 'countMessages(java.lang.String,java.lang.String)',
-            arguments: ['', '_AMQ_ORIG_QUEUE'],
-          },
-          addressSettings(broker, found.address ?? call.queue),
-        ],
+        [groupedCount(found.mbean, ''), addressSettings(broker, found.address ?? call.queue)],
         MANAGEMENT_CALL,
       ),
     );

@@ -1,7 +1,8 @@
 import type { StartMessageJobRequest } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import type { QueueHolder } from '../broker-actions/queue-holders';
-import { batchCount, chosenCall, filterBatch } from './message-job-calls';
+import { parseGroups } from './dead-letter-groups';
+import { batchCount, chosenCall, filterBatch, groupedCount, selectorOf } from './message-job-calls';
 import { emptyTrash } from './trash-queue';
 
 /** At most this many chosen messages go to the broker in one call (each scans the queue in memory). */
@@ -85,6 +86,66 @@ export function* chosenBatches(plan: BatchPlan, holder: QueueHolder): Generator<
           notReached: answers.filter((a) => a.status === 200 && a.value !== true).length,
           error: refused ? (refused.error ?? `the broker answered status ${refused.status}`) : null,
           last: at + perCall >= ids.length,
+        };
+      },
+    };
+  }
+}
+
+/**
+ * A retry by filter (or of everything) from a dead-letter or expiry queue, each message back to the
+ * queue it came from. The broker counts the matching messages by origin (`countMessages(filter,
+ * '_AMQ_ORIG_QUEUE')`, within its browse limit); each call then moves a batch of the biggest group
+ * into its queue, as a group's retry does, and asks for the groups again in the same call, until
+ * none is left. Messages without an origin are not matched (the job's selector leaves them out).
+ */
+export function* retriesByOrigin(plan: BatchPlan, holder: QueueHolder): Generator<Batch> {
+  const { batchSize } = plan.job;
+  const regroup = groupedCount(holder.found.mbean, plan.selector);
+  let groups: { origin: string; count: number }[] = [];
+  /** Reads the groups the broker counted; the broker's words when it refused. */
+  const regrouped = (answer: JolokiaResponse): string | null => {
+    try {
+      groups = parseGroups(answer).flatMap((g) => (g.origin === null ? [] : [{ ...g, origin: g.origin }]));
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  yield {
+    requests: [regroup],
+    inFlight: 0,
+    outcome: ([answer]) => {
+      const refused = regrouped(answer);
+      if (refused) return { refused };
+      return { processed: 0, notReached: 0, error: null, last: groups.length === 0 };
+    },
+  };
+  while (groups.length > 0) {
+    const { origin, count: before } = groups[0];
+    const move = filterBatch(
+      holder.found.mbean,
+      plan.job,
+      selectorOf({ filter: plan.selector, origin }),
+      origin,
+    );
+    yield {
+      requests: [move, regroup],
+      inFlight: batchSize,
+      outcome: ([moved, answer]) => {
+        const done = batchCount(moved);
+        if ('error' in done) return { refused: `retrying to ${origin}: ${done.error}` };
+        const refused = regrouped(answer);
+        const stuck =
+          done.processed === 0 && groups.some((g) => g.origin === origin)
+            ? `the broker moved none of the ${before} messages of ${origin} it counted`
+            : null;
+        const error = refused ?? stuck;
+        return {
+          processed: done.processed,
+          notReached: 0,
+          error,
+          last: error !== null || groups.length === 0,
         };
       },
     };

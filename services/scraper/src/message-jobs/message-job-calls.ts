@@ -4,18 +4,36 @@ import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client'
 /** A value in a filter expression: a string literal, quotes doubled as the selector grammar wants. */
 export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
+/** The property the broker records a dead-lettered or expired message's queue in. */
+const ORIGIN_PROPERTY = '_AMQ_ORIG_QUEUE';
+
 /**
  * The filter a job runs with: the operator's, narrowed to a dead-letter group when it retries one
- * (`_AMQ_ORIG_QUEUE`, set by the broker when it dead-letters or expires a message). Empty is every
- * message.
+ * (`_AMQ_ORIG_QUEUE`, set by the broker when it dead-letters or expires a message), or to the
+ * messages that have a queue to go back to when it retries by filter. Empty is every message.
  */
-export function selectorOf(job: Pick<StartMessageJobRequest, 'filter' | 'origin'>): string {
+export function selectorOf(
+  job: Pick<StartMessageJobRequest, 'filter' | 'origin' | 'messageIds' | 'quarantine'> & {
+    kind?: MessageJobKind;
+  },
+): string {
+  const byOrigin = job.kind !== undefined && retriesEachToOrigin({ ...job, kind: job.kind });
   const parts = [
-    ...(job.origin !== undefined ? [`_AMQ_ORIG_QUEUE = ${literal(job.origin)}`] : []),
+    ...(job.origin !== undefined ? [`${ORIGIN_PROPERTY} = ${literal(job.origin)}`] : []),
+    ...(byOrigin ? [`${ORIGIN_PROPERTY} IS NOT NULL`] : []),
     ...(job.filter ? [job.filter] : []),
   ];
   return parts.length > 1 ? parts.map((p) => `(${p})`).join(' AND ') : (parts[0] ?? '');
 }
+
+/**
+ * A retry by filter (or of everything) that is not quarantined: each message goes back to the queue
+ * it came from, group by group (retriesByOrigin), not to one target.
+ */
+export const retriesEachToOrigin = (
+  job: Pick<StartMessageJobRequest, 'kind' | 'origin' | 'messageIds' | 'quarantine'>,
+): boolean =>
+  job.kind === 'retry' && job.origin === undefined && !job.messageIds && job.quarantine === undefined;
 
 /** Where the job's messages go: the quarantine first when asked, else the target or the group's origin. */
 export function targetOf(job: StartMessageJobRequest): string | null {
@@ -84,6 +102,14 @@ export const createQuarantine = (brokerMbean: string, name: string): JolokiaRequ
   mbean: brokerMbean,
   operation: 'createQueue(java.lang.String,boolean)',
   arguments: [JSON.stringify({ name, address: name, 'routing-type': 'ANYCAST', durable: true }), true],
+});
+
+/** `countMessages(filter, '_AMQ_ORIG_QUEUE')`: the matching messages counted by the queue they came from. */
+export const groupedCount = (queueMbean: string, selector: string): JolokiaRequest => ({
+  type: 'exec',
+  mbean: queueMbean,
+  operation: 'countMessages(java.lang.String,java.lang.String)',
+  arguments: [selector, ORIGIN_PROPERTY],
 });
 
 /** `countMessages(filter)` (capped at the browse limit by the broker) or, with no filter, every message. */

@@ -15,9 +15,21 @@ import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 import { addressMbean, brokerMbean, count, text } from '../jolokia/attribute-values';
 import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import type { JolokiaRequest } from '../jolokia/jolokia-client';
-import { countCall, createQuarantine, selectorOf, targetOf } from './message-job-calls';
+import { parseGroups } from './dead-letter-groups';
+import {
+  countCall,
+  createQuarantine,
+  groupedCount,
+  literal,
+  retriesEachToOrigin,
+  selectorOf,
+  targetOf,
+} from './message-job-calls';
 import { pacedBatchSize } from './job-pace';
 import { trashQueueOf } from './trash-queue';
+
+/** How many of a retry by filter's origins are looked up before it starts (as the groups' view does). */
+const ORIGINS_CHECKED = 50;
 
 /** What a job runs with, worked out and checked before it starts. */
 export interface Plan {
@@ -68,6 +80,7 @@ export class MessageJobPlanner {
     const working = job.messageIds ? [chosenHolder(holders, queue, job.node)] : holders;
     chosenHolder(working, queue);
     if (target) await this.readyTarget(working, target, job.quarantine !== undefined);
+    if (retriesEachToOrigin(job)) await this.readyOrigins(working, selectorOf(job));
     const trash = job.kind === 'delete' && !job.messageIds ? trashQueueOf(call.jobId) : null;
     if (trash) await this.readyTrash(working, trash);
     return {
@@ -165,6 +178,34 @@ export class MessageJobPlanner {
         throw new RpcError(
           OWNER_FAILURES.notFound,
           `queue '${target.slice(0, 200)}', where the messages would go, is not on node ${h.node.name}`,
+        );
+    }
+  }
+
+  /**
+   * A retry by filter sends each message back to the queue it came from: each origin the broker
+   * counts among the matching messages must be on the node, or those messages would have nowhere
+   * to go and the job is refused before anything moves. The broker groups within its browse limit:
+   * an origin found past it that is gone fails the job there, with the broker's words.
+   */
+  private async readyOrigins(holders: QueueHolder[], selector: string): Promise<void> {
+    for (const h of holders) {
+      const [grouped] = await this.read(h, [groupedCount(h.found.mbean, selector)]);
+      const groups = parseGroups(grouped)
+        .filter((g) => g.origin !== null)
+        .slice(0, ORIGINS_CHECKED);
+      if (groups.length === 0) continue;
+      const found = await this.read(
+        h,
+        groups.map((g) => findQueue(h.broker, g.origin!)),
+      );
+      const gone = groups.find((_, i) => found[i].status !== 200 || !parseFound(found[i]));
+      if (gone)
+        throw new RpcError(
+          OWNER_FAILURES.notFound,
+          `${gone.count} matching messages came from queue '${gone.origin!.slice(0, 200)}', which is not on ` +
+            `node ${h.node.name}: they would have nowhere to go. Leave them out ` +
+            `(AND _AMQ_ORIG_QUEUE <> ${literal(gone.origin!.slice(0, 200))}) or make the queue first`,
         );
     }
   }

@@ -12,12 +12,13 @@ import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import { isBusy } from '../broker-actions/queue-action-calls';
 import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { type QueueHolder } from '../broker-actions/queue-holders';
-import { chosenBatches, filteredBatches } from './message-job-batches';
+import { chosenBatches, filteredBatches, retriesByOrigin } from './message-job-batches';
 import { MessageJobPlanner, sumOf, type Plan } from './message-job-planner';
 import { JobPace } from './job-pace';
 import { DestinationWatch, StartGate } from './start-gate';
 import { ReturnsWindow } from './returns-window';
 import { dropEmptyTrash } from './trash-queue';
+import { retriesEachToOrigin } from './message-job-calls';
 import { interrupted, sleep, stopOf, type Stop } from './job-stops';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
@@ -209,7 +210,11 @@ export class MessageJobs {
   /** A node's part of the job: its batches in turn, each counted and written before the next. */
   private async onNode(plan: Plan, part: NodePart, stopped: AbortSignal): Promise<Stop | null> {
     const { holder, nodes, i, pace } = part;
-    const batches = plan.job.messageIds ? chosenBatches(plan, holder) : filteredBatches(plan, holder);
+    const batches = plan.job.messageIds
+      ? chosenBatches(plan, holder)
+      : retriesEachToOrigin(plan.job)
+        ? retriesByOrigin(plan, holder)
+        : filteredBatches(plan, holder);
     const watch = await DestinationWatch.of(plan.job, plan.target, holder, this.read);
     if (watch && 'status' in watch) return watch;
     for (const batch of batches) {

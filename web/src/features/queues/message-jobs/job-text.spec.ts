@@ -73,6 +73,19 @@ describe('message job words', () => {
     expect(jobProgress(moved)).toBe('moved 10 of 10 messages to node1');
   });
 
+  it('says a retry by filter sends each message back where it came from', () => {
+    expect(jobStatement('retry', 'shared.DLQ', { filter: "region = 'eu'" })).toBe(
+      "Retry messages matching region = 'eu' from shared.DLQ back where they came from",
+    );
+    const retried = job({
+      target: null,
+      origin: null,
+      planned: { count: 145, atLeast: false },
+      processed: 145,
+    });
+    expect(jobProgress(retried)).toBe('retried 145 of 145 messages back where they came from');
+  });
+
   it('never shows a progress bar past full, nor one without a plan', () => {
     expect(jobPercent(job({ planned: { count: 4000, atLeast: false } }))).toBe(100);
     expect(jobPercent(job())).toBeNull();

@@ -64,7 +64,13 @@ export function jobProgress(job: MessageJob): string {
   const counted = job.planned?.atLeast ? ` (the broker counted ${countText(job.planned)} at the start)` : '';
   const notReached = job.nodes.reduce((sum, n) => sum + n.notReached, 0);
   const missed = notReached ? ` (${formatNumber(notReached)} not reached: paged out of memory or gone)` : '';
-  const to = job.toNode ? ` to ${job.toNode}` : job.target ? ` to ${job.target}` : '';
+  const to = job.toNode
+    ? ` to ${job.toNode}`
+    : job.target
+      ? ` to ${job.target}`
+      : job.kind === 'retry'
+        ? ' back where they came from'
+        : '';
   const back = job.pauseOnReturns ? `; ${formatNumber(job.returned)} came back since` : '';
   return `${KIND_WORDS[job.kind].done} ${formatNumber(job.processed)}${of}${to}${missed}${counted}${back}`;
 }

@@ -33,14 +33,26 @@ export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
     <Card withBorder data-testid="dead-letter-groups">
       <Group justify="space-between" mb="xs">
         <Text fw={600}>Messages by origin</Text>
-        <Button
-          size="xs"
-          variant="default"
-          loading={groups.isFetching}
-          onClick={() => (shown ? void groups.refetch() : setAsked(true))}
-        >
-          {shown ? 'Read again' : 'Group by origin'}
-        </Button>
+        <Group gap="xs">
+          {data?.groups.some((g) => g.originQueue !== null) && (
+            <RefusableButton
+              refusal={refusal}
+              size="xs"
+              variant="light"
+              onClick={() => setSelection({ kind: 'retry' })}
+            >
+              Retry all, each to its queue…
+            </RefusableButton>
+          )}
+          <Button
+            size="xs"
+            variant="default"
+            loading={groups.isFetching}
+            onClick={() => (shown ? void groups.refetch() : setAsked(true))}
+          >
+            {shown ? 'Read again' : 'Group by origin'}
+          </Button>
+        </Group>
       </Group>
       {!shown ? (
         <Text size="sm" c="dimmed">
