@@ -16,7 +16,7 @@ const SCRAPER_LAYERS = [
   ['history'],
   ['polling'],
   ['alerting', 'export', 'cluster-links', 'live-lists', 'broker-actions'],
-  ['message-jobs'],
+  ['message-jobs', 'message-export'],
   ['ownership'],
 ];
 const scraperFolder = (name) => `./services/scraper/src/${name}`;

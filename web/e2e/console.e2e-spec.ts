@@ -20,9 +20,10 @@ import {
   type BrokerProfile,
   type ServiceProcess,
 } from '@artemis-studio/testing';
-import { rpcs } from '@artemis-studio/contracts';
+import { ExportedMessageSchema, rpcs } from '@artemis-studio/contracts';
 import axios from 'axios';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
@@ -679,6 +680,25 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await drawer.getByText('Base64', { exact: true }).click();
     await drawer.getByTestId('message-body').getByText('//4AQQ==').waitFor();
     await page.keyboard.press('Escape');
+
+    // Taken out as NDJSON, as a download: both messages, properties typed, bodies whole.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-messages').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^e2e\.created\..+\.ndjson$/);
+    const lines = (await readFile(await download.path(), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ExportedMessageSchema.parse(JSON.parse(line)));
+    expect(lines.map((m) => m.body.data).sort()).toEqual(['//4AQQ==', '{"order": 43}']);
+    const bytes = lines.find((m) => m.body.encoding === 'base64')!;
+    expect(bytes.properties).toEqual(
+      expect.arrayContaining([
+        { name: 'attempt', type: 'int', value: '3' },
+        { name: 'urgent', type: 'boolean', value: 'true' },
+      ]),
+    );
   }, 90_000);
 
   it('creates an address, then deletes it with its queue only when asked to, from the console', async () => {

@@ -13,6 +13,8 @@ import { FigureExportPart } from './export/figure-export.part';
 import { HistoryModule } from './history/history.module';
 import { LiveListsModule } from './live-lists/live-lists.module';
 import { LiveListsPart } from './live-lists/live-lists.part';
+import { MessageExportModule } from './message-export/message-export.module';
+import { MessageExportPart } from './message-export/message-export.part';
 import { MessageJobsModule } from './message-jobs/message-jobs.module';
 import { MessageJobsPart } from './message-jobs/message-jobs.part';
 import { OwnershipModule } from './ownership/ownership.module';
@@ -43,6 +45,7 @@ import { SCRAPER_CONFIG, loadScraperConfig } from './scraper.config';
         LiveListsModule,
         BrokerActionsModule,
         MessageJobsModule,
+        MessageExportModule,
       ],
       parts: clusterParts([
         PollingPart,
@@ -52,6 +55,7 @@ import { SCRAPER_CONFIG, loadScraperConfig } from './scraper.config';
         LiveListsPart,
         BrokerActionsPart,
         MessageJobsPart,
+        MessageExportPart,
       ]),
     }),
   ],

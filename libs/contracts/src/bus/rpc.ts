@@ -4,6 +4,7 @@ import { BrokerEventSchema, DropReportSchema } from './broker-event';
 import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchema } from '../http/state';
 import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
 import { QueueBrowseCallSchema, QueueMessagesPageSchema } from '../http/queue-messages';
+import { QueueExportCallSchema, QueueExportPartSchema } from '../http/message-export';
 import { BrokerChangeCallSchema, BrokerChangeResultSchema } from '../http/broker-changes';
 import { AlertRuleTestSchema, CreateAlertRuleRequestSchema } from '../http/alert-rules';
 import {
@@ -98,6 +99,8 @@ export const rpcs = {
   queueAction: rpc('scraper.queue-action', QueueActionCallSchema, QueueActionResultSchema, 'clusterId'),
   /** One page of a queue's messages on one node, bodies as the broker shows them (cut at its limit). */
   queueBrowse: rpc('scraper.queue-browse', QueueBrowseCallSchema, QueueMessagesPageSchema, 'clusterId'),
+  /** The next part of a queue's export, read once over AMQP 1.0 by a browsing receiver on the owner. */
+  queueExport: rpc('scraper.queue-export', QueueExportCallSchema, QueueExportPartSchema, 'clusterId'),
   /** A queue or an address created, an address deleted, or a message sent, by the cluster's owner. */
   brokerChange: rpc('scraper.broker-change', BrokerChangeCallSchema, BrokerChangeResultSchema, 'clusterId'),
   /** Starts a message job (move, copy, retry, delete) and answers it as started; it goes on in batches. */
@@ -134,6 +137,7 @@ export const ownerRpcs = {
   liveList: rpcs.liveList,
   queueAction: rpcs.queueAction,
   queueBrowse: rpcs.queueBrowse,
+  queueExport: rpcs.queueExport,
   brokerChange: rpcs.brokerChange,
   messageJobStart: rpcs.messageJobStart,
   messageJobImpact: rpcs.messageJobImpact,

@@ -61,12 +61,17 @@ function operationObject(key: string, op: Operation, route: DeclaredRoute, param
       ? { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }
       : op.produces === 'redirect'
         ? { description: 'A redirect', headers: { Location: { schema: { type: 'string' } } } }
-        : op.response
+        : op.produces === 'application/x-ndjson' && op.response
           ? {
-              description: 'OK',
-              content: { 'application/json': { schema: schemaOf(op.response, 'output') } },
+              description: 'One JSON document per line, each of this schema',
+              content: { 'application/x-ndjson': { schema: schemaOf(op.response, 'output') } },
             }
-          : { description: op.status === 204 ? 'Done' : 'OK' };
+          : op.response
+            ? {
+                description: 'OK',
+                content: { 'application/json': { schema: schemaOf(op.response, 'output') } },
+              }
+            : { description: op.status === 204 ? 'Done' : 'OK' };
   return {
     operationId: `${method!.toLowerCase()}${key
       .split(' ')[1]!

@@ -18,8 +18,8 @@ export interface Operation {
   /** The success status and what it carries (none for 204, a redirect or the event stream). */
   status: number;
   response?: z.ZodType;
-  /** What is sent instead of JSON (the SSE stream, a redirect). */
-  produces?: 'text/event-stream' | 'redirect';
+  /** What is sent instead of JSON (the SSE stream, a redirect, NDJSON lines of `response`). */
+  produces?: 'text/event-stream' | 'redirect' | 'application/x-ndjson';
   /** Request headers the operation reads (an action's Idempotency-Key). */
   headers?: { name: string; required: boolean; description: string }[];
   /** Answered by the cluster's owner: its failures (refused, busy, unreachable, timeout) may come back. */

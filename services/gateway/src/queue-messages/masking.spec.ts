@@ -1,5 +1,5 @@
-import type { BrowsedMessage } from '@artemis-studio/contracts';
-import { MASK, maskMessage, pathSegments } from './masking';
+import type { BrowsedMessage, ExportedMessage } from '@artemis-studio/contracts';
+import { MASK, maskExported, maskMessage, pathSegments } from './masking';
 
 const message = (
   preview: string | null,
@@ -94,5 +94,48 @@ describe('masking a browsed message', () => {
 
   it('reads a path as its steps', () => {
     expect(pathSegments('$.a[*].b[2]')).toEqual([{ name: 'a' }, 'any', { name: 'b' }, { index: 2 }]);
+  });
+});
+
+describe('masking an exported message', () => {
+  const exported = (data: string | null, truncated = false): ExportedMessage => ({
+    format: 'artemis-studio.message/1',
+    source: { clusterId: '00000000-0000-4000-8000-000000000001', node: 'a', queue: 'orders' },
+    durable: true,
+    priority: 4,
+    messageId: null,
+    correlationId: null,
+    subject: null,
+    replyTo: null,
+    contentType: null,
+    groupId: null,
+    createdAt: null,
+    expiresAt: null,
+    properties: [
+      { name: 'email', type: 'string', value: 'a@b.c' },
+      { name: 'n', type: 'int', value: '3' },
+    ],
+    annotations: {},
+    body: { encoding: 'text', data, truncated, masked: null },
+  });
+
+  it('marks a masked property so an import leaves it out, and masks the body as a browse does', () => {
+    const masked = maskExported(exported('{"card":{"pan":"4111"},"n":1}'), rules(['email'], ['$.card.pan']));
+    expect(masked.properties).toEqual([
+      { name: 'email', type: 'string', value: MASK, masked: true },
+      { name: 'n', type: 'int', value: '3' },
+    ]);
+    expect(masked.body).toEqual({
+      encoding: 'text',
+      data: '{"card":{"pan":"***"},"n":1}',
+      truncated: false,
+      masked: 'masked',
+    });
+    expect(maskExported(exported('not json'), rules([], ['$.a'])).body).toEqual(
+      expect.objectContaining({ data: null, masked: 'withheld' }),
+    );
+    expect(maskExported(exported('{"a":1}', true), rules([], ['$.a'])).body.masked).toBe('withheld');
+    const untouched = exported('{"a":1}');
+    expect(maskExported(untouched, rules([], []))).toBe(untouched);
   });
 });

@@ -1,4 +1,9 @@
-import type { BrowsedMessage, MaskingRules, QueueMessagesPage } from '@artemis-studio/contracts';
+import type {
+  BrowsedMessage,
+  ExportedMessage,
+  MaskingRules,
+  QueueMessagesPage,
+} from '@artemis-studio/contracts';
 
 /** What a masked value is replaced with. */
 export const MASK = '***';
@@ -57,35 +62,56 @@ export function maskMessage(message: BrowsedMessage, rules: MaskingRules): Brows
   const propertyTypes = Object.fromEntries(
     Object.entries(message.propertyTypes).filter(([name]) => !propertyMasked(name, rules)),
   );
-  const { preview, encoding } = message.body;
-  if (rules.bodyPaths.length === 0 || preview === null) return { ...message, properties, propertyTypes };
-  // A bytes body is masked as the JSON its bytes spell, when they spell one.
-  const asText = (p: string) => (encoding === 'base64' ? Buffer.from(p, 'base64').toString('utf8') : p);
-  const asSent = (text: string) =>
-    encoding === 'base64' ? Buffer.from(text, 'utf8').toString('base64') : text;
-  let parsed: unknown;
-  try {
-    parsed = message.body.truncated ? undefined : JSON.parse(asText(preview));
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || parsed === null || typeof parsed !== 'object')
-    return {
-      ...message,
-      properties,
-      propertyTypes,
-      body: { ...message.body, preview: null, masked: 'withheld' },
-    };
-  const masked = rules.bodyPaths.reduce((sum, path) => sum + maskAt(parsed, pathSegments(path)), 0);
+  const body = maskedBody(message.body.preview, message.body.encoding, message.body.truncated, rules);
   return {
     ...message,
     properties,
     propertyTypes,
-    body: {
-      ...message.body,
-      preview: asSent(JSON.stringify(parsed)),
-      masked: masked > 0 ? 'masked' : null,
-    },
+    ...(body && { body: { ...message.body, preview: body.text, masked: body.masked } }),
+  };
+}
+
+/**
+ * A body with the rules' body paths applied: null when there is nothing to do (no body path, no
+ * body), else the body to show and how masking touched it. A body the rules cannot be applied to
+ * (not JSON, or cut) is withheld whole: a rule that cannot be applied never lets the value through.
+ * A bytes body (`base64`) is masked as the JSON its bytes spell, when they spell one.
+ */
+function maskedBody(
+  text: string | null,
+  encoding: 'text' | 'base64' | 'value',
+  truncated: boolean,
+  rules: MaskingRules,
+): { text: string | null; masked: 'masked' | 'withheld' | null } | null {
+  if (rules.bodyPaths.length === 0 || text === null) return null;
+  const asText = (p: string) => (encoding === 'base64' ? Buffer.from(p, 'base64').toString('utf8') : p);
+  const asSent = (t: string) => (encoding === 'base64' ? Buffer.from(t, 'utf8').toString('base64') : t);
+  let parsed: unknown;
+  try {
+    parsed = truncated ? undefined : JSON.parse(asText(text));
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || parsed === null || typeof parsed !== 'object')
+    return { text: null, masked: 'withheld' };
+  const masked = rules.bodyPaths.reduce((sum, path) => sum + maskAt(parsed, pathSegments(path)), 0);
+  return { text: asSent(JSON.stringify(parsed)), masked: masked > 0 ? 'masked' : null };
+}
+
+/**
+ * An exported message with the cluster's masking rules applied, as for a browse: a masked
+ * property keeps its name and says it is masked (an import leaves it out), a body as above.
+ */
+export function maskExported(message: ExportedMessage, rules: MaskingRules): ExportedMessage {
+  if (rules.properties.length === 0 && rules.bodyPaths.length === 0) return message;
+  const properties = message.properties.map((p) =>
+    propertyMasked(p.name, rules) ? { ...p, value: MASK, masked: true } : p,
+  );
+  const body = maskedBody(message.body.data, message.body.encoding, message.body.truncated, rules);
+  return {
+    ...message,
+    properties,
+    ...(body && { body: { ...message.body, data: body.text, masked: body.masked } }),
   };
 }
 

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ClustersModule } from '../clusters/clusters.module';
 import { OwnerModule } from '../owner/owner.module';
+import { QueueExportController } from './queue-export.controller';
 import { QueueMessagesController } from './queue-messages.controller';
 
-/** Browsing a queue's messages, through the cluster's owner. */
+/** Browsing and exporting a queue's messages, through the cluster's owner. */
 @Module({
   imports: [ClustersModule, OwnerModule],
-  controllers: [QueueMessagesController],
+  controllers: [QueueMessagesController, QueueExportController],
 })
 export class QueueMessagesModule {}

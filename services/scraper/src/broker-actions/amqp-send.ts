@@ -47,17 +47,11 @@ export function amqpMessageOf(m: SendMessageRequest): Message {
   };
 }
 
-/**
- * Sends one message over its own short AMQP connection, as an application would, and resolves
- * once the broker has accepted it; a refusal (rejected, released, no such address, not allowed)
- * throws with the broker's words. A queue is named by its fully qualified name (`address::queue`).
- */
-export async function sendOverAmqp(
+/** A connection of its own to a node's AMQP acceptor, as an application opens one; never reconnects. */
+export async function openAmqpConnection(
   endpoint: AmqpEndpoint,
-  to: { address: string },
-  message: Message,
-  timeoutSeconds = 10,
-): Promise<void> {
+  timeoutSeconds: number,
+): Promise<Connection> {
   const url = new URL(endpoint.url);
   const tls = url.protocol === 'amqps:';
   const connection = new Connection({
@@ -70,6 +64,21 @@ export async function sendOverAmqp(
     operationTimeoutInSeconds: timeoutSeconds,
   });
   await connection.open();
+  return connection;
+}
+
+/**
+ * Sends one message over its own short AMQP connection, as an application would, and resolves
+ * once the broker has accepted it; a refusal (rejected, released, no such address, not allowed)
+ * throws with the broker's words. A queue is named by its fully qualified name (`address::queue`).
+ */
+export async function sendOverAmqp(
+  endpoint: AmqpEndpoint,
+  to: { address: string },
+  message: Message,
+  timeoutSeconds = 10,
+): Promise<void> {
+  const connection = await openAmqpConnection(endpoint, timeoutSeconds);
   try {
     const sender = await connection.createAwaitableSender({ target: { address: to.address } });
     await sender.send(message, { timeoutInSeconds: timeoutSeconds });

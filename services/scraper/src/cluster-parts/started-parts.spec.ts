@@ -131,6 +131,7 @@ describe('clusterParts: the owner RPCs and the parts that serve them', () => {
       'liveList',
       'queueAction',
       'queueBrowse',
+      'queueExport',
       'brokerChange',
       'messageJobStart',
       'messageJobImpact',

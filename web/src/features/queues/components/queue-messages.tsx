@@ -7,6 +7,8 @@ import { useQueueMessages } from '../api/get-queue-messages';
 import { RefusableButton } from '../../../lib/access/refusable-button';
 import { MessageJobDialog, type JobSelection } from '../message-jobs/components/message-job-dialog';
 import { matchedText, previewLine } from '../message-text';
+import { looksLikeDeadLetters } from '../message-jobs/job-text';
+import { ExportLink } from './export-link';
 import { MessageDrawer } from './message-drawer';
 import { ResendAction } from './resend-action';
 import { shownIndex, stepFrom, type DrawerAt } from '../drawer-steps';
@@ -95,6 +97,7 @@ export function QueueMessages({
           >
             Read again
           </Button>
+          <ExportLink clusterId={clusterId} queue={queue} filter={filter} node={node} />
         </Group>
       </Group>
       <Group align="flex-start" mb="xs">
@@ -175,6 +178,16 @@ export function QueueMessages({
               >
                 {data.filter ? 'Move matching…' : 'Move all…'}
               </RefusableButton>
+              {data.filter && looksLikeDeadLetters(queue) && (
+                <RefusableButton
+                  refusal={actionRefusal}
+                  size="xs"
+                  variant="light"
+                  onClick={() => onMatching('retry')}
+                >
+                  Retry matching…
+                </RefusableButton>
+              )}
               {data.filter && (
                 <RefusableButton
                   refusal={actionRefusal}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { Instant, Uuid } from '../common';
+import { BROWSED_PROPERTY_TYPES } from './queue-messages';
+
+/** What every exported line says it is, so a reader (an import) knows the shape it holds. */
+export const EXPORT_FORMAT = 'artemis-studio.message/1';
+
+/** The biggest body an export carries whole; past it the body is cut and said to be. */
+export const EXPORT_BODY_MAX_BYTES = 256 * 1024;
+
+/** `GET …/queues/{queue}/export`: the queue's messages as NDJSON, on one node or on every one holding it. */
+export const QueueExportQuerySchema = z
+  .object({
+    /** One node; every live node holding the queue, one after the other, when absent. */
+    node: z.string().min(1).max(200).optional(),
+    /** An Artemis filter expression (selector syntax), applied by the broker as it reads. */
+    filter: z.string().max(2000).optional(),
+  })
+  .strict();
+export type QueueExportQuery = z.infer<typeof QueueExportQuerySchema>;
+
+const ExportedPropertySchema = z.object({
+  name: z.string(),
+  /** The AMQP type the message carries it as (the broker's Java type). */
+  type: z.enum(BROWSED_PROPERTY_TYPES),
+  /** As text, so a long keeps all 64 bits; `***` where the cluster's masking rules hid it. */
+  value: z.string(),
+  /** Hidden by the cluster's masking rules: an import leaves it out rather than send `***`. */
+  masked: z.boolean().optional(),
+});
+export type ExportedProperty = z.infer<typeof ExportedPropertySchema>;
+
+/**
+ * One message of an export (one NDJSON line): where it was read, its header and properties as the
+ * broker delivered them over AMQP 1.0, typed, and its whole body (up to EXPORT_BODY_MAX_BYTES).
+ */
+export const ExportedMessageSchema = z.object({
+  format: z.literal(EXPORT_FORMAT),
+  source: z.object({ clusterId: Uuid, node: z.string(), queue: z.string() }),
+  durable: z.boolean(),
+  priority: z.number().int().min(0).max(255),
+  /** The message's own id and its application's fields, as text; null where it carries none. */
+  messageId: z.string().nullable(),
+  correlationId: z.string().nullable(),
+  subject: z.string().nullable(),
+  replyTo: z.string().nullable(),
+  contentType: z.string().nullable(),
+  groupId: z.string().nullable(),
+  createdAt: Instant.nullable(),
+  expiresAt: Instant.nullable(),
+  properties: z.array(ExportedPropertySchema),
+  /** The broker's annotations (`x-opt-*`: its original address and queue, routing type), as text. */
+  annotations: z.record(z.string(), z.string()),
+  body: z.object({
+    /**
+     * `text`: a string body; `base64`: the bytes of a data section; `value`: any other AMQP value
+     * (a map, a list, a number) as JSON.
+     */
+    encoding: z.enum(['text', 'base64', 'value']),
+    /** Null when the message has no body, or when masking withheld it. */
+    data: z.string().nullable(),
+    /** Cut at EXPORT_BODY_MAX_BYTES: the line does not hold the whole body. */
+    truncated: z.boolean(),
+    /** As for a browsed message: changed or withheld by the cluster's masking rules. */
+    masked: z.enum(['masked', 'withheld']).nullable(),
+  }),
+});
+export type ExportedMessage = z.infer<typeof ExportedMessageSchema>;
+
+/** The owner RPC's request: the next part of an export, its first part when `session` is absent. */
+export const QueueExportCallSchema = QueueExportQuerySchema.extend({
+  clusterId: Uuid,
+  queue: z.string().min(1).max(1000),
+  /** The export's session on the owner, from its first part's answer. */
+  session: Uuid.optional(),
+}).strict();
+export type QueueExportCall = z.infer<typeof QueueExportCallSchema>;
+
+export const QueueExportPartSchema = z.object({
+  session: Uuid,
+  messages: z.array(ExportedMessageSchema),
+  /** Nothing follows: every node was read to its end. */
+  done: z.boolean(),
+});
+export type QueueExportPart = z.infer<typeof QueueExportPartSchema>;

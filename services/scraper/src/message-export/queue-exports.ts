@@ -1,0 +1,158 @@
+import { RpcError } from '@artemis-studio/bus';
+import {
+  OWNER_FAILURES,
+  type ExportedMessage,
+  type QueueExportCall,
+  type QueueExportPart,
+} from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
+import type { ActionJolokia } from '../broker-actions/queue-actions';
+import { chosenHolder, queueHolders, type QueueHolder } from '../broker-actions/queue-holders';
+import type { ClusterNodes } from '../cluster-parts/owned-cluster';
+import { BrowsingReceiver } from './browsing-receiver';
+import { exportedMessage } from './exported-message';
+
+/** How many messages one read asks the broker for. */
+const READ_MESSAGES = 100;
+/**
+ * The lines one part answers with, in bytes, before the message that passes it: a NATS message
+ * holds 1 MB, and one line holds at most a 256 kB body (as base64, a third more).
+ */
+const PART_BYTES = 512 * 1024;
+/** An export nobody asked the next part of for this long is closed (the download was abandoned). */
+const IDLE_MS = 60_000;
+/** Exports one cluster's owner reads at once: each holds an AMQP connection to a node. */
+const EXPORTS_MAX = 4;
+
+/** One export under way: the nodes still to read, the one being read, what was read and not sent. */
+interface ExportSession {
+  id: string;
+  queue: string;
+  selector: string;
+  holders: QueueHolder[];
+  reading: { holder: QueueHolder; receiver: BrowsingReceiver } | null;
+  pending: ExportedMessage[];
+  finished: boolean;
+  idle?: NodeJS.Timeout;
+}
+
+/**
+ * A cluster's exports (issue 60), each read once from the queue's head to its end on every node
+ * holding it (or the one asked for), over AMQP (BrowsingReceiver), and handed to the gateway a part
+ * at a time: the gateway asks for the next part once it has written the last, so a slow download
+ * holds the broker's reading back instead of filling this replica's memory.
+ */
+export class QueueExports {
+  private readonly sessions = new Map<string, ExportSession>();
+
+  constructor(
+    private readonly jolokia: ActionJolokia,
+    private readonly cluster: ClusterNodes,
+  ) {}
+
+  async part(call: QueueExportCall): Promise<QueueExportPart> {
+    const session = call.session ? this.resumed(call.session) : await this.opened(call);
+    clearTimeout(session.idle);
+    try {
+      const messages: ExportedMessage[] = [];
+      let bytes = 0;
+      while (bytes < PART_BYTES && (session.pending.length > 0 || (await this.read(session)))) {
+        const message = session.pending.shift()!;
+        bytes += JSON.stringify(message).length;
+        messages.push(message);
+      }
+      const done = session.finished && session.pending.length === 0;
+      if (done) await this.close(session.id);
+      else session.idle = setTimeout(() => void this.close(session.id), IDLE_MS).unref();
+      return { session: session.id, messages, done };
+    } catch (err) {
+      await this.close(session.id);
+      throw err instanceof RpcError
+        ? err
+        : new RpcError(
+            OWNER_FAILURES.unreachable,
+            `the export of ${session.queue} broke: ${(err as Error).message}`,
+          );
+    }
+  }
+
+  /** Every export ends: the replica lets the cluster go. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+  }
+
+  private resumed(id: string): ExportSession {
+    const session = this.sessions.get(id);
+    if (!session)
+      throw new RpcError(
+        OWNER_FAILURES.notFound,
+        'this export is not under way here (it ended, sat idle, or the cluster changed owner): start it again',
+      );
+    return session;
+  }
+
+  private async opened(call: QueueExportCall): Promise<ExportSession> {
+    if (this.sessions.size >= EXPORTS_MAX)
+      throw new RpcError(
+        OWNER_FAILURES.refused,
+        `${EXPORTS_MAX} exports of this cluster are under way: wait for one to end`,
+      );
+    const all = await queueHolders(this.jolokia, this.cluster, call.queue);
+    const holders = call.node ? [chosenHolder(all, call.queue, call.node)] : all;
+    chosenHolder(holders, call.queue);
+    for (const h of holders)
+      if (!this.cluster.amqpEndpoint(h.node))
+        throw new RpcError(
+          OWNER_FAILURES.refused,
+          `node ${h.node.name} has no AMQP URL registered: an export reads the queue over AMQP 1.0`,
+        );
+    const session: ExportSession = {
+      id: randomUUID(),
+      queue: call.queue,
+      selector: call.filter ?? '',
+      holders: [...holders],
+      reading: null,
+      pending: [],
+      finished: false,
+    };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** Reads the next messages into `pending`; false once every node was read to its end. */
+  private async read(session: ExportSession): Promise<boolean> {
+    while (session.pending.length === 0) {
+      if (!session.reading) {
+        const holder = session.holders.shift();
+        if (!holder) {
+          session.finished = true;
+          return false;
+        }
+        const fqqn = `${holder.found.address ?? session.queue}::${session.queue}`;
+        const receiver = await BrowsingReceiver.open(
+          this.cluster.amqpEndpoint(holder.node)!,
+          fqqn,
+          session.selector,
+        );
+        session.reading = { holder, receiver };
+      }
+      const { holder, receiver } = session.reading;
+      const messages = await receiver.next(READ_MESSAGES);
+      const source = { clusterId: this.cluster.target.id, node: holder.node.name, queue: session.queue };
+      session.pending.push(...messages.map((m) => exportedMessage(m, source)));
+      if (messages.length < READ_MESSAGES) {
+        await receiver.close();
+        session.reading = null;
+      }
+    }
+    return true;
+  }
+
+  private async close(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    clearTimeout(session.idle);
+    await session.reading?.receiver.close();
+  }
+}
