@@ -3,6 +3,7 @@ import {
   brokerExec,
   brokerProfile,
   startBroker,
+  depthOf,
   deadLetter,
   drainQueue,
   fillQueue,
@@ -699,6 +700,21 @@ describe('the console in Chromium, against the real stack and broker', () => {
         { name: 'urgent', type: 'boolean', value: 'true' },
       ]),
     );
+
+    // And put back: the file checked line by line first, then imported (the queue holds both twice).
+    await page.getByRole('button', { name: 'Import NDJSON…' }).click();
+    const importing = page.getByRole('form', { name: `Import messages into ${queue}` });
+    await importing.locator('input[type="file"]').setInputFiles(await download.path());
+    await importing
+      .getByTestId('import-checked')
+      .getByText(`2 messages, every line checked: they would go to ${queue} on ${broker.nodes[0].name}.`)
+      .waitFor({ timeout: 30_000 });
+    await screenshot(page, '15-queue-import-checked');
+    await importing.getByRole('button', { name: 'Import 2 messages' }).click();
+    await page.getByText(`Imported 2 messages into ${queue}`).waitFor({ timeout: 30_000 });
+    await waitFor('the queue to hold four', async () => (await depthOf(broker, queue)) === 4, {
+      timeoutMs: 30_000,
+    });
   }, 90_000);
 
   it('creates an address, then deletes it with its queue only when asked to, from the console', async () => {

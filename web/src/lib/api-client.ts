@@ -94,6 +94,31 @@ export function sendJson<S extends z.ZodType>(
   );
 }
 
+/** POSTs a body of text (an NDJSON file) as it is; validates the answer against its schema. */
+export function sendText<S extends z.ZodType>(
+  path: string,
+  text: string,
+  contentType: string,
+  schema: S,
+  headers: Record<string, string> = {},
+): Promise<z.infer<S>> {
+  return call(
+    path,
+    {
+      method: 'POST',
+      headers: {
+        ...headers,
+        Accept: 'application/json',
+        'X-Studio-Request': 'console',
+        'Content-Type': contentType,
+      },
+      body: text,
+    },
+    schema,
+    fetch,
+  );
+}
+
 /** One line for an error shown in place of data: the gateway's own words when it sent some. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) return `${error.message} (${error.code})`;

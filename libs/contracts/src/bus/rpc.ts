@@ -4,7 +4,12 @@ import { BrokerEventSchema, DropReportSchema } from './broker-event';
 import { EventsPageSchema, EventsQuerySchema, LIVE_LIST_KINDS, LiveListPageSchema } from '../http/state';
 import { QueueActionCallSchema, QueueActionResultSchema } from '../http/queue-actions';
 import { QueueBrowseCallSchema, QueueMessagesPageSchema } from '../http/queue-messages';
-import { QueueExportCallSchema, QueueExportPartSchema } from '../http/message-export';
+import {
+  QueueExportCallSchema,
+  QueueExportPartSchema,
+  QueueImportCallSchema,
+  QueueImportPartSchema,
+} from '../http/message-export';
 import { BrokerChangeCallSchema, BrokerChangeResultSchema } from '../http/broker-changes';
 import { AlertRuleTestSchema, CreateAlertRuleRequestSchema } from '../http/alert-rules';
 import {
@@ -101,6 +106,8 @@ export const rpcs = {
   queueBrowse: rpc('scraper.queue-browse', QueueBrowseCallSchema, QueueMessagesPageSchema, 'clusterId'),
   /** The next part of a queue's export, read once over AMQP 1.0 by a browsing receiver on the owner. */
   queueExport: rpc('scraper.queue-export', QueueExportCallSchema, QueueExportPartSchema, 'clusterId'),
+  /** Messages of an export sent to a queue over AMQP by the owner, in order, each as it was typed. */
+  queueImport: rpc('scraper.queue-import', QueueImportCallSchema, QueueImportPartSchema, 'clusterId'),
   /** A queue or an address created, an address deleted, or a message sent, by the cluster's owner. */
   brokerChange: rpc('scraper.broker-change', BrokerChangeCallSchema, BrokerChangeResultSchema, 'clusterId'),
   /** Starts a message job (move, copy, retry, delete) and answers it as started; it goes on in batches. */
@@ -138,6 +145,7 @@ export const ownerRpcs = {
   queueAction: rpcs.queueAction,
   queueBrowse: rpcs.queueBrowse,
   queueExport: rpcs.queueExport,
+  queueImport: rpcs.queueImport,
   brokerChange: rpcs.brokerChange,
   messageJobStart: rpcs.messageJobStart,
   messageJobImpact: rpcs.messageJobImpact,

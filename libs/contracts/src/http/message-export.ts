@@ -83,3 +83,76 @@ export const QueueExportPartSchema = z.object({
   done: z.boolean(),
 });
 export type QueueExportPart = z.infer<typeof QueueExportPartSchema>;
+
+/** The biggest NDJSON file an import takes. */
+export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** `POST …/queues/{queue}/import`: an export's lines sent to the queue, checked first. */
+export const QueueImportQuerySchema = z
+  .object({
+    /** Every line checked and counted, nothing sent. */
+    dryRun: z.enum(['true', 'false']).default('false'),
+    /** Messages a second, at most; as fast as the broker takes them when absent. */
+    rate: z.coerce.number().int().min(1).max(10_000).optional(),
+    /** The node to send on; the first live node holding the queue when absent. */
+    node: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+export type QueueImportQuery = z.infer<typeof QueueImportQuerySchema>;
+
+/** What an import did, or (a dry run) would do. */
+export const QueueImportReportSchema = z.object({
+  dryRun: z.boolean(),
+  queue: z.string(),
+  node: z.string(),
+  /** Messages in the file, every line checked. */
+  messages: z.number().int().nonnegative(),
+  /** Sent and accepted by the broker (0 for a dry run). */
+  imported: z.number().int().nonnegative(),
+  /** Properties not sent: masked at export (their value is not the message's), or the broker's own (`_AMQ_*`). */
+  leftOut: z.object({ masked: z.number().int().nonnegative(), broker: z.number().int().nonnegative() }),
+});
+export type QueueImportReport = z.infer<typeof QueueImportReportSchema>;
+
+/** The owner RPC's request: messages to send to the queue on one node, over AMQP, in order. */
+export const QueueImportCallSchema = z
+  .object({
+    clusterId: Uuid,
+    queue: z.string().min(1).max(1000),
+    node: z.string().min(1).max(200).optional(),
+    /** None: the queue is only looked up (a dry run), and the node it would go to answered. */
+    messages: z.array(ExportedMessageSchema).max(1000),
+  })
+  .strict();
+export type QueueImportCall = z.infer<typeof QueueImportCallSchema>;
+
+export const QueueImportPartSchema = z.object({ node: z.string(), sent: z.number().int().nonnegative() });
+export type QueueImportPart = z.infer<typeof QueueImportPartSchema>;
+
+/**
+ * Why one line of an import file cannot be sent as it is, or null: not an export's line, a cut
+ * body (sending it would change the message), or a body masking withheld.
+ */
+export function importLineProblem(line: string): { message: ExportedMessage } | { problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return { problem: 'not JSON' };
+  }
+  const message = ExportedMessageSchema.safeParse(parsed);
+  if (!message.success)
+    return {
+      problem: `not an exported message (${message.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || 'line'}: ${i.message}`)
+        .join('; ')})`,
+    };
+  if (message.data.body.truncated)
+    return { problem: 'its body was cut at export: sending it would change it' };
+  if (message.data.body.masked === 'withheld')
+    return { problem: 'its body was withheld by masking at export: there is nothing to send' };
+  if (message.data.body.masked === 'masked')
+    return { problem: 'its body was masked at export: sending it would send the masks' };
+  return { message: message.data };
+}

@@ -5,6 +5,7 @@ import { ActionRequestRepository } from './action-request.repository';
 import { ActionRunner } from './action-runner';
 import { BrokerChangesController } from './broker-changes.controller';
 import { QueueActionsController } from './queue-actions.controller';
+import { QueueImportController } from './queue-import.controller';
 import { QueuePauseRepository } from './queue-pause.repository';
 
 /** Idempotency keys are kept this long: a retry comes within seconds, a day is plenty. */
@@ -14,7 +15,7 @@ const REAP_EVERY_MS = 60 * 60_000;
 /** Acting on a cluster's brokers (issue 28): queues, addresses and messages, through its owner. */
 @Module({
   imports: [ClustersModule, OwnerModule],
-  controllers: [QueueActionsController, BrokerChangesController],
+  controllers: [QueueActionsController, BrokerChangesController, QueueImportController],
   providers: [ActionRequestRepository, ActionRunner, QueuePauseRepository],
   exports: [ActionRunner],
 })

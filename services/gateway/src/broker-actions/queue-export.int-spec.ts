@@ -1,5 +1,9 @@
-import { ExportedMessageSchema, type ExportedMessage } from '@artemis-studio/contracts';
-import { depthOf, errorOf } from '@artemis-studio/testing';
+import {
+  ExportedMessageSchema,
+  QueueImportReportSchema,
+  type ExportedMessage,
+} from '@artemis-studio/contracts';
+import { depthOf, errorOf, queueMbean } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { BrokerActionsStack } from './broker-actions-stack.fixture';
 
@@ -27,6 +31,11 @@ describe("exporting a queue's messages on a real broker", () => {
       .filter(Boolean)
       .map((line) => ExportedMessageSchema.parse(JSON.parse(line)));
   };
+  const linesOf = (text: string) =>
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ExportedMessageSchema.parse(JSON.parse(line)));
   const property = (m: ExportedMessage, name: string) => m.properties.find((p) => p.name === name);
 
   it('exports every message once, typed and whole, past the browse page, and leaves the queue as it was', async () => {
@@ -132,6 +141,91 @@ describe("exporting a queue's messages on a real broker", () => {
         ['success', { filter: 'attempt = 3' }],
       ]),
     );
+  }, 120_000);
+
+  it('puts an export back: checked first, then, once purged, the same messages typed as before, once per key', async () => {
+    const queue = `actions.roundtrip.${randomUUID().slice(0, 8)}`;
+    expect((await post('queues', { name: queue })).status).toBe(200);
+    for (let i = 0; i < 30; i++)
+      expect(
+        (
+          await post(`queues/${queue}/messages`, {
+            body: i % 3 === 0 ? Buffer.from([i, 0xff, 0]).toString('base64') : `{"n":${i}}`,
+            bodyEncoding: i % 3 === 0 ? 'base64' : 'text',
+            properties: [
+              { name: 'n', type: 'int', value: String(i) },
+              { name: 'id', type: 'long', value: String(1152921504606846976n + BigInt(i)) },
+              { name: 'ok', type: 'boolean', value: String(i % 2 === 0) },
+            ],
+          })
+        ).status,
+      ).toBe(200);
+    const file = await (await stack.operator.fetch(`${stack.base()}/queues/${queue}/export`)).text();
+    const before = linesOf(file);
+    expect(before).toHaveLength(30);
+
+    const importing = (query: string, body: string, key = randomUUID()) =>
+      stack.operator.fetch(`${stack.base()}/queues/${queue}/import${query}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-ndjson', 'Idempotency-Key': key },
+        body,
+      });
+    const dryRun = await importing('?dryRun=true', file);
+    expect(dryRun.status).toBe(200);
+    expect(QueueImportReportSchema.parse(await dryRun.json())).toEqual({
+      dryRun: true,
+      queue,
+      node: stack.broker.nodes[0].name,
+      messages: 30,
+      imported: 0,
+      leftOut: { masked: 0, broker: 0 },
+    });
+    expect(await depthOf(stack.broker, queue)).toBe(30);
+
+    // A file with a line that is not a message, or whose body was cut, is refused whole.
+    const cut = JSON.stringify({ ...before[1], body: { ...before[1].body, truncated: true } });
+    const refused = await importing('', [JSON.stringify(before[0]), cut, '{"not":"a message"}'].join('\n'));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /^2 lines cannot be imported, so nothing was: line 2: its body was cut at export.*; line 3: not an exported message/,
+    );
+    expect(await depthOf(stack.broker, queue)).toBe(30);
+
+    const purged = await stack.jolokia({
+      type: 'exec',
+      mbean: queueMbean(stack.broker, queue),
+      operation: 'removeAllMessages()',
+      arguments: [],
+    });
+    expect(purged.value).toBe(30);
+    const key = randomUUID();
+    const started = Date.now();
+    const imported = await importing('?rate=20', file, key);
+    expect(imported.status).toBe(200);
+    expect(QueueImportReportSchema.parse(await imported.json())).toEqual(
+      expect.objectContaining({ dryRun: false, messages: 30, imported: 30 }),
+    );
+    // 30 at 20 a second, in parts of 10 (half a second each): the third goes 1 s after the first.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    const after = linesOf(
+      await (await stack.operator.fetch(`${stack.base()}/queues/${queue}/export`)).text(),
+    );
+    const kept = (m: ExportedMessage) => [
+      m.body,
+      m.properties,
+      m.durable,
+      m.priority,
+      m.messageId,
+      m.createdAt,
+    ];
+    expect(after.map(kept)).toEqual(before.map(kept));
+
+    // The same key again is the same import: answered as it was, nothing sent twice.
+    const again = await importing('?rate=20', file, key);
+    expect(again.status).toBe(200);
+    expect(await depthOf(stack.broker, queue)).toBe(30);
+    const [row] = await stack.audited('queue.import', queue);
+    expect(row).toEqual(expect.objectContaining({ outcome: 'success' }));
   }, 120_000);
 
   it('answers a queue that is nowhere, or a viewer, with an error, not a broken download', async () => {

@@ -1,4 +1,4 @@
-import type { SendMessageRequest, TypedProperty } from '@artemis-studio/contracts';
+import type { BrowsedPropertyType, SendMessageRequest } from '@artemis-studio/contracts';
 import { Connection, message as amqp, types, type Message } from 'rhea-promise';
 import type { AmqpEndpoint } from '../cluster-parts/owned-cluster';
 
@@ -7,7 +7,7 @@ import type { AmqpEndpoint } from '../cluster-parts/owned-cluster';
  * boolean, which Artemis keeps as such (a Core reader's getLongProperty and the like). A long goes
  * as its 8 bytes, so all 64 bits arrive, not a JavaScript number's 53.
  */
-export function typedValue(p: TypedProperty): unknown {
+export function typedValue(p: { name?: string; type: BrowsedPropertyType; value: string }): unknown {
   switch (p.type) {
     case 'string':
       return p.value;
@@ -15,8 +15,14 @@ export function typedValue(p: TypedProperty): unknown {
       return p.value === 'true';
     case 'int':
       return types.wrap_int(Number(p.value));
+    case 'short':
+      return types.wrap_short(Number(p.value));
+    case 'byte':
+      return types.wrap_byte(Number(p.value));
     case 'double':
       return types.wrap_double(Number(p.value));
+    case 'float':
+      return types.wrap_float(Number(p.value));
     case 'long': {
       const bytes = Buffer.alloc(8);
       bytes.writeBigInt64BE(BigInt(p.value));

@@ -132,6 +132,7 @@ describe('clusterParts: the owner RPCs and the parts that serve them', () => {
       'queueAction',
       'queueBrowse',
       'queueExport',
+      'queueImport',
       'brokerChange',
       'messageJobStart',
       'messageJobImpact',

@@ -7,6 +7,7 @@ import { RefusableButton } from '../../../lib/access/refusable-button';
 import { describeError } from '../../../lib/api-client';
 import { formatNumber } from '../../../lib/ui/format';
 import { useQueueAction, useQueueImpact } from '../api/queue-actions';
+import { ImportMessagesButton } from './import-messages-button';
 import { SendMessageButton } from './send-message-button';
 import { actionRefusal } from '../action-refusal';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
@@ -79,6 +80,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
           </RefusableButton>
         )}
         <SendMessageButton clusterId={clusterId} queue={queue} address={rows[0]?.address} refusal={refusal} />
+        <ImportMessagesButton clusterId={clusterId} queue={queue} refusal={refusal} />
         <RefusableButton refusal={refusal} variant="light" onClick={() => open('retry')}>
           Retry…
         </RefusableButton>

@@ -1,0 +1,54 @@
+import { EXPORT_FORMAT, type ExportedMessage } from '@artemis-studio/contracts';
+import { importParts } from './import-parts';
+
+const message = (data: string): ExportedMessage => ({
+  format: EXPORT_FORMAT,
+  source: { clusterId: '00000000-0000-4000-8000-000000000001', node: 'a', queue: 'orders' },
+  durable: true,
+  priority: 4,
+  messageId: null,
+  correlationId: null,
+  subject: null,
+  replyTo: null,
+  contentType: null,
+  groupId: null,
+  createdAt: null,
+  expiresAt: null,
+  properties: [],
+  annotations: {},
+  body: { encoding: 'text', data, truncated: false, masked: null },
+});
+
+describe('the parts of an import', () => {
+  it('sends at most 100 messages a part, in order, at once without a rate', () => {
+    const parts = [
+      ...importParts(
+        Array.from({ length: 250 }, (_, i) => message(`m${i}`)),
+        undefined,
+        1000,
+      ),
+    ];
+    expect(parts.map((p) => p.messages.length)).toEqual([100, 100, 50]);
+    expect(parts.map((p) => p.notBefore)).toEqual([1000, 1000, 1000]);
+    expect(parts.flatMap((p) => p.messages.map((m) => m.body.data))[249]).toBe('m249');
+  });
+
+  it('cuts parts to half a second of the rate and schedules each by its first message', () => {
+    const parts = [
+      ...importParts(
+        Array.from({ length: 50 }, (_, i) => message(`m${i}`)),
+        20,
+        0,
+      ),
+    ];
+    expect(parts.map((p) => p.messages.length)).toEqual([10, 10, 10, 10, 10]);
+    expect(parts.map((p) => p.notBefore)).toEqual([0, 500, 1000, 1500, 2000]);
+  });
+
+  it('keeps a part under half a megabyte, whatever its count', () => {
+    const big = message('x'.repeat(200_000));
+    expect([...importParts([big, big, big, big], undefined, 0)].map((p) => p.messages.length)).toEqual([
+      3, 1,
+    ]);
+  });
+});
