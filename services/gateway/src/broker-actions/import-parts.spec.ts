@@ -1,23 +1,7 @@
-import { EXPORT_FORMAT, type ExportedMessage } from '@artemis-studio/contracts';
+import { exportedLine } from '../queue-messages/exported-message.fixture';
 import { importParts } from './import-parts';
 
-const message = (data: string): ExportedMessage => ({
-  format: EXPORT_FORMAT,
-  source: { clusterId: '00000000-0000-4000-8000-000000000001', node: 'a', queue: 'orders' },
-  durable: true,
-  priority: 4,
-  messageId: null,
-  correlationId: null,
-  subject: null,
-  replyTo: null,
-  contentType: null,
-  groupId: null,
-  createdAt: null,
-  expiresAt: null,
-  properties: [],
-  annotations: {},
-  body: { encoding: 'text', data, truncated: false, masked: null },
-});
+const message = (data: string) => exportedLine(data);
 
 describe('the parts of an import', () => {
   it('sends at most 100 messages a part, in order, at once without a rate', () => {

@@ -1,4 +1,5 @@
 import type { BrowsedMessage, ExportedMessage } from '@artemis-studio/contracts';
+import { exportedLine } from './exported-message.fixture';
 import { MASK, maskExported, maskMessage, pathSegments } from './masking';
 
 const message = (
@@ -98,26 +99,11 @@ describe('masking a browsed message', () => {
 });
 
 describe('masking an exported message', () => {
-  const exported = (data: string | null, truncated = false): ExportedMessage => ({
-    format: 'artemis-studio.message/1',
-    source: { clusterId: '00000000-0000-4000-8000-000000000001', node: 'a', queue: 'orders' },
-    durable: true,
-    priority: 4,
-    messageId: null,
-    correlationId: null,
-    subject: null,
-    replyTo: null,
-    contentType: null,
-    groupId: null,
-    createdAt: null,
-    expiresAt: null,
-    properties: [
-      { name: 'email', type: 'string', value: 'a@b.c' },
-      { name: 'n', type: 'int', value: '3' },
-    ],
-    annotations: {},
-    body: { encoding: 'text', data, truncated, masked: null },
-  });
+  const properties: ExportedMessage['properties'] = [
+    { name: 'email', type: 'string', value: 'a@b.c' },
+    { name: 'n', type: 'int', value: '3' },
+  ];
+  const exported = (data: string | null, truncated = false) => exportedLine(data, { properties, truncated });
 
   it('marks a masked property so an import leaves it out, and masks the body as a browse does', () => {
     const masked = maskExported(exported('{"card":{"pan":"4111"},"n":1}'), rules(['email'], ['$.card.pan']));
