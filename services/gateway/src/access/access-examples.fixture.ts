@@ -130,6 +130,14 @@ export function routeExamples(stack: AccessStack): Examples {
     'GET /api/v1/clusters/:id/queues/:queue/messages': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/queues/q/messages?pageSize=0`,
     }),
+    // Refused by their query's schema before the broker or a body is read.
+    'GET /api/v1/clusters/:id/queues/:queue/export': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/export?everything=yes`,
+    }),
+    'POST /api/v1/clusters/:id/queues/:queue/import': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/import?dryRun=maybe`,
+      init: { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body: '' },
+    }),
     'GET /api/v1/clusters/:id/queues/:queue/impact': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/queues/q/impact?action=nothing`,
     }),
