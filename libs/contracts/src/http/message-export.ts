@@ -84,6 +84,9 @@ export const QueueExportPartSchema = z.object({
 });
 export type QueueExportPart = z.infer<typeof QueueExportPartSchema>;
 
+/** The biggest line an import takes: with a part's other lines, it must fit one NATS message (1 MB). */
+export const IMPORT_LINE_MAX_BYTES = 640 * 1024;
+
 /** The biggest NDJSON file an import takes. */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -134,6 +137,8 @@ export type QueueImportPart = z.infer<typeof QueueImportPartSchema>;
  * body (sending it would change the message), or a body masking withheld.
  */
 export function importLineProblem(line: string): { message: ExportedMessage } | { problem: string } {
+  if (new TextEncoder().encode(line).byteLength > IMPORT_LINE_MAX_BYTES)
+    return { problem: `larger than ${IMPORT_LINE_MAX_BYTES / 1024} kB, more than an export's line holds` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);

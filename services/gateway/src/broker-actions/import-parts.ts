@@ -4,8 +4,11 @@ import { DomainError } from '../domain-error';
 
 /** Messages in one part at most: one NATS request, each message awaited by the broker in turn. */
 const PART_MESSAGES = 100;
-/** The bytes of one part at most, before the message that passes it: a NATS message holds 1 MB. */
-const PART_BYTES = 512 * 1024;
+/**
+ * The bytes of one part at most (UTF-8, as NATS carries them), before the message that passes it:
+ * a NATS message holds 1 MB, and a line at most IMPORT_LINE_MAX_BYTES.
+ */
+const PART_BYTES = 256 * 1024;
 
 /** One part of an import: its messages, and when it may go (its rate's schedule). */
 export interface ImportPart {
@@ -28,7 +31,7 @@ export function* importParts(
     const part: ExportedMessage[] = [];
     let bytes = 0;
     while (at < messages.length && part.length < most && bytes < PART_BYTES) {
-      bytes += JSON.stringify(messages[at]).length;
+      bytes += Buffer.byteLength(JSON.stringify(messages[at]));
       part.push(messages[at++]);
     }
     const first = at - part.length;

@@ -15,10 +15,11 @@ import { exportedMessage } from './exported-message';
 /** How many messages one read asks the broker for. */
 const READ_MESSAGES = 100;
 /**
- * The lines one part answers with, in bytes, before the message that passes it: a NATS message
- * holds 1 MB, and one line holds at most a 256 kB body (as base64, a third more).
+ * The lines one part answers with, in bytes (UTF-8, as NATS carries them), before the message that
+ * passes it: a NATS message holds 1 MB, and one line holds at most a 256 kB body (as base64, a
+ * third more).
  */
-const PART_BYTES = 512 * 1024;
+const PART_BYTES = 384 * 1024;
 /** An export nobody asked the next part of for this long is closed (the download was abandoned). */
 const IDLE_MS = 60_000;
 /** Exports one cluster's owner reads at once: each holds an AMQP connection to a node. */
@@ -58,7 +59,7 @@ export class QueueExports {
       let bytes = 0;
       while (bytes < PART_BYTES && (session.pending.length > 0 || (await this.read(session)))) {
         const message = session.pending.shift()!;
-        bytes += JSON.stringify(message).length;
+        bytes += Buffer.byteLength(JSON.stringify(message));
         messages.push(message);
       }
       const done = session.finished && session.pending.length === 0;
