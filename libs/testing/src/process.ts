@@ -97,6 +97,9 @@ export async function spawnService(
     ]);
   } catch (err) {
     child.kill('SIGKILL');
+    // What the service said while it did not turn ready: which of its checks it waited on.
+    if (child.exitCode === null && err instanceof Error)
+      err.message += `\n--- ${name}'s last output:\n${output.slice(-4000)}`;
     throw err;
   }
   const signal = async (sig: NodeJS.Signals) => {
