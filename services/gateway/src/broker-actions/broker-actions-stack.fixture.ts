@@ -55,6 +55,13 @@ export class BrokerActionsStack {
     expect(response.status).toBe(200);
     return QueueActionResultSchema.parse(await response.json());
   };
+  /** The cluster's settings changed by its admin (message access, masking, read-only). */
+  readonly settings = (body: unknown) =>
+    this.admin.fetch(this.base(), {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   readonly audited = async (action: string, target: string): Promise<AuditEvent[]> => {
     const response = await this.admin.fetch(
       `${this.gateway.url}/api/v1/audit?action=${action}&clusterId=${this.clusterId}`,

@@ -194,12 +194,7 @@ describe('queue actions on a real broker', () => {
     expect(await errorOf(withoutKey)).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_REQUIRED' });
     expect(await outcomeOf(withoutKey)).toBe('failure');
 
-    const readOnly = (value: boolean) =>
-      stack.admin.fetch(stack.base(), {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ readOnly: value }),
-      });
+    const readOnly = (value: boolean) => stack.settings({ readOnly: value });
     expect((await readOnly(true)).status).toBe(200);
     try {
       const refused = await stack.act(stack.operator, 'POST', `${queue}/purge`, randomUUID());

@@ -138,12 +138,7 @@ describe("browsing and masking a queue's messages on a real broker", () => {
     } finally {
       await client.close();
     }
-    const settings = (body: unknown) =>
-      stack.admin.fetch(stack.base(), {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+    const { settings } = stack;
     expect(
       (
         await settings({

@@ -101,12 +101,7 @@ describe("exporting a queue's messages on a real broker", () => {
     expect(filtered[0].body.encoding).toBe('base64');
 
     // As for a browse, the cluster's masking rules apply before anything leaves the gateway.
-    const settings = (body: unknown) =>
-      stack.admin.fetch(stack.base(), {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+    const { settings } = stack;
     expect(
       (await settings({ masking: { properties: ['email'], bodyPaths: ['$.customer.email'] } })).status,
     ).toBe(200);

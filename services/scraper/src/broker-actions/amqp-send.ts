@@ -1,6 +1,9 @@
 import type { BrowsedPropertyType, SendMessageRequest } from '@artemis-studio/contracts';
 import { Connection, message as amqp, types, type Message } from 'rhea-promise';
-import type { AmqpEndpoint } from '../cluster-parts/owned-cluster';
+import { RpcError } from '@artemis-studio/bus';
+import { OWNER_FAILURES } from '@artemis-studio/contracts';
+import type { AmqpEndpoint, ClusterNodes } from '../cluster-parts/owned-cluster';
+import type { ClusterTargetNode } from '@artemis-studio/db';
 
 /**
  * A property as the application that reads it expects its type: AMQP's int, long, double and
@@ -51,6 +54,21 @@ export function amqpMessageOf(m: SendMessageRequest): Message {
       ...Object.fromEntries(m.properties.map((p) => [p.name, typedValue(p)])),
     },
   };
+}
+
+/** The node's AMQP endpoint, or a refusal saying the cluster gives it no AMQP URL and what needs one. */
+export function requiredAmqpEndpoint(
+  cluster: ClusterNodes,
+  node: ClusterTargetNode,
+  what: string,
+): AmqpEndpoint {
+  const endpoint = cluster.amqpEndpoint(node);
+  if (!endpoint)
+    throw new RpcError(
+      OWNER_FAILURES.refused,
+      `node ${node.name} has no AMQP URL registered: ${what} over AMQP 1.0`,
+    );
+  return endpoint;
 }
 
 /** A connection of its own to a node's AMQP acceptor, as an application opens one; never reconnects. */

@@ -8,7 +8,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { chosenHolder, queueHolders, type QueueHolder } from '../broker-actions/queue-holders';
-import type { ClusterNodes } from '../cluster-parts/owned-cluster';
+import type { AmqpEndpoint, ClusterNodes } from '../cluster-parts/owned-cluster';
+import { requiredAmqpEndpoint } from '../broker-actions/amqp-send';
 import { BrowsingReceiver } from './browsing-receiver';
 import { exportedMessage } from './exported-message';
 
@@ -30,7 +31,7 @@ interface ExportSession {
   id: string;
   queue: string;
   selector: string;
-  holders: QueueHolder[];
+  nodes: { holder: QueueHolder; endpoint: AmqpEndpoint }[];
   reading: { holder: QueueHolder; receiver: BrowsingReceiver } | null;
   pending: ExportedMessage[];
   finished: boolean;
@@ -101,17 +102,14 @@ export class QueueExports {
     const all = await queueHolders(this.jolokia, this.cluster, call.queue);
     const holders = call.node ? [chosenHolder(all, call.queue, call.node)] : all;
     chosenHolder(holders, call.queue);
-    for (const h of holders)
-      if (!this.cluster.amqpEndpoint(h.node))
-        throw new RpcError(
-          OWNER_FAILURES.refused,
-          `node ${h.node.name} has no AMQP URL registered: an export reads the queue over AMQP 1.0`,
-        );
     const session: ExportSession = {
       id: randomUUID(),
       queue: call.queue,
       selector: call.filter ?? '',
-      holders: [...holders],
+      nodes: holders.map((holder) => ({
+        holder,
+        endpoint: requiredAmqpEndpoint(this.cluster, holder.node, 'an export reads the queue'),
+      })),
       reading: null,
       pending: [],
       finished: false,
@@ -124,17 +122,14 @@ export class QueueExports {
   private async read(session: ExportSession): Promise<boolean> {
     while (session.pending.length === 0) {
       if (!session.reading) {
-        const holder = session.holders.shift();
-        if (!holder) {
+        const next = session.nodes.shift();
+        if (!next) {
           session.finished = true;
           return false;
         }
+        const { holder, endpoint } = next;
         const fqqn = `${holder.found.address ?? session.queue}::${session.queue}`;
-        const receiver = await BrowsingReceiver.open(
-          this.cluster.amqpEndpoint(holder.node)!,
-          fqqn,
-          session.selector,
-        );
+        const receiver = await BrowsingReceiver.open(endpoint, fqqn, session.selector);
         session.reading = { holder, receiver };
       }
       const { holder, receiver } = session.reading;

@@ -1,6 +1,6 @@
 import { RpcError } from '@artemis-studio/bus';
 import { OWNER_FAILURES, type QueueImportCall, type QueueImportPart } from '@artemis-studio/contracts';
-import { openAmqpConnection } from '../broker-actions/amqp-send';
+import { openAmqpConnection, requiredAmqpEndpoint } from '../broker-actions/amqp-send';
 import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { chosenHolder, queueHolders } from '../broker-actions/queue-holders';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
@@ -21,12 +21,7 @@ export async function importPart(
 ): Promise<QueueImportPart> {
   const holder = chosenHolder(await queueHolders(jolokia, cluster, call.queue), call.queue, call.node);
   const node = holder.node.name;
-  const endpoint = cluster.amqpEndpoint(holder.node);
-  if (!endpoint)
-    throw new RpcError(
-      OWNER_FAILURES.refused,
-      `node ${node} has no AMQP URL registered: an import sends over AMQP 1.0`,
-    );
+  const endpoint = requiredAmqpEndpoint(cluster, holder.node, 'an import sends');
   if (call.messages.length === 0) return { node, sent: 0 };
   let sent = 0;
   const connection = await openAmqpConnection(endpoint, SEND_TIMEOUT_SECONDS);
