@@ -16,6 +16,7 @@ const SCRAPER_LAYERS = [
   ['history'],
   ['polling'],
   ['alerting', 'export', 'cluster-links', 'live-lists', 'broker-actions'],
+  ['body-filters'],
   ['message-jobs', 'message-export'],
   ['ownership'],
 ];

@@ -21,6 +21,7 @@ export * from './http/cluster-links';
 export * from './http/queue-actions';
 export * from './http/queue-messages';
 export * from './http/message-export';
+export * from './http/body-filters';
 export * from './http/broker-changes';
 export * from './http/message-jobs';
 export * from './http/message-job-rules';

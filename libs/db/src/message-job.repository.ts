@@ -1,4 +1,6 @@
 import type {
+  BodyFilter,
+  BodyScan,
   BrokerCount,
   MessageJob,
   MessageJobKind,
@@ -26,6 +28,8 @@ interface MessageJobRow {
   waiting: string | null;
   pause_on_returns: ReturnGuard | null;
   planned: BrokerCount | null;
+  body_filter: BodyFilter | null;
+  body_scan: BodyScan | null;
   // Rows written before the return guard have no `returned`: none were watched.
   nodes: (Omit<MessageJobNode, 'returned'> & { returned?: number })[];
   in_flight: number | null;
@@ -56,6 +60,8 @@ const jobOf = (r: MessageJobRow): MessageJob => ({
   waiting: r.waiting,
   pauseOnReturns: r.pause_on_returns,
   planned: r.planned,
+  bodyFilter: r.body_filter,
+  bodyScan: r.body_scan,
   processed: r.nodes.reduce((sum, n) => sum + n.processed, 0),
   returned: r.nodes.reduce((sum, n) => sum + (n.returned ?? 0), 0),
   nodes: r.nodes.map((n) => ({ ...n, returned: n.returned ?? 0 })),
@@ -87,6 +93,8 @@ export type NewMessageJob = Pick<
   | 'waitForConsumer'
   | 'pauseOnReturns'
   | 'planned'
+  | 'bodyFilter'
+  | 'bodyScan'
   | 'nodes'
   | 'cancellable'
   | 'requestedBy'
@@ -111,8 +119,8 @@ export class MessageJobRepository {
     const row = await firstRow<MessageJobRow>(
       this.sql,
       `INSERT INTO message_job (id, cluster_id, queue, kind, status, filter, origin, chosen, target,
-         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node, rate, wait_for_consumer, pause_on_returns)
-       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node, rate, wait_for_consumer, pause_on_returns, body_filter, body_scan)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        RETURNING *`,
       [
         job.id,
@@ -133,6 +141,8 @@ export class MessageJobRepository {
         job.rate,
         job.waitForConsumer,
         job.pauseOnReturns ? JSON.stringify(job.pauseOnReturns) : null,
+        job.bodyFilter ? JSON.stringify(job.bodyFilter) : null,
+        job.bodyScan ? JSON.stringify(job.bodyScan) : null,
       ],
     );
     return jobOf(row!);

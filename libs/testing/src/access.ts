@@ -73,7 +73,16 @@ export async function registerLiveBroker(
   gatewayUrl: string,
   admin: ApiSession,
   broker: BrokerProfile,
-  { name, amqp = false }: { name: string; amqp?: boolean },
+  {
+    name,
+    amqp = false,
+    notifications = amqp,
+  }: {
+    name: string;
+    amqp?: boolean;
+    /** Wait for the notifier's subscription (its AMQP URL given): false in a stack with no notifier. */
+    notifications?: boolean;
+  },
 ): Promise<string> {
   const node = broker.nodes[0];
   const registered = await admin.fetch(`${gatewayUrl}/api/v1/clusters`, {
@@ -95,7 +104,7 @@ export async function registerLiveBroker(
   // The notifier subscribes on its own time, after the scraper's first live-node set: an event of
   // the broker before that is never seen (a test that deletes a queue and then looks for it in the
   // feed failed now and then in CI when it acted first).
-  if (amqp)
+  if (amqp && notifications)
     await waitFor('the notifier to subscribe to the node', async () => {
       const detail = (await (await admin.fetch(`${gatewayUrl}/api/v1/clusters/${clusterId}`)).json()) as {
         capabilities?: { notifications?: { status?: string } };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
 import { BROWSED_PROPERTY_TYPES } from './queue-messages';
+import { BodyFilterQuery } from './body-filters';
 
 /** What every exported line says it is, so a reader (an import) knows the shape it holds. */
 export const EXPORT_FORMAT = 'artemis-studio.message/1';
@@ -15,6 +16,8 @@ export const QueueExportQuerySchema = z
     node: z.string().min(1).max(200).optional(),
     /** An Artemis filter expression (selector syntax), applied by the broker as it reads. */
     filter: z.string().max(2000).optional(),
+    /** A body filter (ADR-0038): only the messages whose bodies it matches are exported. */
+    ...BodyFilterQuery,
   })
   .strict();
 export type QueueExportQuery = z.infer<typeof QueueExportQuerySchema>;

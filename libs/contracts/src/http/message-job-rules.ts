@@ -14,13 +14,18 @@ export function selectionProblem(job: {
   rate?: number;
   waitForConsumer?: boolean;
   pauseOnReturns?: unknown;
+  bodyFilter?: unknown;
 }): string | null {
   const pacing = pacingProblem(job);
   if (pacing) return pacing;
+  if (job.toNode !== undefined && job.bodyFilter)
+    return "a move to another node takes the node's messages by the broker's filter, not a body filter";
   if (job.toNode !== undefined) return nodeMoveProblem({ ...job, toNode: job.toNode });
   if (job.messageIds && !job.node) return 'chosen messages need the node they were browsed on';
-  if (job.messageIds && (job.filter || job.origin))
+  if (job.messageIds && (job.filter || job.origin || job.bodyFilter))
     return 'choose messages, or give a filter or an origin, not both';
+  if (job.bodyFilter && job.kind === 'copy')
+    return 'the broker copies chosen messages only: choose them (it has no copy by filter)';
   if ((job.kind === 'move' || job.kind === 'copy') && !job.to && !job.quarantine)
     return `${job.kind} needs the queue to send the messages to ('to')`;
   if (job.kind === 'copy' && !job.messageIds)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
 import { MESSAGE_JOB_KINDS, selectionProblem } from './message-job-rules';
+import { BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
 
 /**
  * Work on a queue's messages rather than on the queue (issue 28, ADR-0012): run by the cluster's
@@ -69,6 +70,8 @@ const Selection = {
   filter: Filter.optional(),
   /** A retry of the dead-letter group whose original queue (`_AMQ_ORIG_QUEUE`) is this. */
   origin: QueueName.optional(),
+  /** Only the messages whose bodies this matches: read once by the owner, then moved by id (ADR-0038). */
+  bodyFilter: BodyFilterSchema.optional(),
 };
 
 /**
@@ -130,6 +133,8 @@ export const MessageJobImpactQuerySchema = z
     kind: z.enum(MESSAGE_JOB_KINDS),
     filter: Filter.optional(),
     origin: QueueName.optional(),
+    /** A body filter (ADR-0038): the owner reads the queue once and counts what it matches. */
+    ...BodyFilterQuery,
     /** Count on this node only: a job on one node's messages (a move to another node). */
     node: z.string().min(1).max(200).optional(),
   })
@@ -163,6 +168,8 @@ export const MessageJobImpactSchema = z.object({
   ),
   /** The broker looks at no more than this many messages for a filtered count. */
   browseLimit: z.number().int().positive().nullable(),
+  /** With a body filter, what the owner's scan found on every node; `messages` counts what a job reaches. */
+  bodyScan: BodyScanSchema.nullable().default(null),
 });
 export type MessageJobImpact = z.infer<typeof MessageJobImpactSchema>;
 
@@ -206,6 +213,9 @@ export const MessageJobSchema = z.object({
   returned: z.number().int().nonnegative(),
   /** What the broker counted when the job started (the confirmation's number). */
   planned: BrokerCountSchema.nullable(),
+  /** The body filter it selected by, and what its scan found before the first batch (ADR-0038). */
+  bodyFilter: BodyFilterSchema.nullable().default(null),
+  bodyScan: BodyScanSchema.nullable().default(null),
   /** The sum of the nodes' `processed`. */
   processed: z.number().int().nonnegative(),
   nodes: z.array(MessageJobNodeSchema),

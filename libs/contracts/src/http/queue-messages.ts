@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
+import { BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
 
 /** How many messages one page of a browse holds at most: the broker rescans from the head for each. */
 export const BROWSE_PAGE_SIZE_MAX = 100;
@@ -13,6 +14,8 @@ export const QueueMessagesQuerySchema = z
     pageSize: z.coerce.number().int().min(1).max(BROWSE_PAGE_SIZE_MAX).default(50),
     /** An Artemis filter expression (selector syntax); the broker's own error is answered when it is invalid. */
     filter: z.string().max(2000).optional(),
+    /** A body filter, read by the owner on each message the broker's filter lets through (ADR-0038). */
+    ...BodyFilterQuery,
   })
   .strict();
 export type QueueMessagesQuery = z.infer<typeof QueueMessagesQuerySchema>;
@@ -94,6 +97,9 @@ export const QueueMessagesPageSchema = z.object({
   matched: z.object({ count: z.number().int().nonnegative(), atLeast: z.boolean() }).nullable(),
   /** The broker reads no further than this many messages for a browse or a filtered count. */
   browseLimit: z.number().int().positive().nullable(),
+  /** The body filter the page was read with, and what its scan found (`matched` is then its count). */
+  bodyFilter: BodyFilterSchema.nullable().default(null),
+  bodyScan: BodyScanSchema.nullable().default(null),
 });
 export type QueueMessagesPage = z.infer<typeof QueueMessagesPageSchema>;
 

@@ -29,6 +29,7 @@ import { CoreBridges1766000000000 } from './1766000000000-core-bridges';
 import { BrokerConnections1766100000000 } from './1766100000000-broker-connections';
 import { FederationsAndMirrors1766200000000 } from './1766200000000-federations-and-mirrors';
 import { PacedMessageJobs1766300000000 } from './1766300000000-paced-message-jobs';
+import { BodyFilteredMessageJobs1766400000000 } from './1766400000000-body-filtered-message-jobs';
 
 /** Every migration, in order. A new migration is added here and nowhere else. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   BrokerConnections1766100000000,
   FederationsAndMirrors1766200000000,
   PacedMessageJobs1766300000000,
+  BodyFilteredMessageJobs1766400000000,
 ];

@@ -81,6 +81,9 @@ export class MessageJobsStack {
     this.viewer = await signInAs(this.gateway.url, this.admin, 'viewer');
     this.clusterId = await registerLiveBroker(this.gateway.url, this.admin, this.broker, {
       name: `jobs-${randomUUID().slice(0, 8)}`,
+      // A body filter reads the queue over AMQP; this stack runs no notifier to subscribe.
+      amqp: true,
+      notifications: false,
     });
   }
 

@@ -5,31 +5,27 @@ import { BrokerLanes } from '../jolokia/broker-lanes';
 import { JolokiaClient } from '../jolokia/jolokia-client';
 import { BrokerChanges } from './broker-changes';
 import { QueueActions } from './queue-actions';
-import { QueueBrowser } from './queue-browse';
 
 /**
- * Acting on a cluster's brokers (ADR-0011): queue actions, browsing a queue, making and removing
- * queues and addresses, sending a message. Every management call waits its turn in the broker's
+ * Acting on a cluster's brokers (ADR-0011): queue actions, making and removing queues and
+ * addresses, sending a message (browsing is served with the body filters, MessageExportPart). Every management call waits its turn in the broker's
  * lane, across every cluster this replica owns.
  */
 @Injectable()
-export class BrokerActionsPart implements ClusterPart<'queueAction' | 'queueBrowse' | 'brokerChange'> {
-  readonly serves = ['queueAction', 'queueBrowse', 'brokerChange'] as const;
+export class BrokerActionsPart implements ClusterPart<'queueAction' | 'brokerChange'> {
+  readonly serves = ['queueAction', 'brokerChange'] as const;
   private readonly queueActions: QueueActions;
-  private readonly queueBrowser: QueueBrowser;
   private readonly brokerChanges: BrokerChanges;
 
   constructor(jolokia: JolokiaClient, lanes: BrokerLanes) {
     this.queueActions = new QueueActions(jolokia, lanes);
-    this.queueBrowser = new QueueBrowser(jolokia, lanes);
     this.brokerChanges = new BrokerChanges(jolokia, lanes);
   }
 
-  start(cluster: OwnedCluster): PartRun<'queueAction' | 'queueBrowse' | 'brokerChange'> {
+  start(cluster: OwnedCluster): PartRun<'queueAction' | 'brokerChange'> {
     return {
       handlers: {
         queueAction: (call) => this.queueActions.run(cluster, call),
-        queueBrowse: (call) => this.queueBrowser.page(cluster, call),
         brokerChange: (call) => this.brokerChanges.run(cluster, call),
       },
     };

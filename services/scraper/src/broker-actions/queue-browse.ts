@@ -90,7 +90,7 @@ export function browsedMessage(
  * The calls one page needs, in one bulk request: the page, the filtered count, the browse limit,
  * and the queue's depth now (its MBean may have been looked up a while ago).
  */
-function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): JolokiaRequest[] {
+export function browseCalls(broker: string, found: QueueState, call: QueueBrowseCall): JolokiaRequest[] {
   const filter = call.filter?.trim() || '';
   return [
     {
@@ -154,7 +154,7 @@ export class QueueBrowser {
 }
 
 /** The page from the answers to `browseCalls`. */
-function pageOf(
+export function pageOf(
   call: QueueBrowseCall,
   { holders, chosen, answers }: { holders: QueueHolder[]; chosen: QueueHolder; answers: JolokiaResponse[] },
 ): QueueMessagesPage {
@@ -185,6 +185,8 @@ function pageOf(
         ? null
         : { count: matchedCount, atLeast: browseLimit === null || depth === null || depth > browseLimit },
     browseLimit,
+    bodyFilter: null,
+    bodyScan: null,
   };
 }
 

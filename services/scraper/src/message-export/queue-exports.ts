@@ -1,5 +1,6 @@
 import { RpcError } from '@artemis-studio/bus';
 import {
+  bodyFilterOf,
   OWNER_FAILURES,
   type ExportedMessage,
   type QueueExportCall,
@@ -10,8 +11,9 @@ import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { chosenHolder, queueHolders, type QueueHolder } from '../broker-actions/queue-holders';
 import type { AmqpEndpoint, ClusterNodes } from '../cluster-parts/owned-cluster';
 import { requiredAmqpEndpoint } from '../broker-actions/amqp-send';
-import { BrowsingReceiver } from './browsing-receiver';
+import { BrowsingReceiver } from '../body-filters/browsing-receiver';
 import { exportedMessage } from './exported-message';
+import { compileBodyFilter, type BodyVerdict, type ReadMessage } from '../body-filters/body-filter';
 
 /** How many messages one read asks the broker for. */
 const READ_MESSAGES = 100;
@@ -21,6 +23,11 @@ const READ_MESSAGES = 100;
  * third more).
  */
 const PART_BYTES = 384 * 1024;
+/**
+ * How long one part may read: a body filter that matches little reads on without adding lines,
+ * and the gateway's request for the part must be answered well within its timeout.
+ */
+const PART_MS = 15_000;
 /** An export nobody asked the next part of for this long is closed (the download was abandoned). */
 const IDLE_MS = 60_000;
 /** Exports one cluster's owner reads at once: each holds an AMQP connection to a node. */
@@ -31,6 +38,8 @@ interface ExportSession {
   id: string;
   queue: string;
   selector: string;
+  /** The body filter's test, when the export has one: a message it does not match is read, not exported. */
+  matches: ((message: ReadMessage) => BodyVerdict) | null;
   nodes: { holder: QueueHolder; endpoint: AmqpEndpoint }[];
   reading: { holder: QueueHolder; receiver: BrowsingReceiver } | null;
   pending: ExportedMessage[];
@@ -58,8 +67,12 @@ export class QueueExports {
     try {
       const messages: ExportedMessage[] = [];
       let bytes = 0;
-      while (bytes < PART_BYTES && (session.pending.length > 0 || (await this.read(session)))) {
-        const message = session.pending.shift()!;
+      const deadline = Date.now() + PART_MS;
+      while (bytes < PART_BYTES) {
+        if (session.pending.length === 0 && !(await this.read(session, deadline))) break;
+        const message = session.pending.shift();
+        // The part's time ran out while a body filter matched nothing: an empty part, more to come.
+        if (!message) break;
         bytes += Buffer.byteLength(JSON.stringify(message));
         messages.push(message);
       }
@@ -99,6 +112,8 @@ export class QueueExports {
         OWNER_FAILURES.refused,
         `${EXPORTS_MAX} exports of this cluster are under way: wait for one to end`,
       );
+    const body = bodyFilterOf(call);
+    const matches = body ? compileBodyFilter(body) : null;
     const all = await queueHolders(this.jolokia, this.cluster, call.queue);
     const holders = call.node ? [chosenHolder(all, call.queue, call.node)] : all;
     chosenHolder(holders, call.queue);
@@ -106,6 +121,7 @@ export class QueueExports {
       id: randomUUID(),
       queue: call.queue,
       selector: call.filter ?? '',
+      matches,
       nodes: holders.map((holder) => ({
         holder,
         endpoint: requiredAmqpEndpoint(this.cluster, holder.node, 'an export reads the queue'),
@@ -118,9 +134,13 @@ export class QueueExports {
     return session;
   }
 
-  /** Reads the next messages into `pending`; false once every node was read to its end. */
-  private async read(session: ExportSession): Promise<boolean> {
+  /**
+   * Reads the next messages into `pending`; false once every node was read to its end. Past the
+   * deadline it stops with nothing pending.
+   */
+  private async read(session: ExportSession, deadline: number): Promise<boolean> {
     while (session.pending.length === 0) {
+      if (Date.now() > deadline) return true;
       if (!session.reading) {
         const next = session.nodes.shift();
         if (!next) {
@@ -135,7 +155,8 @@ export class QueueExports {
       const { holder, receiver } = session.reading;
       const messages = await receiver.next(READ_MESSAGES);
       const source = { clusterId: this.cluster.target.id, node: holder.node.name, queue: session.queue };
-      session.pending.push(...messages.map((m) => exportedMessage(m, source)));
+      const kept = session.matches ? messages.filter((m) => session.matches!(m) === true) : messages;
+      session.pending.push(...kept.map((m) => exportedMessage(m, source)));
       if (messages.length < READ_MESSAGES) {
         await receiver.close();
         session.reading = null;

@@ -1,7 +1,7 @@
 import type { StartMessageJobRequest } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import type { QueueHolder } from '../broker-actions/queue-holders';
-import { retriesByOrigin, type Batch } from './message-job-batches';
+import { matchedBatches, retriesByOrigin, type Batch } from './message-job-batches';
 import { selectorOf } from './message-job-calls';
 
 const holder = { found: { mbean: 'queue="DLQ"' } } as QueueHolder;
@@ -71,5 +71,39 @@ describe('a retry by filter, each message back to its own queue', () => {
       error: 'the broker moved none of the 5 messages of orders it counted',
       last: true,
     });
+  });
+});
+
+describe('matchedBatches', () => {
+  it('names the matches a call at a time, and counts those the broker no longer had', () => {
+    const job: StartMessageJobRequest = { kind: 'move', to: 'orders', batchSize: 2 };
+    const queue = new Set(['ID:a', 'ID:b', 'ID:d', 'ID:e']); // ID:c was consumed since the scan
+    const selectors: string[] = [];
+    const outcomes = [];
+    for (const batch of matchedBatches(
+      { job, selector: "region = 'eu'", target: 'orders', trash: null },
+      holder,
+      ['ID:a', 'ID:b', 'ID:c', 'ID:d', 'ID:e'],
+    )) {
+      const [request] = batch.requests;
+      if (request.type !== 'exec') throw new Error('a read');
+      const [limit, selector] = request.arguments as [number, string];
+      selectors.push(selector);
+      const named = [...selector.matchAll(/'(ID:[a-z])'/g)].map((m) => m[1]);
+      const moved = named.filter((id) => queue.delete(id)).slice(0, limit);
+      const outcome = batch.outcome([{ status: 200, value: moved.length }]);
+      outcomes.push(outcome);
+      if ('refused' in outcome || outcome.last) break;
+    }
+    expect(selectors).toEqual([
+      "(region = 'eu') AND AMQUserID IN ('ID:a', 'ID:b')",
+      "(region = 'eu') AND AMQUserID IN ('ID:c', 'ID:d')",
+      "(region = 'eu') AND AMQUserID IN ('ID:e')",
+    ]);
+    expect(outcomes).toEqual([
+      { processed: 2, notReached: 0, error: null, last: false },
+      { processed: 1, notReached: 1, error: null, last: false },
+      { processed: 1, notReached: 0, error: null, last: true },
+    ]);
   });
 });

@@ -2,11 +2,21 @@ import type { StartMessageJobRequest } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import type { QueueHolder } from '../broker-actions/queue-holders';
 import { parseGroups } from './dead-letter-groups';
-import { batchCount, chosenCall, filterBatch, groupedCount, selectorOf } from './message-job-calls';
+import {
+  batchCount,
+  chosenCall,
+  filterBatch,
+  groupedCount,
+  retriesEachToOrigin,
+  selectorOf,
+} from './message-job-calls';
 import { emptyTrash } from './trash-queue';
+import { matchedSelectors } from '../body-filters/body-scan';
 
 /** At most this many chosen messages go to the broker in one call (each scans the queue in memory). */
 const CHOSEN_PER_CALL = 100;
+/** At most this many matches of a body filter are named in one call's selector (it parses it afresh). */
+const MATCHED_PER_CALL = 500;
 
 /** What one batch's answers did on its node. */
 type BatchOutcome =
@@ -149,5 +159,48 @@ export function* retriesByOrigin(plan: BatchPlan, holder: QueueHolder): Generato
         };
       },
     };
+  }
+}
+
+/**
+ * A job by body filter (ADR-0038): the matches its scan found on the node, named by their ids a
+ * call at a time (the operator's selector narrowing too), moved, retried or deleted as a job by
+ * filter does. What the broker no longer had (consumed since the scan) is counted as not reached.
+ */
+export function* matchedBatches(plan: BatchPlan, holder: QueueHolder, ids: string[]): Generator<Batch> {
+  const perCall = Math.min(plan.job.batchSize, MATCHED_PER_CALL);
+  const selectors = matchedSelectors(plan.selector, ids, perCall);
+  for (const [n, selector] of selectors.entries()) {
+    const named = Math.min(perCall, ids.length - n * perCall);
+    // One more than it names, so the broker's first answer ends the call's batches.
+    const narrowed = { ...plan, selector, job: { ...plan.job, batchSize: named + 1 } };
+    const batches = retriesEachToOrigin(plan.job)
+      ? retriesByOrigin(narrowed, holder)
+      : filteredBatches(narrowed, holder);
+    yield* tallied(batches, named, n === selectors.length - 1);
+  }
+}
+
+/**
+ * The batches of one call's named matches: at their end, those the broker did not process are
+ * counted as not reached, and only the last call's end is the job's.
+ */
+function* tallied(batches: Generator<Batch>, named: number, final: boolean): Generator<Batch> {
+  let processed = 0;
+  for (const batch of batches) {
+    let last = false;
+    yield {
+      ...batch,
+      inFlight: Math.min(batch.inFlight, named),
+      outcome: (answers) => {
+        const outcome = batch.outcome(answers);
+        if ('refused' in outcome) return outcome;
+        processed += outcome.processed;
+        last = outcome.last;
+        if (!outcome.last || outcome.error) return outcome;
+        return { ...outcome, notReached: Math.max(0, named - processed), last: final };
+      },
+    };
+    if (last) return;
   }
 }

@@ -1,5 +1,6 @@
 import { RpcError } from '@artemis-studio/bus';
 import {
+  bodyFilterOf,
   OWNER_FAILURES,
   type BrokerCount,
   type MessageJobImpact,
@@ -27,6 +28,7 @@ import {
 } from './message-job-calls';
 import { pacedBatchSize } from './job-pace';
 import { trashQueueOf } from './trash-queue';
+import { jobMatches, type JobMatches } from '../body-filters/job-matches';
 
 /** How many of a retry by filter's origins are looked up before it starts (as the groups' view does). */
 const ORIGINS_CHECKED = 50;
@@ -42,6 +44,8 @@ export interface Plan {
   target: string | null;
   /** A delete by filter's trash queue, made on every node the job runs on (trash-queue.ts). */
   trash: string | null;
+  /** A job by body filter: the matches its scan found on each node, by id (ADR-0038). */
+  matched: JobMatches | null;
 }
 
 /**
@@ -57,6 +61,25 @@ export class MessageJobPlanner {
     const holders = call.node ? [chosenHolder(all, call.queue, call.node)] : all;
     chosenHolder(holders, call.queue);
     const selector = selectorOf(call);
+    const body = bodyFilterOf(call);
+    if (body) {
+      const { ids, scan } = await jobMatches(cluster, holders, call.queue, selector, body);
+      const nodes = holders.map((h) => ({
+        node: h.node.name,
+        messages: { count: ids.get(h.node.name)?.length ?? 0, atLeast: !scan.complete },
+        depth: h.found.depth,
+      }));
+      return {
+        clusterId: call.clusterId,
+        queue: call.queue,
+        kind: call.kind,
+        filter: selector || null,
+        messages: sumOf(nodes.map((n) => n.messages)),
+        nodes,
+        browseLimit: null,
+        bodyScan: scan,
+      };
+    }
     const counted = await this.count(holders, selector);
     return {
       clusterId: call.clusterId,
@@ -66,6 +89,7 @@ export class MessageJobPlanner {
       messages: sumOf(counted.map((c) => c.messages)),
       nodes: counted,
       browseLimit: counted.find((c) => c.browseLimit !== null)?.browseLimit ?? null,
+      bodyScan: null,
     };
   }
 
@@ -81,6 +105,10 @@ export class MessageJobPlanner {
     chosenHolder(working, queue);
     if (target) await this.readyTarget(working, target, job.quarantine !== undefined);
     if (retriesEachToOrigin(job)) await this.readyOrigins(working, selectorOf(job));
+    const selector = selectorOf(job);
+    const matched = job.bodyFilter
+      ? await jobMatches(cluster, working, queue, selector, job.bodyFilter)
+      : null;
     const trash = job.kind === 'delete' && !job.messageIds ? trashQueueOf(call.jobId) : null;
     if (trash) await this.readyTrash(working, trash);
     return {
@@ -88,9 +116,10 @@ export class MessageJobPlanner {
       id: call.jobId,
       clusterId: call.clusterId,
       holders: working,
-      selector: selectorOf(job),
+      selector,
       target,
       trash,
+      matched,
     };
   }
 
@@ -150,7 +179,19 @@ export class MessageJobPlanner {
       selector: selectorOf(job),
       target: binding,
       trash: null,
+      matched: null,
     };
+  }
+
+  /** What the job will touch, as it starts: its matches by id, or the broker's count; null for chosen ones. */
+  async planned(plan: Plan): Promise<BrokerCount | null> {
+    if (plan.matched)
+      return {
+        count: [...plan.matched.ids.values()].reduce((sum, ids) => sum + ids.length, 0),
+        atLeast: false,
+      };
+    if (plan.job.messageIds) return null;
+    return sumOf((await this.count(plan.holders, plan.selector)).map((c) => c.messages));
   }
 
   /** Reads on a holder's node in its lane; a node that does not answer refuses the job. */
@@ -242,7 +283,7 @@ export class MessageJobPlanner {
 }
 
 /** The sum of the nodes' counts: a lower bound when any of them is. */
-export function sumOf(counts: BrokerCount[]): BrokerCount {
+function sumOf(counts: BrokerCount[]): BrokerCount {
   return {
     count: counts.reduce((sum, c) => sum + c.count, 0),
     atLeast: counts.some((c) => c.atLeast),

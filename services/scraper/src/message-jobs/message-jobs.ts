@@ -12,8 +12,8 @@ import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import { isBusy } from '../broker-actions/queue-action-calls';
 import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { type QueueHolder } from '../broker-actions/queue-holders';
-import { chosenBatches, filteredBatches, retriesByOrigin } from './message-job-batches';
-import { MessageJobPlanner, sumOf, type Plan } from './message-job-planner';
+import { chosenBatches, filteredBatches, matchedBatches, retriesByOrigin } from './message-job-batches';
+import { MessageJobPlanner, type Plan } from './message-job-planner';
 import { JobPace } from './job-pace';
 import { DestinationWatch, StartGate } from './start-gate';
 import { ReturnsWindow } from './returns-window';
@@ -127,9 +127,7 @@ export class MessageJobs {
   /** Checks the job, records it, and starts it; answered at once with the job as it starts. */
   async start(cluster: ClusterNodes, call: MessageJobStartCall, stopped: AbortSignal): Promise<MessageJob> {
     const plan = await this.planner.plan(cluster, call);
-    const planned = plan.job.messageIds
-      ? null
-      : sumOf((await this.planner.count(plan.holders, plan.selector)).map((c) => c.messages));
+    const planned = await this.planner.planned(plan);
     const started = await this.deps.store.insert({
       id: call.jobId,
       clusterId: call.clusterId,
@@ -147,6 +145,8 @@ export class MessageJobs {
       waitForConsumer: plan.job.waitForConsumer ?? false,
       pauseOnReturns: plan.job.pauseOnReturns ?? null,
       planned,
+      bodyFilter: plan.job.bodyFilter ?? null,
+      bodyScan: plan.matched?.scan ?? null,
       nodes: plan.holders.map((h) => ({
         node: h.node.name,
         processed: 0,
@@ -210,11 +210,13 @@ export class MessageJobs {
   /** A node's part of the job: its batches in turn, each counted and written before the next. */
   private async onNode(plan: Plan, part: NodePart, stopped: AbortSignal): Promise<Stop | null> {
     const { holder, nodes, i, pace } = part;
-    const batches = plan.job.messageIds
-      ? chosenBatches(plan, holder)
-      : retriesEachToOrigin(plan.job)
-        ? retriesByOrigin(plan, holder)
-        : filteredBatches(plan, holder);
+    const batches = plan.matched
+      ? matchedBatches(plan, holder, plan.matched.ids.get(holder.node.name) ?? [])
+      : plan.job.messageIds
+        ? chosenBatches(plan, holder)
+        : retriesEachToOrigin(plan.job)
+          ? retriesByOrigin(plan, holder)
+          : filteredBatches(plan, holder);
     const watch = await DestinationWatch.of(plan.job, plan.target, holder, this.read);
     if (watch && 'status' in watch) return watch;
     for (const batch of batches) {

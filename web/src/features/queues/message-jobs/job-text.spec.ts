@@ -21,6 +21,8 @@ const job = (over: Partial<MessageJob> = {}): MessageJob => ({
   pauseOnReturns: null,
   returned: 0,
   planned: { count: 200, atLeast: true },
+  bodyFilter: null,
+  bodyScan: null,
   processed: 4200,
   nodes: [{ node: 'a', processed: 4200, batches: 9, notReached: 0, returned: 0, error: null }],
   inFlight: null,
@@ -48,6 +50,7 @@ describe('message job words', () => {
           messages: { count: 200, atLeast: true },
           nodes: [{ node: 'a', messages: { count: 200, atLeast: true }, depth: 12408 }],
           browseLimit: 200,
+          bodyScan: null,
         },
       }),
     ).toBe('Retry at least 200 messages from orders.DLQ back to orders, on node a');
