@@ -807,6 +807,70 @@ describe('the console in Chromium, against the real stack and broker', () => {
     expect(audit.items.find((e) => e.target === actionQueue)?.detail.messages).toBe(30);
   }, 90_000);
 
+  it('finds messages by what their bodies hold, typed in the browse box, and moves exactly those', async () => {
+    const orders = `e2e.body.${randomUUID().slice(0, 8)}`;
+    const rejected = `${orders}.rejected`;
+    await fillQueue(broker, orders, 60, (i) => ({
+      message_id: `order-${i}`,
+      durable: true,
+      body: JSON.stringify({ order: i, status: i % 10 === 3 ? 'REJECTED' : 'OK' }),
+    }));
+    const made = await admin.fetch(`${base}/api/v1/clusters/${clusterId}/queues`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ name: rejected }),
+    });
+    expect(made.status).toBe(200);
+    await page.goto(`${base}/clusters/${clusterId}/queues/${orders}`);
+    await waitForDepth(broker.nodes[0].name, '60');
+
+    // An expression that does not parse is said under the body filter, where it was typed.
+    const bodyFilter = page.getByTestId('body-filter');
+    await bodyFilter.fill('body.status ==');
+    await bodyFilter.press('Enter');
+    await page.getByText(/^body filter: .*1:/).waitFor({ timeout: 30_000 });
+    await page.locator('#queue-messages').scrollIntoViewIfNeeded();
+    await screenshot(page, '15-queue-body-filter-error');
+
+    await bodyFilter.fill('body.status == "REJECTED"');
+    await bodyFilter.press('Enter');
+    await page
+      .getByTestId('messages-count')
+      .getByText('6 match of 60 read (the whole queue)', { exact: false })
+      .waitFor({ timeout: 30_000 });
+    const table = page.getByRole('table', { name: 'Messages' });
+    expect(await table.getByRole('row').count()).toBe(7);
+    await table.getByText('{"order":53,"status":"REJECTED"}', { exact: true }).waitFor();
+    await page.locator('#queue-messages').scrollIntoViewIfNeeded();
+    await screenshot(page, '15-queue-body-filter');
+
+    await page.getByRole('button', { name: 'Move matching…' }).click();
+    const dialog = page.getByTestId('message-job-confirmation');
+    await dialog
+      .getByTestId('message-job-scan')
+      .getByText(/6 match of 60 read/)
+      .waitFor({ timeout: 30_000 });
+    await dialog.getByLabel('To queue').fill(rejected);
+    await dialog
+      .getByText(`whose body matches body.status == "REJECTED" from ${orders} to ${rejected}`, {
+        exact: false,
+      })
+      .waitFor();
+    await screenshot(page, '15-queue-body-filter-move');
+    await dialog.getByRole('button', { name: /^Move 6 messages/ }).click();
+    const job = page.getByTestId('message-job').first();
+    await waitFor('the move to end', async () => (await job.getAttribute('data-status')) === 'done', {
+      timeoutMs: 60_000,
+    });
+    await waitForDepth(broker.nodes[0].name, '54');
+    const left = await brokerJolokia(broker, {
+      type: 'read',
+      mbean: queueMbean(broker, rejected),
+      attribute: 'MessageCount',
+    });
+    expect(left).toEqual(expect.objectContaining({ value: 6 }));
+  }, 120_000);
+
   it("sends a dead-letter queue's messages back from the console, after the broker counts them", async () => {
     const work = `e2e.work.${randomUUID().slice(0, 8)}`;
     const dlq = await deadLetter(broker, work, 3);

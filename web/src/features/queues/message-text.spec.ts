@@ -1,6 +1,6 @@
 import type { BrowsedMessage } from '@artemis-studio/contracts';
 import { describe, expect, it } from 'vitest';
-import { bodyNote, bytesView, matchedText, parseHeaders, previewLine } from './message-text';
+import { bodyNote, bodyScanText, bytesView, matchedText, parseHeaders, previewLine } from './message-text';
 
 const message = (body: BrowsedMessage['body'], largeMessage = false) =>
   ({ messageId: '1', largeMessage, body }) as BrowsedMessage;
@@ -49,6 +49,27 @@ describe('what the messages card says', () => {
     expect(matchedText({ count: 12, atLeast: false }, 200)).toBe('12 match');
     expect(matchedText({ count: 200, atLeast: true }, 200)).toBe(
       'at least 200 match (the broker looked at the first 200 messages only)',
+    );
+  });
+
+  it("says what a body filter's read found, and what no action reaches", () => {
+    const scan = { unselectable: 0, failed: 0, firstFailure: null };
+    expect(bodyScanText({ ...scan, scanned: 1002, matched: 22, complete: true, stoppedBy: null })).toBe(
+      '22 match of 1,002 read (the whole queue)',
+    );
+    expect(
+      bodyScanText({
+        scanned: 300,
+        matched: 26,
+        unselectable: 3,
+        failed: 2,
+        firstFailure: 'no such key: status',
+        complete: false,
+        stoppedBy: 'page',
+      }),
+    ).toBe(
+      'at least 26 match of 300 read (stopped once the page was full) · 3 carry no message id of their own: ' +
+        'no action reaches them (an export does) · 2 could not be read by the expression (no such key: status)',
     );
   });
 

@@ -1,5 +1,6 @@
 import {
   PROPERTY_TYPES,
+  type BodyScan,
   propertyValueProblem,
   type BrowsedMessage,
   type QueueMessagesPage,
@@ -33,6 +34,33 @@ export function bodyNote(message: BrowsedMessage): string | null {
   if (!message.body.truncated) return null;
   const left = message.body.omitted === null ? 'the rest' : `${formatNumber(message.body.omitted)} more`;
   return `Cut by the broker: ${left} not shown. The broker's management-message-attribute-size-limit (256 by default, -1 for none) in its address settings decides how much it shows; what is shown here is never the whole body.`;
+}
+
+/**
+ * What a body filter's one read of the queue found: how many it read and matched, whether it read
+ * to the end (and if not, what stopped it), and what no action can reach or the filter could not read.
+ */
+export function bodyScanText(scan: BodyScan): string {
+  const stopped = {
+    page: 'stopped once the page was full',
+    messages: 'stopped at its budget of messages',
+    time: 'stopped at its budget of time',
+  };
+  const parts = [
+    `${scan.complete ? '' : 'at least '}${formatNumber(scan.matched)} match of ${formatNumber(scan.scanned)} read` +
+      (scan.complete
+        ? ' (the whole queue)'
+        : ` (${scan.stoppedBy ? stopped[scan.stoppedBy] : 'not to the end'})`),
+  ];
+  if (scan.unselectable > 0)
+    parts.push(
+      `${formatNumber(scan.unselectable)} carry no message id of their own: no action reaches them (an export does)`,
+    );
+  if (scan.failed > 0)
+    parts.push(
+      `${formatNumber(scan.failed)} could not be read by the expression (${scan.firstFailure ?? 'no reason given'})`,
+    );
+  return parts.join(' · ');
 }
 
 /** "12 match" or "at least 3 match (the broker looked at the first 200 messages only)". */

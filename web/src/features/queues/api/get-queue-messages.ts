@@ -7,6 +7,8 @@ function getQueueMessages(clusterId: string, queue: string, params: QueueMessage
   const query = new URLSearchParams({ page: String(params.page), pageSize: String(params.pageSize) });
   if (params.node) query.set('node', params.node);
   if (params.filter) query.set('filter', params.filter);
+  if (params.body) query.set('body', params.body);
+  if (params.bodyMatch) query.set('bodyMatch', params.bodyMatch);
   return getJson(
     `/clusters/${clusterId}/queues/${encodeURIComponent(queue)}/messages?${query.toString()}`,
     QueueMessagesPageSchema,

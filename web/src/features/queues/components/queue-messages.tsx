@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Checkbox, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Checkbox, Group, Select, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../../lib/api-client';
 import { formatNumber, formatTime } from '../../../lib/ui/format';
@@ -6,7 +6,8 @@ import { TableHead } from '../../../lib/ui/table-head';
 import { useQueueMessages } from '../api/get-queue-messages';
 import { RefusableButton } from '../../../lib/access/refusable-button';
 import { MessageJobDialog, type JobSelection } from '../message-jobs/components/message-job-dialog';
-import { matchedText, previewLine } from '../message-text';
+import { bodyScanText, matchedText, previewLine } from '../message-text';
+import { BrowseFilterFields, isBodyFilterError, type BrowseFilters } from './browse-filters';
 import { looksLikeDeadLetters } from '../message-jobs/job-text';
 import { ExportLink } from './export-link';
 import { MessageDrawer } from './message-drawer';
@@ -17,8 +18,8 @@ const PAGE_SIZE = 25;
 
 /**
  * The queue's messages, a page at a time, as the broker shows them: filtered with the broker's own
- * selector syntax (its error beside the field), counted as far as the broker counts, bodies marked
- * where the broker cut them. Read on demand: each read rescans the queue under the broker's lock.
+ * selector syntax and by what the bodies hold (each error beside its field), counted as far as the
+ * broker (or the body filter's read) counts, bodies marked where the broker cut them. Read on demand: each read rescans the queue under the broker's lock.
  */
 export function QueueMessages({
   clusterId,
@@ -34,13 +35,20 @@ export function QueueMessages({
   actionRefusal: string | null;
 }) {
   const [page, setPage] = useState(1);
-  const [filter, setFilter] = useState('');
+  const [filters, setFilters] = useState<BrowseFilters>({ filter: '', body: null });
+  const { filter, body } = filters;
   const [node, setNode] = useState<string | undefined>(undefined);
   const [opened, setOpened] = useState<DrawerAt | null>(null);
   // Ids are the broker's on one node, and only good until the page is read again.
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [job, setJob] = useState<JobSelection | null>(null);
-  const params = { page, pageSize: PAGE_SIZE, node, filter: filter || undefined };
+  const params = {
+    page,
+    pageSize: PAGE_SIZE,
+    node,
+    filter: filter || undefined,
+    ...(body ? { body: body.expression, bodyMatch: body.match } : {}),
+  };
   const messages = useQueueMessages(clusterId, queue, params, refusal === null);
   const data = messages.data;
   const rows = data?.messages ?? [];
@@ -66,7 +74,12 @@ export function QueueMessages({
   const ids = [...chosen].filter((id) => rows.some((m) => m.messageId === id));
   const onChosen = (kind: JobSelection['kind']) => setJob({ kind, messageIds: ids, node: data?.node });
   const onMatching = (kind: JobSelection['kind']) =>
-    setJob({ kind, ...(data?.filter ? { filter: data.filter } : {}) });
+    setJob({
+      kind,
+      ...(data?.filter ? { filter: data.filter } : {}),
+      ...(data?.bodyFilter ? { bodyFilter: data.bodyFilter } : {}),
+    });
+  const narrowed = Boolean(data?.filter || data?.bodyFilter);
 
   if (refusal)
     return (
@@ -97,29 +110,17 @@ export function QueueMessages({
           >
             Read again
           </Button>
-          <ExportLink clusterId={clusterId} queue={queue} filter={filter} node={node} />
+          <ExportLink clusterId={clusterId} queue={queue} filter={filter} body={body} node={node} />
         </Group>
       </Group>
       <Group align="flex-start" mb="xs">
-        <TextInput
-          label="Filter"
-          description="The broker's selector syntax, e.g. customer = 'alice' AND priority > 4"
-          placeholder="every message"
-          defaultValue={filter}
-          error={filter && filterError ? filterError : undefined}
-          onKeyDown={(e) => {
-            if (e.key !== 'Enter') return;
-            setFilter(e.currentTarget.value.trim());
+        <BrowseFilterFields
+          value={filters}
+          error={filterError}
+          onChange={(next) => {
+            setFilters(next);
             setPage(1);
           }}
-          onBlur={(e) => {
-            const next = e.currentTarget.value.trim();
-            if (next !== filter) {
-              setFilter(next);
-              setPage(1);
-            }
-          }}
-          w={420}
         />
         {data && data.nodes.length > 1 && (
           <Select
@@ -134,16 +135,18 @@ export function QueueMessages({
           />
         )}
       </Group>
-      {messages.isError && !filter && (
+      {messages.isError && !filter && !isBodyFilterError(filterError) && (
         <Alert color="red" role="alert" mb="xs">
           {filterError}
         </Alert>
       )}
       {data && (
         <Text size="sm" c="dimmed" mb="xs" data-testid="messages-count">
-          {data.matched
-            ? matchedText(data.matched, data.browseLimit)
-            : `${formatNumber(data.depth ?? 0)} on node ${data.node}`}
+          {data.bodyScan
+            ? bodyScanText(data.bodyScan)
+            : data.matched
+              ? matchedText(data.matched, data.browseLimit)
+              : `${formatNumber(data.depth ?? 0)} on node ${data.node}`}
           {` · page ${data.page}`}
         </Text>
       )}
@@ -176,9 +179,9 @@ export function QueueMessages({
                 variant="light"
                 onClick={() => onMatching('move')}
               >
-                {data.filter ? 'Move matching…' : 'Move all…'}
+                {narrowed ? 'Move matching…' : 'Move all…'}
               </RefusableButton>
-              {data.filter && looksLikeDeadLetters(queue) && (
+              {narrowed && looksLikeDeadLetters(queue) && (
                 <RefusableButton
                   refusal={actionRefusal}
                   size="xs"
@@ -188,7 +191,7 @@ export function QueueMessages({
                   Retry matching…
                 </RefusableButton>
               )}
-              {data.filter && (
+              {narrowed && (
                 <RefusableButton
                   refusal={actionRefusal}
                   size="xs"
@@ -209,7 +212,7 @@ export function QueueMessages({
         </Text>
       ) : rows.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {data?.filter ? 'No message matches.' : 'No message on this page.'}
+          {narrowed ? 'No message matches.' : 'No message on this page.'}
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={800}>

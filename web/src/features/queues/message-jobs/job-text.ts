@@ -1,4 +1,10 @@
-import type { BrokerCount, MessageJob, MessageJobImpact, MessageJobKind } from '@artemis-studio/contracts';
+import type {
+  BodyFilter,
+  BrokerCount,
+  MessageJob,
+  MessageJobImpact,
+  MessageJobKind,
+} from '@artemis-studio/contracts';
 import { formatNumber } from '../../../lib/ui/format';
 
 const plural = (n: number) => `${formatNumber(n)} message${n === 1 ? '' : 's'}`;
@@ -25,6 +31,7 @@ export function jobStatement(
     impact?: MessageJobImpact;
     chosen?: number;
     filter?: string;
+    bodyFilter?: BodyFilter;
     origin?: string;
     /** Where the messages go: a quarantine when there is one. */
     target?: string | null;
@@ -39,7 +46,9 @@ export function jobStatement(
       : what.impact
         ? countText(what.impact.messages)
         : 'messages';
-  const matching = what.filter ? ` matching ${what.filter}` : '';
+  const matching =
+    (what.filter ? ` matching ${what.filter}` : '') +
+    (what.bodyFilter ? ` whose body matches ${what.bodyFilter.expression}` : '');
   if (what.nodeMove)
     return `${KIND_WORDS[kind].title} ${count}${matching} of ${queue} from ${what.nodeMove.from} to ${what.nodeMove.to}`;
   const nodes = what.impact?.nodes.map((n) => n.node) ?? [];

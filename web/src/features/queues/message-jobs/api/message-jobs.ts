@@ -35,6 +35,8 @@ export const useMessageJobImpact = (clusterId: string, queue: string) =>
     mutationFn: (query: MessageJobImpactQuery) => {
       const params = new URLSearchParams({ kind: query.kind });
       if (query.filter) params.set('filter', query.filter);
+      if (query.body) params.set('body', query.body);
+      if (query.bodyMatch) params.set('bodyMatch', query.bodyMatch);
       if (query.origin !== undefined) params.set('origin', query.origin);
       if (query.node) params.set('node', query.node);
       return getJson(

@@ -1,6 +1,7 @@
 import {
   TYPED_CONFIRMATION_THRESHOLD,
   selectionProblem,
+  type BodyFilter,
   type MessageJobBodyInput,
   type MessageJobKind,
   type ReturnGuard,
@@ -13,6 +14,7 @@ import { newIdempotencyKey } from '../../../../lib/idempotency-key';
 import { formatNumber } from '../../../../lib/ui/format';
 import { useMessageJobImpact, useStartMessageJob } from '../api/message-jobs';
 import { countText, jobStatement, KIND_WORDS } from '../job-text';
+import { bodyScanText } from '../../message-text';
 import { RedrivePacing } from './redrive-pacing';
 
 /** What the operator chose to act on: chosen messages, a dead-letter group, or a filter (or all). */
@@ -21,6 +23,8 @@ export interface JobSelection {
   messageIds?: string[];
   node?: string;
   filter?: string;
+  /** Only the messages whose bodies this matches, read once by the owner (ADR-0038). */
+  bodyFilter?: BodyFilter;
   origin?: string;
   /** A move of `node`'s messages to the same queue on this node (stranded messages). */
   toNode?: string;
@@ -69,6 +73,9 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
       impact.mutate({
         kind: selection.kind,
         filter: selection.filter,
+        ...(selection.bodyFilter
+          ? { body: selection.bodyFilter.expression, bodyMatch: selection.bodyFilter.match }
+          : {}),
         origin: selection.origin,
         ...(selection.toNode ? { node: selection.node } : {}),
       });
@@ -93,6 +100,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
     ...(selection.messageIds ? { messageIds: selection.messageIds, node: selection.node } : {}),
     ...(toNode ? { node: selection.node, toNode } : {}),
     ...(selection.filter ? { filter: selection.filter } : {}),
+    ...(selection.bodyFilter ? { bodyFilter: selection.bodyFilter } : {}),
     ...(selection.origin !== undefined ? { origin: selection.origin } : {}),
     ...((kind === 'move' || kind === 'copy') && to.trim() ? { to: to.trim() } : {}),
     ...(quarantined && quarantine.trim() ? { quarantine: quarantine.trim() } : {}),
@@ -106,6 +114,7 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
     chosen,
     impact: impact.data,
     filter: selection.filter,
+    bodyFilter: selection.bodyFilter,
     origin: selection.origin,
     target,
     quarantine: body.quarantine !== undefined,
@@ -152,7 +161,13 @@ export function MessageJobDialog({ clusterId, queue, selection, onClose }: Props
                 ))}
               </List>
             )}
-            {impact.data?.messages.atLeast && (
+            {impact.data?.bodyScan && (
+              <Text size="sm" c="dimmed" data-testid="message-job-scan">
+                Read once for its body filter: {bodyScanText(impact.data.bodyScan)}. The job reads the queue
+                again as it starts and takes what matches then, by id.
+              </Text>
+            )}
+            {impact.data?.messages.atLeast && !impact.data.bodyScan && (
               <Text size="sm" c="dimmed">
                 For a filter the broker looks at the first {formatNumber(impact.data.browseLimit ?? 0)}{' '}
                 messages only; every matching message is {KIND_WORDS[kind].done}, however many there are.

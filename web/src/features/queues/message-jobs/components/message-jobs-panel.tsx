@@ -9,6 +9,7 @@ import { QueryState } from '../../../../lib/ui/query-state';
 import { formatNumber, formatTime } from '../../../../lib/ui/format';
 import { useCancelMessageJob, useMessageJobs } from '../api/message-jobs';
 import { jobEnding, jobPercent, jobProgress, KIND_WORDS } from '../job-text';
+import { bodyScanText } from '../../message-text';
 import { MessageJobDialog } from './message-job-dialog';
 
 const STATUS_COLOURS: Record<MessageJob['status'], string> = {
@@ -117,6 +118,7 @@ function JobLine({
             {KIND_WORDS[job.kind].title}
             {job.origin !== null ? ` of the group from ${job.origin}` : ''}
             {job.filter ? ` where ${job.filter}` : ''}
+            {job.bodyFilter ? ` whose body matches ${job.bodyFilter.expression}` : ''}
             {job.rate !== null ? `, at most ${formatNumber(job.rate)} a second` : ''}
           </Text>
           <Text size="sm" c="dimmed">
@@ -146,6 +148,11 @@ function JobLine({
       <Text size="sm" data-testid="message-job-progress">
         {jobProgress(job)}
       </Text>
+      {job.bodyScan && (
+        <Text size="sm" c="dimmed">
+          Its body filter, as it started: {bodyScanText(job.bodyScan)}
+        </Text>
+      )}
       {ending && (
         <Text size="sm" c={job.status === 'failed' ? 'red' : job.status === 'paused' ? 'orange' : 'dimmed'}>
           {ending}
