@@ -33,6 +33,8 @@ export async function deadLetter(
     // Stamped as a JMS producer stamps every message: the broker's timestamp is its creation time.
     for (let i = 0; i < count; i++)
       await sender.send({
+        // An id of its own, as a JMS producer gives each message: a body filter's job names it so.
+        message_id: `${work}-${i}`,
         body: `poison ${i}`,
         creation_time: new Date(),
         application_properties: properties(i),

@@ -12,9 +12,8 @@ import {
 } from '../http/message-export';
 import { BrokerChangeCallSchema, BrokerChangeResultSchema } from '../http/broker-changes';
 import { AlertRuleTestSchema, CreateAlertRuleRequestSchema } from '../http/alert-rules';
+import { DeadLetterGroupsCallSchema, DeadLetterGroupsSchema } from '../http/dead-letter-groups';
 import {
-  DeadLetterGroupsCallSchema,
-  DeadLetterGroupsSchema,
   MessageJobImpactCallSchema,
   MessageJobImpactSchema,
   MessageJobSchema,

@@ -1,5 +1,10 @@
-import { QueueMessagesPageSchema, type QueueMessagesPage } from '@artemis-studio/contracts';
-import { depthOf, fillQueue } from '@artemis-studio/testing';
+import {
+  DeadLetterGroupsSchema,
+  MessageJobSchema,
+  QueueMessagesPageSchema,
+  type QueueMessagesPage,
+} from '@artemis-studio/contracts';
+import { deadLetter, depthOf, fillQueue, waitFor } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { BrokerActionsStack } from './broker-actions-stack.fixture';
 
@@ -98,6 +103,40 @@ describe('filtering by what is inside the message, on a real broker', () => {
     expect(lines).toHaveLength(22);
     expect(lines.every((line) => line.includes('\\"status\\":\\"REJECTED\\"'))).toBe(true);
     expect(await depthOf(stack.broker, queue)).toBe(1_002);
+  });
+
+  it('groups a dead-letter queue by origin among the matches, and retries one group of them', async () => {
+    const work = `actions.body.work.${randomUUID().slice(0, 8)}`;
+    const other = `actions.body.other.${randomUUID().slice(0, 8)}`;
+    const dlq = `${work}.DLQ`;
+    await deadLetter(stack.broker, work, 30, dlq);
+    await deadLetter(stack.broker, other, 20, dlq);
+    const query = new URLSearchParams({ body: '^poison (1|2)\\d$', bodyMatch: 'regex' });
+    const response = await stack.operator.fetch(`${stack.base()}/queues/${dlq}/dead-letters?${query}`);
+    expect(response.status).toBe(200);
+    const grouped = DeadLetterGroupsSchema.parse(await response.json());
+    expect(grouped.bodyScan).toMatchObject({ scanned: 50, matched: 30, complete: true });
+    expect(grouped.groups.map((g) => [g.originQueue, g.messages])).toEqual([
+      [work, { count: 20, atLeast: false }],
+      [other, { count: 10, atLeast: false }],
+    ]);
+
+    const started = await stack.operator.fetch(`${stack.base()}/queues/${dlq}/messages/retry`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ origin: work, bodyFilter: { match: 'regex', expression: '^poison (1|2)\\d$' } }),
+    });
+    expect(started.status).toBe(202);
+    const job = MessageJobSchema.parse(await started.json());
+    expect(job.planned).toEqual({ count: 20, atLeast: false });
+    await waitFor('the retry to end', async () => {
+      const now = MessageJobSchema.parse(
+        await (await stack.operator.fetch(`${stack.base()}/message-jobs/${job.id}`)).json(),
+      );
+      return now.status === 'done' && now.processed === 20;
+    });
+    expect(await depthOf(stack.broker, work)).toBe(20);
+    expect(await depthOf(stack.broker, dlq)).toBe(30);
   });
 
   it('answers an expression that does not parse with 400 and where it stopped, reading nothing', async () => {

@@ -1,11 +1,24 @@
-import type { DeadLetterGroup, DeadLetterGroups, DeadLetterGroupsCall } from '@artemis-studio/contracts';
+import {
+  bodyFilterOf,
+  type BodyFilter,
+  type BodyScan,
+  type DeadLetterGroup,
+  type DeadLetterGroups,
+  type DeadLetterGroupsCall,
+} from '@artemis-studio/contracts';
+import type { Message } from 'rhea-promise';
 import { count, text } from '../jolokia/attribute-values';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
 import { findQueue, parseFound } from '../broker-actions/queue-action-calls';
 import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { addressSettings, managementRefusal, settingsLimit } from '../broker-actions/queue-browse';
-import { chosenHolder, queueHolders, readOf } from '../broker-actions/queue-holders';
+import { chosenHolder, queueHolders, readOf, type QueueHolder } from '../broker-actions/queue-holders';
+import { requiredAmqpEndpoint } from '../broker-actions/amqp-send';
+import { compileBodyFilter } from '../body-filters/body-filter';
+import { fqqnOf } from '../body-filters/body-browse';
+import { scanBodies } from '../body-filters/body-scan';
+import { BrowsingReceiver } from '../body-filters/browsing-receiver';
 import { groupedCount, literal } from './message-job-calls';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
@@ -13,6 +26,16 @@ import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 const NO_ORIGIN = 'null';
 /** More groups than this are not looked into one by one (their counts are still given). */
 const GROUPS_DESCRIBED = 50;
+/** What grouping by a body filter may read: it answers an HTTP request, as a browse page does. */
+const GROUPING_SCAN_BUDGET = { messages: 100_000, ms: 20_000 };
+
+/** The queue a message read over AMQP was dead-lettered from: the broker's annotation (or property). */
+function originOf(message: Message): string | null {
+  const annotated = message.message_annotations?.['x-opt-ORIG-QUEUE'];
+  const property = message.application_properties?._AMQ_ORIG_QUEUE;
+  const origin = annotated ?? property;
+  return typeof origin === 'string' ? origin : null;
+}
 
 const originFilter = (origin: string | null) =>
   origin === null ? '_AMQ_ORIG_QUEUE IS NULL' : `_AMQ_ORIG_QUEUE = ${literal(origin)}`;
@@ -60,15 +83,23 @@ export class DeadLetterGroupsReader {
     const holders = await queueHolders(this.jolokia, cluster, call.queue);
     const chosen = chosenHolder(holders, call.queue, call.node);
     const { target, broker, found } = chosen;
+    const body = bodyFilterOf(call);
+    const byBody = body ? await this.groupedByBody(cluster, chosen, call.queue, body) : null;
     const [grouped, settings] = await this.lanes.run(target.nodeKey, () =>
       this.jolokia.bulk(
         target,
-        [groupedCount(found.mbean, ''), addressSettings(broker, found.address ?? call.queue)],
+        [
+          // Grouped by the body filter's read instead, the broker's count is not asked for.
+          byBody
+            ? { type: 'read', mbean: found.mbean, attribute: 'MessageCount' }
+            : groupedCount(found.mbean, ''),
+          addressSettings(broker, found.address ?? call.queue),
+        ],
         MANAGEMENT_CALL,
       ),
     );
-    const counts = parseGroups(grouped);
-    const scanned = counts.reduce((sum, g) => sum + g.count, 0);
+    const counts = byBody?.counts ?? parseGroups(grouped);
+    const scanned = byBody?.scan.scanned ?? counts.reduce((sum, g) => sum + g.count, 0);
     const described = counts.slice(0, GROUPS_DESCRIBED);
     const details: JolokiaRequest[] = described.flatMap((g) => [
       {
@@ -82,7 +113,7 @@ export class DeadLetterGroupsReader {
     const answers = details.length
       ? await this.lanes.run(target.nodeKey, () => this.jolokia.bulk(target, details, MANAGEMENT_CALL))
       : [];
-    const partial = found.depth === null || found.depth > scanned;
+    const partial = byBody ? !byBody.scan.complete : found.depth === null || found.depth > scanned;
     let at = 0;
     const groups: DeadLetterGroup[] = counts.map((g, i) => {
       const first =
@@ -102,6 +133,33 @@ export class DeadLetterGroupsReader {
       scanned,
       browseLimit: settingsLimit(settings),
       groups,
+      bodyFilter: body,
+      bodyScan: byBody?.scan ?? null,
     };
+  }
+
+  /**
+   * The matches of a body filter counted by origin (ADR-0038): the queue read once over AMQP, each
+   * matching message's origin taken from the broker's annotation. Counted by Studio, not the
+   * broker: not capped by the browse limit, only by the read's budget.
+   */
+  private async groupedByBody(
+    cluster: ClusterNodes,
+    chosen: QueueHolder,
+    queue: string,
+    body: BodyFilter,
+  ): Promise<{ counts: { origin: string | null; count: number }[]; scan: BodyScan }> {
+    const test = compileBodyFilter(body);
+    const endpoint = requiredAmqpEndpoint(cluster, chosen.node, 'a body filter reads the queue');
+    const receiver = await BrowsingReceiver.open(endpoint, fqqnOf(chosen, queue), '');
+    const { matches, scan } = await scanBodies((max) => receiver.next(max), test, {
+      budget: GROUPING_SCAN_BUDGET,
+      keep: originOf,
+    }).finally(() => receiver.close());
+    const byOrigin = new Map<string | null, number>();
+    for (const { message: origin } of matches) byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + 1);
+    const counts = [...byOrigin].map(([origin, count]) => ({ origin, count }));
+    counts.sort((a, b) => b.count - a.count || String(a.origin).localeCompare(String(b.origin)));
+    return { counts, scan };
   }
 }

@@ -18,57 +18,45 @@ export interface BrowseFilters {
 /** An error of the page is the body filter's when the owner says so, the selector's otherwise. */
 export const isBodyFilterError = (error: string | null): boolean => error?.startsWith('body filter') ?? false;
 
+/** Applied on Enter or on leaving the field, as the broker's filter is. */
+const appliedOn = (apply: (text: string) => void) => ({
+  onKeyDown: (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') apply(e.currentTarget.value);
+  },
+  onBlur: (e: React.FocusEvent<HTMLInputElement>) => apply(e.currentTarget.value),
+});
+
 /**
- * The browse box: the broker's selector (headers and properties, applied first by the broker) and
- * a body filter (read by the cluster's owner on each message the selector lets through), each
- * applied on Enter or on leaving the field, each with its error beside it.
+ * A body filter (read by the cluster's owner on each message, ADR-0038): the expression and how it
+ * reads the body, its error under it.
  */
-export function BrowseFilterFields({
+export function BodyFilterField({
   value,
   error,
   onChange,
+  width = 380,
 }: {
-  value: BrowseFilters;
+  value: BodyFilter | null;
   error: string | null;
-  onChange: (next: BrowseFilters) => void;
+  onChange: (next: BodyFilter | null) => void;
+  width?: number;
 }) {
-  const [match, setMatch] = useState<BodyMatchKind>(value.body?.match ?? 'cel');
-  const bodyError = isBodyFilterError(error) ? error : null;
-  const applied = (text: string, kind = match): BodyFilter | null =>
-    text.trim() ? { match: kind, expression: text.trim() } : null;
-  const onField = (apply: (text: string) => void) => ({
-    onKeyDown: (e: React.KeyboardEvent<HTMLInputElement>) => {
-      if (e.key === 'Enter') apply(e.currentTarget.value);
-    },
-    onBlur: (e: React.FocusEvent<HTMLInputElement>) => apply(e.currentTarget.value),
-  });
-  const applyFilter = (text: string) => {
-    if (text.trim() !== value.filter) onChange({ ...value, filter: text.trim() });
-  };
-  const applyBody = (text: string, kind = match) => {
-    const next = applied(text, kind);
-    if (JSON.stringify(next) !== JSON.stringify(value.body)) onChange({ ...value, body: next });
+  const [match, setMatch] = useState<BodyMatchKind>(value?.match ?? 'cel');
+  const apply = (text: string, kind = match) => {
+    const next = text.trim() ? { match: kind, expression: text.trim() } : null;
+    if (JSON.stringify(next) !== JSON.stringify(value)) onChange(next);
   };
   return (
-    <Group align="flex-start" gap="xs">
-      <TextInput
-        label="Filter"
-        description="The broker's selector syntax, e.g. customer = 'alice' AND priority > 4"
-        placeholder="every message"
-        defaultValue={value.filter}
-        error={value.filter && error && !bodyError ? error : undefined}
-        w={360}
-        {...onField(applyFilter)}
-      />
+    <Group align="flex-start" gap="xs" wrap="nowrap">
       <TextInput
         label="Body filter"
         description={BODY_HINTS[match]}
         placeholder="any body"
-        defaultValue={value.body?.expression ?? ''}
-        error={bodyError ?? undefined}
-        w={380}
+        defaultValue={value?.expression ?? ''}
+        error={error ?? undefined}
+        w={width}
         data-testid="body-filter"
-        {...onField((text) => applyBody(text))}
+        {...appliedOn((text) => apply(text))}
       />
       <Select
         label="Reads the body as"
@@ -79,9 +67,45 @@ export function BrowseFilterFields({
         onChange={(kind) => {
           if (!kind) return;
           setMatch(kind as BodyMatchKind);
-          if (value.body) applyBody(value.body.expression, kind as BodyMatchKind);
+          if (value) apply(value.expression, kind as BodyMatchKind);
         }}
         w={150}
+      />
+    </Group>
+  );
+}
+
+/**
+ * The browse box: the broker's selector (headers and properties, applied first by the broker) and
+ * a body filter, each with its error beside it.
+ */
+export function BrowseFilterFields({
+  value,
+  error,
+  onChange,
+}: {
+  value: BrowseFilters;
+  error: string | null;
+  onChange: (next: BrowseFilters) => void;
+}) {
+  const bodyError = isBodyFilterError(error) ? error : null;
+  return (
+    <Group align="flex-start" gap="xs">
+      <TextInput
+        label="Filter"
+        description="The broker's selector syntax, e.g. customer = 'alice' AND priority > 4"
+        placeholder="every message"
+        defaultValue={value.filter}
+        error={value.filter && error && !bodyError ? error : undefined}
+        w={360}
+        {...appliedOn((text) => {
+          if (text.trim() !== value.filter) onChange({ ...value, filter: text.trim() });
+        })}
+      />
+      <BodyFilterField
+        value={value.body}
+        error={bodyError}
+        onChange={(body) => onChange({ ...value, body })}
       />
     </Group>
   );

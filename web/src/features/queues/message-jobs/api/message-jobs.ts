@@ -1,5 +1,6 @@
 import {
   DeadLetterGroupsSchema,
+  type BodyFilter,
   MessageJobImpactSchema,
   MessageJobListSchema,
   MessageJobSchema,
@@ -77,10 +78,18 @@ export function useCancelMessageJob(clusterId: string) {
  * The queue's messages by the queue they were dead-lettered or expired from. Read when shown and
  * when asked, never polled: the broker groups them under its management lock.
  */
-export const useDeadLetterGroups = (clusterId: string, queue: string, enabled: boolean) =>
+export const useDeadLetterGroups = (
+  clusterId: string,
+  queue: string,
+  body: BodyFilter | null,
+  enabled: boolean,
+) =>
   useQuery({
-    queryKey: queryKeys.deadLetterGroups(clusterId, queue),
-    queryFn: () => getJson(`${queuePath(clusterId, queue)}/dead-letters`, DeadLetterGroupsSchema),
+    queryKey: [...queryKeys.deadLetterGroups(clusterId, queue), body],
+    queryFn: () => {
+      const query = body ? `?${new URLSearchParams({ body: body.expression, bodyMatch: body.match })}` : '';
+      return getJson(`${queuePath(clusterId, queue)}/dead-letters${query}`, DeadLetterGroupsSchema);
+    },
     enabled,
     refetchInterval: false,
     refetchOnWindowFocus: false,

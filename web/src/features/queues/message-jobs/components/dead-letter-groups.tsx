@@ -8,6 +8,9 @@ import { TableHead } from '../../../../lib/ui/table-head';
 import { useDeadLetterGroups } from '../api/message-jobs';
 import { countText, looksLikeDeadLetters } from '../job-text';
 import { MessageJobDialog, type JobSelection } from './message-job-dialog';
+import type { BodyFilter } from '@artemis-studio/contracts';
+import { BodyFilterField, isBodyFilterError } from '../../components/browse-filters';
+import { bodyScanText } from '../../message-text';
 
 interface Props {
   clusterId: string;
@@ -25,9 +28,12 @@ interface Props {
 export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
   const [asked, setAsked] = useState(false);
   const shown = asked || looksLikeDeadLetters(queue);
-  const groups = useDeadLetterGroups(clusterId, queue, shown);
+  const [body, setBody] = useState<BodyFilter | null>(null);
+  const groups = useDeadLetterGroups(clusterId, queue, body, shown);
   const [selection, setSelection] = useState<JobSelection | null>(null);
   const data = groups.data;
+  const error = groups.isError ? describeError(groups.error) : null;
+  const narrowed = data?.bodyFilter ? { bodyFilter: data.bodyFilter } : {};
 
   return (
     <Card withBorder data-testid="dead-letter-groups">
@@ -39,7 +45,7 @@ export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
               refusal={refusal}
               size="xs"
               variant="light"
-              onClick={() => setSelection({ kind: 'retry' })}
+              onClick={() => setSelection({ kind: 'retry', ...narrowed })}
             >
               Retry all, each to its queue…
             </RefusableButton>
@@ -54,16 +60,26 @@ export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
           </Button>
         </Group>
       </Group>
+      {shown && (
+        <Group mb="xs">
+          <BodyFilterField
+            value={body}
+            error={isBodyFilterError(error) ? error : null}
+            onChange={setBody}
+            width={340}
+          />
+        </Group>
+      )}
       {!shown ? (
         <Text size="sm" c="dimmed">
           Dead-lettered and expired messages carry the queue they came from: group them to retry one origin at
           a time.
         </Text>
-      ) : groups.isError ? (
+      ) : groups.isError && !isBodyFilterError(error) ? (
         <Text size="sm" c="red" role="alert">
-          {describeError(groups.error)}
+          {error}
         </Text>
-      ) : !data ? (
+      ) : !data || groups.isError ? (
         <Text size="sm" c="dimmed">
           Asking the broker…
         </Text>
@@ -74,9 +90,11 @@ export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
       ) : (
         <>
           <Text size="sm" c="dimmed" mb="xs" data-testid="dead-letter-scope">
-            {data.depth !== null && data.depth > data.scanned
-              ? `Grouped by the broker from the first ${formatNumber(data.scanned)} of ${formatNumber(data.depth)} messages on node ${data.node} (it looks no further): each count is a lower bound; a retry takes the whole group.`
-              : `All ${formatNumber(data.scanned)} messages on node ${data.node}.`}
+            {data.bodyScan
+              ? `Grouped by Studio from its read of node ${data.node} for the body filter: ${bodyScanText(data.bodyScan)}.`
+              : data.depth !== null && data.depth > data.scanned
+                ? `Grouped by the broker from the first ${formatNumber(data.scanned)} of ${formatNumber(data.depth)} messages on node ${data.node} (it looks no further): each count is a lower bound; a retry takes the whole group.`
+                : `All ${formatNumber(data.scanned)} messages on node ${data.node}.`}
           </Text>
           <Table aria-label="Messages by origin" fz="sm" verticalSpacing={4}>
             <TableHead columns={['Came from queue', 'Address', 'Messages', 'First sent', '']} />
@@ -112,7 +130,7 @@ export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
                         }
                         size="xs"
                         variant="light"
-                        onClick={() => setSelection({ kind: 'retry', origin: g.originQueue! })}
+                        onClick={() => setSelection({ kind: 'retry', origin: g.originQueue!, ...narrowed })}
                       >
                         Retry group…
                       </RefusableButton>
