@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MaskingRulesSchema } from './clusters';
 
 /**
  * How a body filter reads a message (ADR-0038): `cel`, a CEL expression over `body` (the body's
@@ -20,6 +21,12 @@ export const BodyFilterQuery = {
   body: z.string().trim().min(1).max(BODY_FILTER_MAX_LENGTH).optional(),
   bodyMatch: z.enum(BODY_MATCH_KINDS).optional(),
 };
+
+/**
+ * What an owner RPC that may carry a body filter is also given: the cluster's masking rules, applied
+ * to each message before the filter reads it, so that a filter cannot find out what masking hides.
+ */
+export const BodyFilterCall = { masking: MaskingRulesSchema.optional() };
 
 export const BodyFilterSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
-import { BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
+import { BodyFilterCall, BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
 import { BrokerCountSchema } from './message-jobs';
 
 const QueueName = z.string().min(1).max(1000);
@@ -44,5 +44,6 @@ export type DeadLetterGroups = z.infer<typeof DeadLetterGroupsSchema>;
 export const DeadLetterGroupsCallSchema = DeadLetterGroupsQuerySchema.extend({
   clusterId: Uuid,
   queue: QueueName,
+  ...BodyFilterCall,
 }).strict();
 export type DeadLetterGroupsCall = z.infer<typeof DeadLetterGroupsCallSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
 import { BROWSED_PROPERTY_TYPES } from './queue-messages';
-import { BodyFilterQuery } from './body-filters';
+import { BodyFilterCall, BodyFilterQuery } from './body-filters';
 
 /** What every exported line says it is, so a reader (an import) knows the shape it holds. */
 export const EXPORT_FORMAT = 'artemis-studio.message/1';
@@ -76,6 +76,7 @@ export const QueueExportCallSchema = QueueExportQuerySchema.extend({
   queue: z.string().min(1).max(1000),
   /** The export's session on the owner, from its first part's answer. */
   session: Uuid.optional(),
+  ...BodyFilterCall,
 }).strict();
 export type QueueExportCall = z.infer<typeof QueueExportCallSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
 import { MESSAGE_JOB_KINDS, selectionProblem } from './message-job-rules';
-import { BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
+import { BodyFilterCall, BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
 
 /**
  * Work on a queue's messages rather than on the queue (issue 28, ADR-0012): run by the cluster's
@@ -251,11 +251,13 @@ export const MessageJobStartCallSchema = z.object({
   queue: QueueName,
   job: StartMessageJobRequestSchema,
   requestedBy: z.string().max(200).nullable(),
+  ...BodyFilterCall,
 });
 export type MessageJobStartCall = z.infer<typeof MessageJobStartCallSchema>;
 
 export const MessageJobImpactCallSchema = MessageJobImpactQuerySchema.extend({
   clusterId: Uuid,
   queue: QueueName,
+  ...BodyFilterCall,
 }).strict();
 export type MessageJobImpactCall = z.infer<typeof MessageJobImpactCallSchema>;

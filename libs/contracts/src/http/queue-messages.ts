@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Instant, Uuid } from '../common';
-import { BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
+import { BodyFilterCall, BodyFilterQuery, BodyFilterSchema, BodyScanSchema } from './body-filters';
 
 /** How many messages one page of a browse holds at most: the broker rescans from the head for each. */
 export const BROWSE_PAGE_SIZE_MAX = 100;
@@ -107,5 +107,6 @@ export type QueueMessagesPage = z.infer<typeof QueueMessagesPageSchema>;
 export const QueueBrowseCallSchema = QueueMessagesQuerySchema.extend({
   clusterId: Uuid,
   queue: z.string().min(1).max(1000),
+  ...BodyFilterCall,
 }).strict();
 export type QueueBrowseCall = z.infer<typeof QueueBrowseCallSchema>;

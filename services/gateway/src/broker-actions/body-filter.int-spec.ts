@@ -139,6 +139,26 @@ describe('filtering by what is inside the message, on a real broker', () => {
     expect(await depthOf(stack.broker, dlq)).toBe(30);
   });
 
+  it("sees what masking hides no more than a browse shows it, and asks for the cluster's message role", async () => {
+    const setMasking = (masking: { properties: string[]; bodyPaths: string[] }) =>
+      stack.settings({ masking });
+    expect((await setMasking({ properties: [], bodyPaths: ['$.status'] })).status).toBe(200);
+    try {
+      const masked = await browse({ body: 'body.status == "REJECTED"' });
+      expect(masked.bodyScan).toMatchObject({ matched: 0, complete: true });
+      const stars = await browse({ body: 'body.status == "***" && body.order == 957' });
+      expect(stars.bodyScan).toMatchObject({ matched: 1, complete: true });
+    } finally {
+      expect((await setMasking({ properties: [], bodyPaths: [] })).status).toBe(200);
+    }
+    // Grouping dead letters names no contents, but grouping them by a body filter reads them.
+    const dlq = await deadLetter(stack.broker, `actions.body.viewer.${randomUUID().slice(0, 8)}`, 2);
+    const asViewer = (query: string) =>
+      stack.viewer.fetch(`${stack.base()}/queues/${dlq}/dead-letters${query}`);
+    expect((await asViewer('')).status).toBe(200);
+    expect((await asViewer('?body=poison&bodyMatch=text')).status).toBe(403);
+  });
+
   it('answers an expression that does not parse with 400 and where it stopped, reading nothing', async () => {
     const response = await stack.operator.fetch(
       `${stack.base()}/queues/${queue}/messages?${new URLSearchParams({ body: 'body.status ==' })}`,

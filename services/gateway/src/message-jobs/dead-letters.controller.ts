@@ -12,15 +12,22 @@ import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
 import { BrokerName as QueueName, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
 import { Describe } from '../openapi/operation';
+import { CurrentPrincipal } from '../access/request-context';
+import type { Principal } from '../access/principal';
+import { MessageBodyAccess } from '../queue-messages/message-body-access';
 
 /**
  * A dead-letter or expiry queue's messages grouped by the queue they came from. It names queues
- * and counts, never a message's contents: a viewer may read it.
+ * and counts, never a message's contents: a viewer may read it; grouped by a body filter, it reads
+ * the contents, and needs the cluster's `messageBodies` role.
  */
 @Controller('api/v1/clusters/:id/queues/:queue')
 @Access.cluster('viewer')
 export class DeadLettersController {
-  constructor(private readonly owner: OwnerClient) {}
+  constructor(
+    private readonly owner: OwnerClient,
+    private readonly bodies: MessageBodyAccess,
+  ) {}
 
   @Get('dead-letters')
   @Describe({
@@ -35,11 +42,13 @@ export class DeadLettersController {
     @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(DeadLetterGroupsQuerySchema, 'dead-letters query')) query: DeadLetterGroupsQuery,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<DeadLetterGroups> {
     const clusterId = cluster.id;
+    const masking = await this.bodies.forBodyFilter(clusterId, principal, query.body);
     return this.owner.ask(
       ownerRpcs.deadLetterGroups,
-      { clusterId, queue, ...query },
+      { clusterId, queue, ...query, ...masking },
       `grouping ${queue}'s messages by origin`,
       ACTION_TIMEOUT_MS,
     );

@@ -29,6 +29,7 @@ import { BrokerName as QueueName, Valid, Id } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
 import { MessageJobRequests } from './message-job-requests';
 import { Describe, messageJob } from '../openapi/operation';
+import { MessageBodyAccess } from '../queue-messages/message-body-access';
 
 /**
  * Moves, copies, retries and deletes of a queue's messages (ADR-0012). Starting one is an action
@@ -41,6 +42,7 @@ export class MessageJobsController {
     private readonly owner: OwnerClient,
     private readonly actions: ActionRunner,
     private readonly jobs: MessageJobRequests,
+    private readonly bodies: MessageBodyAccess,
   ) {}
 
   /** How many messages a job would touch, counted by the broker now (a lower bound past its browse limit). */
@@ -59,11 +61,13 @@ export class MessageJobsController {
     @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(MessageJobImpactQuerySchema, 'impact query')) query: MessageJobImpactQuery,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<MessageJobImpact> {
     const clusterId = cluster.id;
+    const masking = await this.bodies.forBodyFilter(clusterId, principal, query.body);
     return this.owner.ask(
       ownerRpcs.messageJobImpact,
-      { clusterId, queue, ...query },
+      { clusterId, queue, ...query, ...masking },
       `counting what a ${query.kind} would touch`,
       ACTION_TIMEOUT_MS,
     );
@@ -204,7 +208,7 @@ export class MessageJobsController {
     return job;
   }
 
-  private start(
+  private async start(
     kind: MessageJobKind,
     request: {
       id: string;
@@ -218,6 +222,7 @@ export class MessageJobsController {
     const { id, queue, body, key, principal, note } = request;
     const problem = selectionProblem({ ...body, kind });
     if (problem) throw new DomainError('invalid', 'INVALID_REQUEST', problem);
+    const masking = await this.bodies.forBodyFilter(id, principal, body.bodyFilter);
     return this.actions.run({
       clusterId: id,
       key,
@@ -227,7 +232,14 @@ export class MessageJobsController {
       act: () =>
         this.owner.ask(
           ownerRpcs.messageJobStart,
-          { clusterId: id, jobId: randomUUID(), queue, job: { ...body, kind }, requestedBy: principal.name },
+          {
+            clusterId: id,
+            jobId: randomUUID(),
+            queue,
+            job: { ...body, kind },
+            requestedBy: principal.name,
+            ...masking,
+          },
           `${kind} of ${queue}'s messages`,
           ACTION_TIMEOUT_MS,
         ),

@@ -1,6 +1,7 @@
 import type { BrowsedMessage, ExportedMessage } from '@artemis-studio/contracts';
 import { exportedLine } from './exported-message.fixture';
-import { MASK, maskExported, maskMessage, pathSegments } from './masking';
+import { MASK, pathSegments } from '@artemis-studio/contracts';
+import { maskExported, maskMessage } from './masking';
 
 const message = (
   preview: string | null,

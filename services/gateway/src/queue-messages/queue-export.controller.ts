@@ -1,7 +1,6 @@
 import {
   ExportedMessageSchema,
   QueueExportQuerySchema,
-  atLeast,
   ownerRpcs,
   type QueueExportQuery,
 } from '@artemis-studio/contracts';
@@ -9,17 +8,16 @@ import { Controller, Get, Logger, Param, Query, Req, Res } from '@nestjs/common'
 import type { Response } from 'express';
 import { Access } from '../access/permission';
 import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
-import { roleOfPrincipal, type Principal } from '../access/principal';
+import type { Principal } from '../access/principal';
 import { CurrentPrincipal, type StudioRequest } from '../access/request-context';
 import { draftFor, type AuditedRequest } from '../audit/audit-note';
 import { AuditRepository } from '../audit/audit.repository';
 import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
-import { ClusterRepository } from '../clusters/cluster.repository';
-import { DomainError } from '../domain-error';
 import { BrokerName as QueueName, Valid } from '../http/validation.pipe';
 import { Describe } from '../openapi/operation';
 import { OwnerClient } from '../owner/owner-client';
 import { maskExported } from './masking';
+import { MessageBodyAccess } from './message-body-access';
 
 /** A file name safe in a header and on any disk: the queue's name with the rest made dashes. */
 const fileNameOf = (queue: string) =>
@@ -38,7 +36,7 @@ export class QueueExportController {
   private readonly logger = new Logger('QueueExport');
 
   constructor(
-    private readonly clusters: ClusterRepository,
+    private readonly bodies: MessageBodyAccess,
     private readonly owner: OwnerClient,
     private readonly audit: AuditRepository,
   ) {}
@@ -61,17 +59,11 @@ export class QueueExportController {
     @Req() req: StudioRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const access = await this.clusters.messageAccess(cluster.id);
-    if (!atLeast(roleOfPrincipal(principal, access.name), access.messageBodies))
-      throw new DomainError(
-        'forbidden',
-        'FORBIDDEN',
-        `exporting messages on this cluster needs the ${access.messageBodies} role (message contents are often personal data)`,
-      );
+    const access = await this.bodies.require(cluster.id, principal, 'exporting messages');
     const ask = (session?: string) =>
       this.owner.ask(
         ownerRpcs.queueExport,
-        { clusterId: access.id, queue, ...query, ...(session ? { session } : {}) },
+        { clusterId: access.id, queue, ...query, masking: access.masking, ...(session ? { session } : {}) },
         `exporting ${queue}`,
         ACTION_TIMEOUT_MS,
       );

@@ -6,15 +6,12 @@ import {
   QueueMessagesPageSchema,
 } from '@artemis-studio/contracts';
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { atLeast } from '@artemis-studio/contracts';
 import { Access } from '../access/permission';
 import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import type { Principal } from '../access/principal';
-import { roleOfPrincipal } from '../access/principal';
 import { CurrentPrincipal } from '../access/request-context';
-import { DomainError } from '../domain-error';
 import { maskPage } from './masking';
-import { ClusterRepository } from '../clusters/cluster.repository';
+import { MessageBodyAccess } from './message-body-access';
 import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
 import { BrokerName as QueueName, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
@@ -30,7 +27,7 @@ import { Describe } from '../openapi/operation';
 @Access.cluster('viewer')
 export class QueueMessagesController {
   constructor(
-    private readonly clusters: ClusterRepository,
+    private readonly bodies: MessageBodyAccess,
     private readonly owner: OwnerClient,
   ) {}
 
@@ -49,16 +46,10 @@ export class QueueMessagesController {
     @Query(new Valid(QueueMessagesQuerySchema, 'messages query')) query: QueueMessagesQuery,
     @CurrentPrincipal() principal: Principal,
   ): Promise<QueueMessagesPage> {
-    const access = await this.clusters.messageAccess(cluster.id);
-    if (!atLeast(roleOfPrincipal(principal, access.name), access.messageBodies))
-      throw new DomainError(
-        'forbidden',
-        'FORBIDDEN',
-        `reading messages on this cluster needs the ${access.messageBodies} role (message contents are often personal data)`,
-      );
+    const access = await this.bodies.require(cluster.id, principal, 'reading messages');
     const page = await this.owner.ask(
       ownerRpcs.queueBrowse,
-      { clusterId: access.id, queue, ...query },
+      { clusterId: access.id, queue, ...query, masking: access.masking },
       `browsing ${queue}`,
       ACTION_TIMEOUT_MS,
     );

@@ -3,10 +3,13 @@ import { ClustersModule } from '../clusters/clusters.module';
 import { OwnerModule } from '../owner/owner.module';
 import { QueueExportController } from './queue-export.controller';
 import { QueueMessagesController } from './queue-messages.controller';
+import { MessageBodyAccess } from './message-body-access';
 
 /** Browsing and exporting a queue's messages, through the cluster's owner. */
 @Module({
   imports: [ClustersModule, OwnerModule],
   controllers: [QueueMessagesController, QueueExportController],
+  providers: [MessageBodyAccess],
+  exports: [MessageBodyAccess],
 })
 export class QueueMessagesModule {}

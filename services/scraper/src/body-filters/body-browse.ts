@@ -34,7 +34,7 @@ export class BodyBrowser {
 
   async page(cluster: ClusterNodes, call: QueueBrowseCall): Promise<QueueMessagesPage> {
     const filter = bodyFilterOf(call)!;
-    const test = compileBodyFilter(filter);
+    const test = compileBodyFilter(filter, call.masking);
     const holders = await this.remembered.holders(this.jolokia, cluster, call.queue);
     const chosen = chosenHolder(holders, call.queue, call.node);
     const endpoint = requiredAmqpEndpoint(cluster, chosen.node, 'a body filter reads the queue');

@@ -47,6 +47,23 @@ describe('compileBodyFilter', () => {
     expect(verdict('regex', '(?i)rejected', order)).toBe(true);
   });
 
+  it('reads each message as the masking rules let the person asking see it', () => {
+    const masking = { properties: ['email'], bodyPaths: ['$.card'] };
+    const message = {
+      body: '{"card":"4111 1111","status":"OK"}',
+      application_properties: { email: 'a@b.c' },
+    };
+    const sees = (match: 'cel' | 'text', expression: string, m: ReadMessage = message) =>
+      compileBodyFilter({ match, expression }, masking)(m);
+    expect(sees('cel', 'body.card.startsWith("4")')).toBe(false);
+    expect(sees('cel', 'body.card == "***" && body.status == "OK"')).toBe(true);
+    expect(sees('cel', 'properties.email == "a@b.c"')).toBe(false);
+    expect(sees('text', '4111')).toBe(false);
+    // A body the paths cannot be applied to is withheld, as a browse withholds it.
+    expect(sees('text', 'secret', { body: 'not json: secret' })).toBe(false);
+    expect(compileBodyFilter({ match: 'text', expression: '4111' })(message)).toBe(true);
+  });
+
   it('reads a catastrophic pattern in linear time (RE2: no backtracking)', () => {
     const started = Date.now();
     expect(verdict('regex', '^(a+)+$', { body: `${'a'.repeat(50_000)}!` })).toBe(false);

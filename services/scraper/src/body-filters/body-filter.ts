@@ -1,5 +1,13 @@
 import { RpcError } from '@artemis-studio/bus';
-import { OWNER_FAILURES, type BodyFilter } from '@artemis-studio/contracts';
+import {
+  MASK,
+  maskAt,
+  OWNER_FAILURES,
+  pathSegments,
+  propertyMasked,
+  type BodyFilter,
+  type MaskingRules,
+} from '@artemis-studio/contracts';
 import { celEnv, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
 import { RE2JS } from 're2js';
 
@@ -79,11 +87,44 @@ function celFilter(expression: string): (message: ReadMessage) => BodyVerdict {
 }
 
 /**
- * A body filter ready to read messages (ADR-0038). CEL and RE2 (linear time, no backtracking) keep
+ * The message as the person asking may see it: the cluster's masked properties as `***`, its body
+ * paths masked, and a body they cannot be applied to (not JSON) withheld, as a browse withholds it.
+ * Without this a filter would be an oracle on what masking hides (`body.card.startsWith("4")`).
+ */
+function maskedForFilter(message: ReadMessage, rules: MaskingRules | undefined): ReadMessage {
+  if (!rules || (rules.properties.length === 0 && rules.bodyPaths.length === 0)) return message;
+  const application_properties = Object.fromEntries(
+    Object.entries(message.application_properties ?? {}).map(([name, value]) => [
+      name,
+      propertyMasked(name, rules) ? MASK : value,
+    ]),
+  );
+  if (rules.bodyPaths.length === 0) return { ...message, application_properties };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bodyText(message.body));
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object') return { application_properties, body: null };
+  for (const path of rules.bodyPaths) maskAt(parsed, pathSegments(path));
+  return { application_properties, body: JSON.stringify(parsed) };
+}
+
+/**
+ * A body filter ready to read messages (ADR-0038), each as `masking` lets the person asking see it. CEL and RE2 (linear time, no backtracking) keep
  * one operator's expression from stalling the owner on a large body, as a JavaScript RegExp could.
  * An expression that does not parse is refused here, before any message is read.
  */
-export function compileBodyFilter(filter: BodyFilter): (message: ReadMessage) => BodyVerdict {
+export function compileBodyFilter(
+  filter: BodyFilter,
+  masking?: MaskingRules,
+): (message: ReadMessage) => BodyVerdict {
+  const test = unmaskedFilter(filter);
+  return masking ? (message) => test(maskedForFilter(message, masking)) : test;
+}
+
+function unmaskedFilter(filter: BodyFilter): (message: ReadMessage) => BodyVerdict {
   switch (filter.match) {
     case 'cel':
       return celFilter(filter.expression);

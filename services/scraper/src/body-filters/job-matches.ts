@@ -1,4 +1,4 @@
-import type { BodyFilter, BodyScan } from '@artemis-studio/contracts';
+import type { BodyFilter, BodyScan, MaskingRules } from '@artemis-studio/contracts';
 import { requiredAmqpEndpoint } from '../broker-actions/amqp-send';
 import type { QueueHolder } from '../broker-actions/queue-holders';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
@@ -31,9 +31,10 @@ export async function jobMatches(
   queue: string,
   selector: string,
   filter: BodyFilter,
+  masking: MaskingRules | undefined,
   budget: ScanBudget = JOB_SCAN_BUDGET,
 ): Promise<JobMatches> {
-  const test = compileBodyFilter(filter);
+  const test = compileBodyFilter(filter, masking);
   const endpoints = holders.map((h) =>
     requiredAmqpEndpoint(cluster, h.node, 'a body filter reads the queue'),
   );

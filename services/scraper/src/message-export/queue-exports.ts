@@ -113,7 +113,7 @@ export class QueueExports {
         `${EXPORTS_MAX} exports of this cluster are under way: wait for one to end`,
       );
     const body = bodyFilterOf(call);
-    const matches = body ? compileBodyFilter(body) : null;
+    const matches = body ? compileBodyFilter(body, call.masking) : null;
     const all = await queueHolders(this.jolokia, this.cluster, call.queue);
     const holders = call.node ? [chosenHolder(all, call.queue, call.node)] : all;
     chosenHolder(holders, call.queue);

@@ -84,7 +84,7 @@ export class DeadLetterGroupsReader {
     const chosen = chosenHolder(holders, call.queue, call.node);
     const { target, broker, found } = chosen;
     const body = bodyFilterOf(call);
-    const byBody = body ? await this.groupedByBody(cluster, chosen, call.queue, body) : null;
+    const byBody = body ? await this.groupedByBody(cluster, chosen, call, body) : null;
     const [grouped, settings] = await this.lanes.run(target.nodeKey, () =>
       this.jolokia.bulk(
         target,
@@ -146,12 +146,12 @@ export class DeadLetterGroupsReader {
   private async groupedByBody(
     cluster: ClusterNodes,
     chosen: QueueHolder,
-    queue: string,
+    call: DeadLetterGroupsCall,
     body: BodyFilter,
   ): Promise<{ counts: { origin: string | null; count: number }[]; scan: BodyScan }> {
-    const test = compileBodyFilter(body);
+    const test = compileBodyFilter(body, call.masking);
     const endpoint = requiredAmqpEndpoint(cluster, chosen.node, 'a body filter reads the queue');
-    const receiver = await BrowsingReceiver.open(endpoint, fqqnOf(chosen, queue), '');
+    const receiver = await BrowsingReceiver.open(endpoint, fqqnOf(chosen, call.queue), '');
     const { matches, scan } = await scanBodies((max) => receiver.next(max), test, {
       budget: GROUPING_SCAN_BUDGET,
       keep: originOf,

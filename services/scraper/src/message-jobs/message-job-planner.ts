@@ -63,7 +63,7 @@ export class MessageJobPlanner {
     const selector = selectorOf(call);
     const body = bodyFilterOf(call);
     if (body) {
-      const { ids, scan } = await jobMatches(cluster, holders, call.queue, selector, body);
+      const { ids, scan } = await jobMatches(cluster, holders, call.queue, selector, body, call.masking);
       const nodes = holders.map((h) => ({
         node: h.node.name,
         messages: { count: ids.get(h.node.name)?.length ?? 0, atLeast: !scan.complete },
@@ -107,7 +107,7 @@ export class MessageJobPlanner {
     if (retriesEachToOrigin(job)) await this.readyOrigins(working, selectorOf(job));
     const selector = selectorOf(job);
     const matched = job.bodyFilter
-      ? await jobMatches(cluster, working, queue, selector, job.bodyFilter)
+      ? await jobMatches(cluster, working, queue, selector, job.bodyFilter, call.masking)
       : null;
     const trash = job.kind === 'delete' && !job.messageIds ? trashQueueOf(call.jobId) : null;
     if (trash) await this.readyTrash(working, trash);
