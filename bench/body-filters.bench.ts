@@ -1,6 +1,6 @@
 /**
  * Body filters and paced redrives against the real bench broker (issue 60, ADR-0038):
- *   npm run bench -- body-filters     (BENCH_BODY_MESSAGES=100000, BENCH_BODY_BROWSE=20000)
+ *   npm run bench -- body-filters     (BENCH_BODY_MESSAGES=100000, BENCH_BODY_BROWSE: all of them)
  *
  * - Scan: a queue of BENCH_BODY_MESSAGES JSON orders (paged past 2 MB: most of it on disk) read
  *   once over AMQP with a CEL body filter (1% match), against the same read with no evaluation
@@ -33,7 +33,7 @@ import { MessageJobs } from '../services/scraper/src/message-jobs/message-jobs';
 import { runBench } from './support/run-bench';
 
 const MESSAGES = Number(process.env.BENCH_BODY_MESSAGES ?? 100_000);
-const BROWSED = Number(process.env.BENCH_BODY_BROWSE ?? 20_000);
+const BROWSED = Number(process.env.BENCH_BODY_BROWSE ?? MESSAGES);
 const SCANS = 3;
 const RATES = [10, 100, 1_000];
 const PACED_SECONDS = 10;
