@@ -48,6 +48,8 @@ export function bodyFilterOf(query: { body?: string; bodyMatch?: BodyMatchKind }
 export const BodyScanSchema = z.object({
   /** Messages read. */
   scanned: z.number().int().nonnegative(),
+  /** How many times the owner asked the broker for messages (a credit grant each, up to 500). */
+  reads: z.number().int().nonnegative().default(0),
   /** Of those, the ones the body filter matched. */
   matched: z.number().int().nonnegative(),
   /**

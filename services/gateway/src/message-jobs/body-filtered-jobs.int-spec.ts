@@ -22,7 +22,7 @@ describe('a message job that selects by what is inside the messages, on a real b
     const target = stack.unique('body-to');
     // Most of the queue is in page files: the scan and the moves reach them there too.
     await stack.pagingQueue(source);
-    await fillQueue(stack.broker, source, 20_000, order);
+    await fillQueue(stack.broker, source, 100_000, order);
     await stack.createQueue(target);
 
     const impactResponse = await stack.operator.fetch(
@@ -31,30 +31,37 @@ describe('a message job that selects by what is inside the messages, on a real b
     const impactBody: unknown = await impactResponse.json();
     expect({ status: impactResponse.status, impactBody }).toMatchObject({ status: 200 });
     const impact = MessageJobImpactSchema.parse(impactBody);
-    expect(impact.messages).toEqual({ count: 200, atLeast: false });
-    expect(impact.bodyScan).toMatchObject({ scanned: 20_000, matched: 200, unselectable: 0, complete: true });
+    expect(impact.messages).toEqual({ count: 1_000, atLeast: false });
+    // Each message read once: 100,000 in 200 reads of 500, and the last one finding the end.
+    expect(impact.bodyScan).toMatchObject({
+      scanned: 100_000,
+      reads: 201,
+      matched: 1_000,
+      unselectable: 0,
+      complete: true,
+    });
 
     const job = await stack.started(
       await stack.startJob(stack.operator, source, 'move', {
         to: target,
-        batchSize: 50,
+        batchSize: 500,
         bodyFilter: { match: 'cel', expression: REJECTED },
       }),
     );
     expect(job).toMatchObject({
-      planned: { count: 200, atLeast: false },
+      planned: { count: 1_000, atLeast: false },
       bodyFilter: { match: 'cel', expression: REJECTED },
-      bodyScan: expect.objectContaining({ scanned: 20_000, matched: 200 }),
+      bodyScan: expect.objectContaining({ scanned: 100_000, matched: 1_000 }),
     });
     const done = await stack.ended(job.id);
     expect(done).toMatchObject({
       status: 'done',
-      processed: 200,
-      nodes: [expect.objectContaining({ notReached: 0 })],
+      processed: 1_000,
+      nodes: [expect.objectContaining({ notReached: 0, batches: 2 })],
     });
-    expect(await depthOf(stack.broker, source)).toBe(19_800);
+    expect(await depthOf(stack.broker, source)).toBe(99_000);
     const moved = await drainQueue(stack.broker, target);
-    expect(moved).toHaveLength(200);
+    expect(moved).toHaveLength(1_000);
     expect(moved.every((body) => body.includes('"status":"REJECTED"'))).toBe(true);
   }, 240_000);
 

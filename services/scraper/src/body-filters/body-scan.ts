@@ -61,6 +61,7 @@ export async function scanBodies<M extends IdentifiedMessage, K = M>(
   const matches: BodyMatch<K>[] = [];
   const scan: BodyScan = {
     scanned: 0,
+    reads: 0,
     matched: 0,
     unselectable: 0,
     failed: 0,
@@ -75,6 +76,7 @@ export async function scanBodies<M extends IdentifiedMessage, K = M>(
     if (scan.stoppedBy) break;
     const max = Math.min(perRead, budget.messages - scan.scanned);
     const messages = await read(max);
+    scan.reads++;
     for (const message of messages) {
       scan.scanned++;
       const userId = brokerUserId(message.message_id);
@@ -130,6 +132,7 @@ export function matchedSelectors(
 export function summedScans(a: BodyScan, b: BodyScan): BodyScan {
   return {
     scanned: a.scanned + b.scanned,
+    reads: a.reads + b.reads,
     matched: a.matched + b.matched,
     unselectable: a.unselectable + b.unselectable,
     failed: a.failed + b.failed,
