@@ -685,7 +685,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     // Taken out as NDJSON, as a download: both messages, properties typed, bodies whole.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByTestId('export-messages').click(),
+      page.locator('#queue-messages').getByTestId('export-messages').click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^e2e\.created\..+\.ndjson$/);
     const lines = (await readFile(await download.path(), 'utf8'))

@@ -53,13 +53,14 @@ describe('what the messages card says', () => {
   });
 
   it("says what a body filter's read found, and what no action reaches", () => {
-    const scan = { unselectable: 0, failed: 0, firstFailure: null };
+    const scan = { unselectable: 0, failed: 0, firstFailure: null, reads: 3 };
     expect(bodyScanText({ ...scan, scanned: 1002, matched: 22, complete: true, stoppedBy: null })).toBe(
       '22 match of 1,002 read (the whole queue)',
     );
     expect(
       bodyScanText({
         scanned: 300,
+        reads: 3,
         matched: 26,
         unselectable: 3,
         failed: 2,

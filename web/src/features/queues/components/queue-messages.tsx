@@ -110,7 +110,14 @@ export function QueueMessages({
           >
             Read again
           </Button>
-          <ExportLink clusterId={clusterId} queue={queue} filter={filter} body={body} node={node} />
+          <ExportLink
+            clusterId={clusterId}
+            queue={queue}
+            selection={
+              ids.length > 0 ? { chosen: rows.filter((m) => chosen.has(m.messageId)) } : { filter, body }
+            }
+            node={ids.length > 0 ? data?.node : node}
+          />
         </Group>
       </Group>
       <Group align="flex-start" mb="xs">

@@ -10,6 +10,11 @@ import { countText, looksLikeDeadLetters } from '../job-text';
 import { MessageJobDialog, type JobSelection } from './message-job-dialog';
 import type { BodyFilter } from '@artemis-studio/contracts';
 import { BodyFilterField, isBodyFilterError } from '../../components/browse-filters';
+import { ExportLink } from '../../components/export-link';
+
+/** The broker's selector for one group: the queue its messages came from, or none recorded. */
+const groupFilter = (origin: string | null) =>
+  origin === null ? '_AMQ_ORIG_QUEUE IS NULL' : `_AMQ_ORIG_QUEUE = '${origin.replace(/'/g, "''")}'`;
 import { bodyScanText } from '../../message-text';
 
 interface Props {
@@ -122,19 +127,27 @@ export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
                   <Table.Td>{countText(g.messages)}</Table.Td>
                   <Table.Td>{g.oldest ? formatTime(g.oldest) : '—'}</Table.Td>
                   <Table.Td>
-                    {g.originQueue !== null && (
-                      <RefusableButton
-                        refusal={
-                          refusal ??
-                          (g.originExists ? null : 'the queue they came from is not on the broker now')
-                        }
-                        size="xs"
-                        variant="light"
-                        onClick={() => setSelection({ kind: 'retry', origin: g.originQueue!, ...narrowed })}
-                      >
-                        Retry group…
-                      </RefusableButton>
-                    )}
+                    <Group gap={4} wrap="nowrap">
+                      <ExportLink
+                        clusterId={clusterId}
+                        queue={queue}
+                        selection={{ filter: groupFilter(g.originQueue), body: data.bodyFilter }}
+                        node={data.node}
+                      />
+                      {g.originQueue !== null && (
+                        <RefusableButton
+                          refusal={
+                            refusal ??
+                            (g.originExists ? null : 'the queue they came from is not on the broker now')
+                          }
+                          size="xs"
+                          variant="light"
+                          onClick={() => setSelection({ kind: 'retry', origin: g.originQueue!, ...narrowed })}
+                        >
+                          Retry group…
+                        </RefusableButton>
+                      )}
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}
