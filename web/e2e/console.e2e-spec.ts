@@ -1013,6 +1013,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await form.getByRole('textbox', { name: 'Threshold (messages)' }).fill('3');
     await form.getByRole('textbox', { name: 'Queues' }).fill(queue);
     await form.getByRole('textbox', { name: 'For (seconds)' }).fill('0');
+    // A team label, sent with every notification of its alerts (Alertmanager routes by it).
+    await form.getByRole('textbox', { name: 'Labels' }).fill('team=payments');
     // Tested before it is saved: against the owner's last figures, once a tick has seen the queue.
     await fillQueue(broker, queue, 5);
     const holding = form.getByText(/holds now on 1\b/);
@@ -1032,6 +1034,10 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .getByRole('table', { name: 'Alert rules' })
       .getByText('orders backlog')
       .waitFor({ timeout: 30_000 });
+    const saved = (await (await admin.fetch(`${base}/api/v1/clusters/${clusterId}/alert-rules`)).json()) as {
+      items: { name: string; labels: Record<string, string> }[];
+    };
+    expect(saved.items.find((r) => r.name === 'orders backlog')?.labels).toEqual({ team: 'payments' });
 
     const badge = page.getByTestId('alerts-badge');
     await waitFor('the header to count the alert', async () => /firing/i.test(await badge.innerText()), {
@@ -1040,6 +1046,21 @@ describe('the console in Chromium, against the real stack and broker', () => {
     const alerts = page.getByRole('table', { name: 'Alerts' });
     await alerts.getByRole('cell', { name: queue, exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(page, '19-alert-firing');
+
+    // The Alerts page filtered to this cluster, its rule and what no silence covers: the filters
+    // are in its link, so a reload (or the link shared in a chat) shows the same alerts.
+    await page.goto(`${base}/alerts?cluster=${clusterId}&silenced=false`);
+    await alerts.getByRole('cell', { name: queue, exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Rule', { exact: true }).click();
+    await page.getByRole('option', { name: 'orders backlog' }).click();
+    await page.waitForURL(/rule=/);
+    await page.reload();
+    await alerts.getByRole('cell', { name: queue, exact: true }).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Rule', { exact: true }).inputValue()).toBe('orders backlog');
+    await screenshot(page, '19-alerts-filtered');
+    await page.goto(`${base}/alerts?cluster=${clusterId}&silenced=true`);
+    await page.getByText('No alerts here.').waitFor({ timeout: 30_000 });
+    await page.goto(`${base}/alerts?cluster=${clusterId}`);
 
     await alerts.getByRole('link', { name: 'orders backlog' }).click();
     const chart = page.getByTestId('alert-chart');

@@ -96,9 +96,18 @@ const accessRoute = createRoute({
   path: '/access',
   component: AccessPage,
 });
+/** The Alerts page's filters are part of its link: a shared URL shows the same alerts. */
+const AlertsSearchSchema = z.object({
+  state: z.enum(['active', 'firing', 'pending', 'resolved']).optional().catch(undefined),
+  severity: z.enum(['critical', 'warning', 'info']).optional().catch(undefined),
+  cluster: z.string().uuid().optional().catch(undefined),
+  rule: z.string().uuid().optional().catch(undefined),
+  silenced: z.enum(['true', 'false']).optional().catch(undefined),
+});
 const alertsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/alerts',
+  validateSearch: AlertsSearchSchema,
   component: AlertsPage,
 });
 const apiReferenceRoute = createRoute({

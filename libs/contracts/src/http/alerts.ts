@@ -51,6 +51,8 @@ export const AlertListQuerySchema = z
     state: z.enum(['active', ...ALERT_STATES]).default('active'),
     severity: z.enum(ALERT_SEVERITIES).optional(),
     rule: Uuid.optional(),
+    /** `true`: only the alerts a silence covers now; `false`: only those none does. */
+    silenced: z.enum(['true', 'false']).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(200),
   })
   .strict();

@@ -211,6 +211,15 @@ describe('alerting routes against real PostgreSQL', () => {
     const after = await summary();
     expect(after.firing).toBe(before.firing - 1);
     expect(after.silenced).toBe(before.silenced + 1);
+    // The Alerts page's filters: by cluster, rule and whether a silence covers it now.
+    const ids = async (query: string) =>
+      AlertListSchema.parse(
+        await (await viewer.fetch(`${gateway.url}/api/v1/alerts?${query}`)).json(),
+      ).items.map((a) => a.subject);
+    const mine = `cluster=${clusterId}&rule=${ruleId}`;
+    expect(await ids(`${mine}&silenced=true`)).toEqual(['orders']);
+    expect(await ids(`${mine}&silenced=false`)).toEqual([]);
+    expect((await viewer.fetch(`${gateway.url}/api/v1/alerts?silenced=maybe`)).status).toBe(400);
 
     // An evaluation older than twice its interval: the count says it cannot be trusted.
     await db.query(

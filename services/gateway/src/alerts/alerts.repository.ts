@@ -59,6 +59,10 @@ export class AlertsRepository {
     if (query.state === 'active') filters.add(`a.state <> ?`, 'resolved');
     else filters.add('a.state = ?', query.state);
     filters.add('r.severity = ?', query.severity).add('a.rule_id = ?', query.rule);
+    filters.add(
+      `(${SILENCE_OF_ALERT} IS NOT NULL) = ?::boolean`,
+      query.silenced === undefined ? undefined : query.silenced === 'true',
+    );
     const rows = await rowsOf<AlertRow>(
       await this.database.forRequest(),
       `${ALERT_SELECT} ${filters.where}

@@ -36,6 +36,9 @@ export interface AlertFilters {
   state?: 'active' | 'pending' | 'firing' | 'resolved';
   severity?: 'info' | 'warning' | 'critical';
   cluster?: string;
+  rule?: string;
+  /** `true`: only the alerts a silence covers now; `false`: only those none does. */
+  silenced?: 'true' | 'false';
 }
 
 export const useAlerts = (filters: AlertFilters) =>
@@ -58,10 +61,11 @@ export const useAlert = (clusterId: string, alertId: string) =>
     meta: { label: 'the alert' },
   });
 
-export const useAlertRules = (clusterId: string) =>
+export const useAlertRules = (clusterId: string, enabled = true) =>
   useQuery({
     queryKey: queryKeys.alertingPart(clusterId, 'rules'),
     queryFn: () => getJson(`/clusters/${clusterId}/alert-rules`, AlertRuleListSchema),
+    enabled,
     meta: { label: 'the alert rules' },
   });
 

@@ -9,11 +9,23 @@ import {
   type AlertRuleTest,
   type AlertSeverity,
 } from '@artemis-studio/contracts';
-import { Button, Card, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import { useState } from 'react';
 import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { formatTime } from '../../../lib/ui/format';
 import { useSaveRule, useTestRule } from '../api/alerts';
+import { labelLines, parseLabelLines } from '../label-lines';
 
 const KIND_LABELS: Record<AlertRuleKind, string> = {
   'queue-depth': 'Queue: depth above',
@@ -81,6 +93,8 @@ export function RuleForm({
   const [forSeconds, setForSeconds] = useState<number | string>(rule?.forSeconds ?? 60);
   const [severity, setSeverity] = useState<AlertSeverity>(rule?.severity ?? 'warning');
   const [description, setDescription] = useState(rule?.description ?? '');
+  const [labelText, setLabelText] = useState(labelLines(rule?.labels ?? {}));
+  const parsedLabels = parseLabelLines(labelText);
 
   const test = useTestRule(clusterId);
   const drafted = () => {
@@ -92,7 +106,7 @@ export function RuleForm({
       threshold: value !== null && unit === 'fraction' ? value / 100 : value,
       forSeconds: Number(forSeconds) || 0,
       severity,
-      labels: rule?.labels ?? {},
+      labels: 'labels' in parsedLabels ? parsedLabels.labels : (rule?.labels ?? {}),
       description,
       enabled: rule?.enabled ?? true,
     };
@@ -151,10 +165,19 @@ export function RuleForm({
           value={description}
           onChange={(e) => setDescription(e.currentTarget.value)}
         />
+        <Textarea
+          label="Labels"
+          description="One per line as name=value, e.g. team=payments: sent with every notification of the rule's alerts (Alertmanager routes by them)"
+          autosize
+          minRows={1}
+          value={labelText}
+          error={'error' in parsedLabels ? parsedLabels.error : undefined}
+          onChange={(e) => setLabelText(e.currentTarget.value)}
+        />
         <FailureAlert error={save.error ?? test.error} />
         {test.data && <RuleTestResult kind={kind} result={test.data} />}
         <Group>
-          <Button onClick={submit} loading={save.isPending}>
+          <Button onClick={submit} loading={save.isPending} disabled={'error' in parsedLabels}>
             {rule ? 'Save rule' : 'Add rule'}
           </Button>
           <Button variant="light" onClick={() => test.mutate(drafted())} loading={test.isPending}>
