@@ -12,24 +12,14 @@
  *   work: the rate they kept. Goal: within 10% of the rate asked.
  */
 import { MessageJobRepository, createDataSource } from '@artemis-studio/db';
-import {
-  brokerCluster,
-  createTestDatabase,
-  fillQueue,
-  insertCluster,
-  startBroker,
-} from '@artemis-studio/testing';
-import axios from 'axios';
+import { brokerCluster, createTestDatabase, fillQueue, insertCluster } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
-import type { ClusterNodes } from '../services/scraper/src/cluster-parts/owned-cluster';
 import { BrowsingReceiver } from '../services/scraper/src/body-filters/browsing-receiver';
 import { compileBodyFilter } from '../services/scraper/src/body-filters/body-filter';
 import { scanBodies } from '../services/scraper/src/body-filters/body-scan';
-import { quoted } from '../services/scraper/src/jolokia/attribute-values';
 import { BrokerLanes } from '../services/scraper/src/jolokia/broker-lanes';
-import { CallLimiter } from '../services/scraper/src/jolokia/call-limiter';
-import { JolokiaClient, type JolokiaTarget } from '../services/scraper/src/jolokia/jolokia-client';
 import { MessageJobs } from '../services/scraper/src/message-jobs/message-jobs';
+import { benchBroker } from './support/bench-broker';
 import { runBench } from './support/run-bench';
 
 const MESSAGES = Number(process.env.BENCH_BODY_MESSAGES ?? 100_000);
@@ -55,47 +45,11 @@ const order = (i: number) => ({
 
 runBench(__filename, async () => {
   progress('starting the bench broker and a database');
-  const broker = await startBroker('bench');
-  const node = broker.nodes[0];
-  const jolokia = new JolokiaClient(new CallLimiter(1e9), axios.create({ timeout: 600_000 }));
-  const target: JolokiaTarget = {
-    nodeKey: 'bench',
-    jolokiaUrl: node.jolokiaUrl,
-    origin: 'http://127.0.0.1',
-    auth: { username: broker.user, password: broker.password },
-  };
-  const brokerMbean = `org.apache.activemq.artemis:broker=${quoted(node.name)}`;
-  const queueMbean = (queue: string) =>
-    `${brokerMbean},component=addresses,address=${quoted(queue)},subcomponent=queues,routing-type="anycast",queue=${quoted(queue)}`;
-  const exec = async (mbean: string, operation: string, args: unknown[]) => {
-    const [answer] = await jolokia.bulk(target, [{ type: 'exec', mbean, operation, arguments: args }], {
-      timeoutMs: 600_000,
-    });
-    if (answer.status !== 200) throw new Error(`${operation}: ${answer.error}`);
-    return answer.value;
-  };
-  const depth = async (queue: string): Promise<number | null> => {
-    const [answer] = await jolokia.bulk(target, [
-      { type: 'read', mbean: queueMbean(queue), attribute: 'MessageCount' },
-    ]);
-    return answer.status === 200 ? (answer.value as number) : null;
-  };
-  const ensureQueue = (queue: string) =>
-    exec(brokerMbean, 'createQueue(java.lang.String,boolean)', [
-      JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST', durable: true }),
-      true,
-    ]);
+  const { broker, node, jolokia, brokerMbean, queueMbean, exec, ensureQueue, removeQueues, clusterOf } =
+    await benchBroker();
   const paced = RATES.map((rate) => `bench.body.paced.${rate}`);
   const ours = [SCANNED, ...paced.flatMap((q) => [q, `${q}.to`])];
-  /** Every queue of this benchmark gone, as the other benchmarks expect the shared bench broker. */
-  const removeQueues = async () => {
-    for (const queue of ours) {
-      if ((await depth(queue)) === null) continue;
-      await exec(queueMbean(queue), 'removeMessages(int,java.lang.String)', [10_000, '']);
-      await exec(brokerMbean, 'destroyQueue(java.lang.String,boolean,boolean)', [queue, true, true]);
-    }
-  };
-  await removeQueues();
+  await removeQueues(ours);
   await exec(brokerMbean, 'addAddressSettings(java.lang.String,java.lang.String)', [
     'bench.body.#',
     JSON.stringify({
@@ -186,15 +140,7 @@ runBench(__filename, async () => {
     dataSource,
     brokerCluster(broker, `bench-${randomUUID().slice(0, 6)}`),
   );
-  const cluster: ClusterNodes = {
-    target: { id: registered.id },
-    liveNodes: () => [
-      { id: registered.nodeIds[0], name: node.name, jolokiaUrl: node.jolokiaUrl, amqpUrl: null },
-    ],
-    brokerName: () => node.name,
-    amqpEndpoint: () => null,
-    jolokiaTarget: () => target,
-  };
+  const cluster = clusterOf(registered);
   const jobs = new MessageJobs({
     jolokia,
     lanes: new BrokerLanes(),
@@ -240,5 +186,5 @@ runBench(__filename, async () => {
   console.table(rows);
   await dataSource.destroy();
   await database.drop();
-  await removeQueues();
+  await removeQueues(ours);
 });

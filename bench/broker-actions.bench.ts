@@ -15,19 +15,15 @@
  */
 import { MESSAGE_JOB_BATCH_DEFAULT } from '@artemis-studio/contracts';
 import { MessageJobRepository, createDataSource } from '@artemis-studio/db';
-import { brokerCluster, createTestDatabase, insertCluster, startBroker } from '@artemis-studio/testing';
-import axios from 'axios';
+import { brokerCluster, createTestDatabase, insertCluster } from '@artemis-studio/testing';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BrokerLanes } from '../services/scraper/src/jolokia/broker-lanes';
-import { quoted } from '../services/scraper/src/jolokia/attribute-values';
-import type { ClusterNodes } from '../services/scraper/src/cluster-parts/owned-cluster';
 import { QueueBrowser } from '../services/scraper/src/broker-actions/queue-browse';
-import { CallLimiter } from '../services/scraper/src/jolokia/call-limiter';
-import { JolokiaClient, type JolokiaTarget } from '../services/scraper/src/jolokia/jolokia-client';
 import { MessageJobs } from '../services/scraper/src/message-jobs/message-jobs';
+import { benchBroker } from './support/bench-broker';
 import { runBench } from './support/run-bench';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -46,37 +42,18 @@ const round = (n: number, digits = 1) => Number(n.toFixed(digits));
 
 async function main(): Promise<void> {
   progress('starting the bench broker and a database');
-  const broker = await startBroker('bench');
-  const node = broker.nodes[0];
-  const jolokia = new JolokiaClient(new CallLimiter(1e9), axios.create({ timeout: 600_000 }));
-  const target: JolokiaTarget = {
-    nodeKey: 'bench',
-    jolokiaUrl: node.jolokiaUrl,
-    origin: 'http://127.0.0.1',
-    auth: { username: broker.user, password: broker.password },
-  };
-  const brokerMbean = `org.apache.activemq.artemis:broker=${quoted(node.name)}`;
-  const queueMbean = (queue: string) =>
-    `${brokerMbean},component=addresses,address=${quoted(queue)},subcomponent=queues,routing-type="anycast",queue=${quoted(queue)}`;
-  const exec = async (mbean: string, operation: string, args: unknown[]) => {
-    const [answer] = await jolokia.bulk(target, [{ type: 'exec', mbean, operation, arguments: args }], {
-      timeoutMs: 600_000,
-    });
-    if (answer.status !== 200) throw new Error(`${operation}: ${answer.error}`);
-    return answer.value;
-  };
-  /** The queue's MessageCount, or null when the broker has no such queue. */
-  const depth = async (queue: string): Promise<number | null> => {
-    const [answer] = await jolokia.bulk(target, [
-      { type: 'read', mbean: queueMbean(queue), attribute: 'MessageCount' },
-    ]);
-    return answer.status === 200 ? (answer.value as number) : null;
-  };
-  const ensureQueue = (queue: string) =>
-    exec(brokerMbean, 'createQueue(java.lang.String,boolean)', [
-      JSON.stringify({ name: queue, address: queue, 'routing-type': 'ANYCAST', durable: true }),
-      true,
-    ]);
+  const {
+    broker,
+    node,
+    jolokia,
+    brokerMbean,
+    queueMbean,
+    exec,
+    depth,
+    ensureQueue,
+    removeQueues,
+    clusterOf,
+  } = await benchBroker();
   const moveAll = (from: string, to: string) =>
     exec(queueMbean(from), 'moveMessages(int,java.lang.String,java.lang.String,boolean,int)', [
       10_000,
@@ -119,19 +96,8 @@ async function main(): Promise<void> {
   const moveA = 'bench.actions.move.a';
   const moveB = 'bench.actions.move.b';
   const ours = [BIG, moveA, `${moveA}.to`, moveB, `${moveB}.to`];
-  /**
-   * Every queue of this benchmark gone, as another benchmark expects the broker: emptied first in
-   * commits of 10,000 (destroying a queue of a million messages at once ran the broker out of heap).
-   */
-  const removeQueues = async () => {
-    for (const queue of ours) {
-      if ((await depth(queue)) === null) continue;
-      await exec(queueMbean(queue), 'removeMessages(int,java.lang.String)', [10_000, '']);
-      await exec(brokerMbean, 'destroyQueue(java.lang.String,boolean,boolean)', [queue, true, true]);
-    }
-  };
   // A run that failed half-way left its queues: start from none.
-  await removeQueues();
+  await removeQueues(ours);
   // Paged past 10 MB each, so a million messages sit on disk, not in the heap other benchmarks share.
   await exec(brokerMbean, 'addAddressSettings(java.lang.String,java.lang.String)', [
     'bench.actions.#',
@@ -152,15 +118,7 @@ async function main(): Promise<void> {
     dataSource,
     brokerCluster(broker, `bench-${randomUUID().slice(0, 6)}`),
   );
-  const cluster: ClusterNodes = {
-    target: { id: registered.id },
-    liveNodes: () => [
-      { id: registered.nodeIds[0], name: node.name, jolokiaUrl: node.jolokiaUrl, amqpUrl: null },
-    ],
-    brokerName: () => node.name,
-    amqpEndpoint: () => null,
-    jolokiaTarget: () => target,
-  };
+  const cluster = clusterOf(registered);
   const lanes = new BrokerLanes();
   const browser = new QueueBrowser(jolokia, lanes);
 
@@ -261,7 +219,7 @@ async function main(): Promise<void> {
       `moved ${movedBySingle} in one call and ${job?.processed} as a job (${job?.status}), not ${MOVE}`,
     );
 
-  await removeQueues();
+  await removeQueues(ours);
   await dataSource.destroy();
   await database.drop();
 }
