@@ -24,6 +24,8 @@ import {
 import { ExportedMessageSchema, rpcs } from '@artemis-studio/contracts';
 import axios from 'axios';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -1051,12 +1053,12 @@ describe('the console in Chromium, against the real stack and broker', () => {
     // are in its link, so a reload (or the link shared in a chat) shows the same alerts.
     await page.goto(`${base}/alerts?cluster=${clusterId}&silenced=false`);
     await alerts.getByRole('cell', { name: queue, exact: true }).waitFor({ timeout: 30_000 });
-    await page.getByLabel('Rule', { exact: true }).click();
+    await page.getByPlaceholder('Every rule').click();
     await page.getByRole('option', { name: 'orders backlog' }).click();
     await page.waitForURL(/rule=/);
     await page.reload();
     await alerts.getByRole('cell', { name: queue, exact: true }).waitFor({ timeout: 30_000 });
-    expect(await page.getByLabel('Rule', { exact: true }).inputValue()).toBe('orders backlog');
+    expect(await page.getByPlaceholder('Every rule').inputValue()).toBe('orders backlog');
     await screenshot(page, '19-alerts-filtered');
     await page.goto(`${base}/alerts?cluster=${clusterId}&silenced=true`);
     await page.getByText('No alerts here.').waitFor({ timeout: 30_000 });
@@ -1078,6 +1080,56 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await chart.getByText(/alert resolved/).waitFor({ timeout: 30_000 });
     await screenshot(page, '19-alert-resolved');
   }, 120_000);
+
+  it('tests a receiver from the Alerting screen: the webhook hears it, and the delivery log says how it went', async () => {
+    const heard: string[] = [];
+    const hooks = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => (heard.push(body), res.writeHead(204).end()));
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (hooks.address() as AddressInfo).port;
+      // A port just let go of: nothing listens there.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const nobody = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      for (const [name, url] of [
+        ['on-call hook', `http://127.0.0.1:${port}/studio`],
+        ['hook nobody runs', `http://127.0.0.1:${nobody}/studio`],
+      ])
+        expect(
+          (
+            await admin.fetch(`${base}/api/v1/clusters/${clusterId}/alert-receivers`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({
+                name,
+                kind: 'webhook',
+                url,
+                secret: 'e2e-signing-secret',
+                minSeverity: 'info',
+              }),
+            })
+          ).status,
+        ).toBe(201);
+      await page.goto(`${base}/clusters/${clusterId}/alerting`);
+      await page.getByRole('button', { name: 'Send receiver on-call hook a test notification' }).click();
+      const log = page.getByRole('table', { name: 'Delivery log' });
+      const delivered = log.getByRole('row').filter({ hasText: 'on-call hook' }).filter({ hasText: 'test' });
+      await delivered.getByText('delivered', { exact: true }).waitFor({ timeout: 30_000 });
+      expect(JSON.parse(heard[0]) as { transition: string }).toMatchObject({ transition: 'test' });
+      await page.getByRole('button', { name: 'Send receiver hook nobody runs a test notification' }).click();
+      const failed = log.getByRole('row').filter({ hasText: 'hook nobody runs' });
+      await failed.getByText('failed', { exact: true }).waitFor({ timeout: 30_000 });
+      await failed.getByText(/ECONNREFUSED/).waitFor();
+      await screenshot(page, '19-receiver-test');
+    } finally {
+      await new Promise((resolve) => hooks.close(resolve));
+    }
+  }, 90_000);
 
   it('shows a viewer everything but offers no change, and says why', async () => {
     const username = `viewer-${randomUUID().slice(0, 6)}`;

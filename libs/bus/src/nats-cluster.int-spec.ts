@@ -105,7 +105,13 @@ describe('the bus on a three-node NATS cluster', () => {
       await publish(e);
     }
     // The lease survived, and a second claim of it still loses to the first.
-    const kept = await retried(() => leases.get(key));
+    // A read may be answered by a follower (a KV's direct get) that has not applied the write yet
+    // while the group re-forms: read again until one has. The claim below is the leader's.
+    let kept = await retried(() => leases.get(key));
+    for (let i = 0; i < 50 && !kept; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      kept = await retried(() => leases.get(key));
+    }
     expect(kept?.value.owner).toBe('replica-a');
     expect(await retried(() => leases.create(key, { ...lease, owner: 'replica-b' }))).toBeNull();
     expect(
@@ -134,7 +140,8 @@ describe('the bus on a three-node NATS cluster', () => {
   }, 120_000);
 
   it('gives a bucket an earlier build made with one copy the three it keeps now', async () => {
-    await raw.jetstream().views.kv(buckets.observations.name, { history: 1, replicas: 1 });
+    // The node the test before stopped is back, and the cluster may still be electing leaders.
+    await retried(() => raw.jetstream().views.kv(buckets.observations.name, { history: 1, replicas: 1 }));
     const jsm = await raw.jetstreamManager();
     expect((await jsm.streams.info(`KV_${buckets.observations.name}`)).config.num_replicas).toBe(1);
     const observations = await bus.kv(buckets.observations);

@@ -102,7 +102,8 @@ const AlertsSearchSchema = z.object({
   severity: z.enum(['critical', 'warning', 'info']).optional().catch(undefined),
   cluster: z.string().uuid().optional().catch(undefined),
   rule: z.string().uuid().optional().catch(undefined),
-  silenced: z.enum(['true', 'false']).optional().catch(undefined),
+  // A boolean in the URL (`silenced=true`): the router reads search values as JSON.
+  silenced: z.boolean().optional().catch(undefined),
 });
 const alertsRoute = createRoute({
   getParentRoute: () => rootRoute,

@@ -136,12 +136,17 @@ export type ReceiverList = z.infer<typeof ReceiverListSchema>;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 /** One notification of one transition to one receiver (`null`: the NATS subject), with its tries. */
+/** A delivery tells of an alert firing or resolving, or is a receiver's test (no alert). */
+export const DELIVERY_TRANSITIONS = ['firing', 'resolved', 'test'] as const;
+export type DeliveryTransition = (typeof DELIVERY_TRANSITIONS)[number];
+
 export const DeliverySchema = z.object({
   id: z.string(),
-  alertId: Uuid,
+  /** Null for a receiver's test notification. */
+  alertId: Uuid.nullable(),
   receiverId: Uuid.nullable(),
   receiverName: z.string(),
-  transition: z.enum(['firing', 'resolved']),
+  transition: z.enum(DELIVERY_TRANSITIONS),
   status: z.enum(DELIVERY_STATUSES),
   attempts: z.number().int(),
   createdAt: Instant,

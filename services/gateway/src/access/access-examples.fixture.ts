@@ -244,6 +244,10 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/alert-receivers/${await stack.newReceiver()}`,
       init: json('PUT', stack.receiver()),
     }),
+    'POST /api/v1/clusters/:id/alert-receivers/:receiverId/test': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-receivers/${await stack.newReceiver()}/test`,
+      init: json('POST', {}),
+    }),
     'DELETE /api/v1/clusters/:id/alert-receivers/:receiverId': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alert-receivers/${await stack.newReceiver()}`,
       init: { method: 'DELETE' },

@@ -1,5 +1,7 @@
 import {
   CreateReceiverRequestSchema,
+  DeliverySchema,
+  type Delivery,
   UpdateReceiverRequestSchema,
   type CreateReceiverRequest,
   type ReceiverList,
@@ -13,6 +15,9 @@ import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import { AuditRecord, Audited, type AuditNote } from '../audit/audit-note';
 import { Valid, Id } from '../http/validation.pipe';
 import { AlertReceiversRepository } from './alert-receivers.repository';
+import { ReceiverTestsRepository } from './receiver-tests.repository';
+import { CurrentPrincipal } from '../access/request-context';
+import type { Principal } from '../access/principal';
 import { Describe } from '../openapi/operation';
 
 /**
@@ -21,7 +26,10 @@ import { Describe } from '../openapi/operation';
  */
 @Controller('api/v1/clusters/:id')
 export class AlertReceiversController {
-  constructor(private readonly receivers: AlertReceiversRepository) {}
+  constructor(
+    private readonly receivers: AlertReceiversRepository,
+    private readonly tests: ReceiverTestsRepository,
+  ) {}
 
   @Get('alert-receivers')
   @Describe({
@@ -72,6 +80,27 @@ export class AlertReceiversController {
   ) {
     note.describe({ clusterId: cluster.id, target: receiverId });
     return this.receivers.update(cluster.id, receiverId, body, note);
+  }
+
+  @Post('alert-receivers/:receiverId/test')
+  @Describe({
+    summary:
+      'Send the receiver a test notification through the real path (the owner sends it within a second or so; its outcome is in the delivery log)',
+    tag: 'alerts',
+    status: 202,
+    response: DeliverySchema,
+  })
+  @HttpCode(202)
+  @Access.cluster('admin')
+  @Audited('alert-receiver.test')
+  async test(
+    @Cluster() cluster: RegisteredCluster,
+    @Param('receiverId', Id) receiverId: string,
+    @CurrentPrincipal() principal: Principal,
+    @AuditRecord() note: AuditNote,
+  ): Promise<Delivery> {
+    note.describe({ clusterId: cluster.id, target: receiverId });
+    return this.tests.send(cluster.id, receiverId, principal.name);
   }
 
   @Delete('alert-receivers/:receiverId')

@@ -9,6 +9,7 @@ import { AlertRulesRepository } from './alert-rules.repository';
 import { AlertSilencesController } from './alert-silences.controller';
 import { AlertSilencesRepository } from './alert-silences.repository';
 import { AlertsController } from './alerts.controller';
+import { ReceiverTestsRepository } from './receiver-tests.repository';
 import { AlertsRepository } from './alerts.repository';
 import { ClusterAlertsController } from './cluster-alerts.controller';
 
@@ -24,6 +25,12 @@ import { ClusterAlertsController } from './cluster-alerts.controller';
     AlertSilencesController,
     AlertReceiversController,
   ],
-  providers: [AlertRulesRepository, AlertSilencesRepository, AlertReceiversRepository, AlertsRepository],
+  providers: [
+    AlertRulesRepository,
+    AlertSilencesRepository,
+    AlertReceiversRepository,
+    AlertsRepository,
+    ReceiverTestsRepository,
+  ],
 })
 export class AlertsModule {}

@@ -20,9 +20,9 @@ import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../domain-error';
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: string;
-  alert_id: string;
+  alert_id: string | null;
   receiver_id: string | null;
   receiver_name: string | null;
   transition: Delivery['transition'];
@@ -34,7 +34,7 @@ interface DeliveryRow {
   last_error: string | null;
 }
 
-const deliveryOf = (r: DeliveryRow): Delivery => ({
+export const deliveryOf = (r: DeliveryRow): Delivery => ({
   id: r.id,
   alertId: r.alert_id,
   receiverId: r.receiver_id,

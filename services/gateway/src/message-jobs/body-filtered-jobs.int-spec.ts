@@ -1,5 +1,5 @@
 import { MessageJobImpactSchema } from '@artemis-studio/contracts';
-import { depthOf, drainQueue, fillQueue } from '@artemis-studio/testing';
+import { brokerExec, depthOf, drainQueue, fillQueue } from '@artemis-studio/testing';
 import { MessageJobsStack } from './message-jobs-stack.fixture';
 
 /** Orders with JSON bodies; every 100th is rejected, a fact only the body holds. */
@@ -22,7 +22,7 @@ describe('a message job that selects by what is inside the messages, on a real b
     const target = stack.unique('body-to');
     // Most of the queue is in page files: the scan and the moves reach them there too.
     await stack.pagingQueue(source);
-    await fillQueue(stack.broker, source, 100_000, order);
+    await fillQueue(stack.broker, source, 20_000, order);
     await stack.createQueue(target);
 
     const impactResponse = await stack.operator.fetch(
@@ -31,12 +31,13 @@ describe('a message job that selects by what is inside the messages, on a real b
     const impactBody: unknown = await impactResponse.json();
     expect({ status: impactResponse.status, impactBody }).toMatchObject({ status: 200 });
     const impact = MessageJobImpactSchema.parse(impactBody);
-    expect(impact.messages).toEqual({ count: 1_000, atLeast: false });
-    // Each message read once: 100,000 in 200 reads of 500, and the last one finding the end.
+    expect(impact.messages).toEqual({ count: 200, atLeast: false });
+    // Each message read once: 20,000 in 40 reads of 500, and the last one finding the end. (The
+    // bench reads 100,000; here the shared test broker's 512 MB heap is spared a scan's garbage.)
     expect(impact.bodyScan).toMatchObject({
-      scanned: 100_000,
-      reads: 201,
-      matched: 1_000,
+      scanned: 20_000,
+      reads: 41,
+      matched: 200,
       unselectable: 0,
       complete: true,
     });
@@ -49,20 +50,22 @@ describe('a message job that selects by what is inside the messages, on a real b
       }),
     );
     expect(job).toMatchObject({
-      planned: { count: 1_000, atLeast: false },
+      planned: { count: 200, atLeast: false },
       bodyFilter: { match: 'cel', expression: REJECTED },
-      bodyScan: expect.objectContaining({ scanned: 100_000, matched: 1_000 }),
+      bodyScan: expect.objectContaining({ scanned: 20_000, matched: 200 }),
     });
     const done = await stack.ended(job.id);
     expect(done).toMatchObject({
       status: 'done',
-      processed: 1_000,
-      nodes: [expect.objectContaining({ notReached: 0, batches: 2 })],
+      processed: 200,
+      nodes: [expect.objectContaining({ notReached: 0, batches: 1 })],
     });
-    expect(await depthOf(stack.broker, source)).toBe(99_000);
+    expect(await depthOf(stack.broker, source)).toBe(19_800);
     const moved = await drainQueue(stack.broker, target);
-    expect(moved).toHaveLength(1_000);
+    expect(moved).toHaveLength(200);
     expect(moved.every((body) => body.includes('"status":"REJECTED"'))).toBe(true);
+    // Gone from the shared broker, so the suites after this one do not carry its pages.
+    await brokerExec(stack.broker, 'destroyQueue(java.lang.String,boolean,boolean)', [source, true, true]);
   }, 240_000);
 
   it('counts the matches the broker no longer had when their batch came as not reached', async () => {

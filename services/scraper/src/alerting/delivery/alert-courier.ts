@@ -103,9 +103,10 @@ export class AlertCourier {
 
   private async deliver(delivery: ClaimedDelivery, receivers: Map<string, ReceiverTarget>): Promise<void> {
     try {
-      if (delivery.receiver_id === null)
+      if (delivery.receiver_id === null) {
+        if (delivery.transition === 'test') throw new Error('a test notification names its receiver');
         await this.deps.publish(this.clusterId, delivery.transition, delivery.created_at, delivery.payload);
-      else {
+      } else {
         const receiver = receivers.get(delivery.receiver_id);
         // Disabled (or deleted, which cascades) since it was owed: nothing to send it to.
         if (!receiver) return await this.settle(delivery, 'failed', 'the receiver is disabled');
@@ -118,7 +119,8 @@ export class AlertCourier {
       await this.settle(delivery, 'delivered', null);
     } catch (err) {
       const message = (err as Error).message;
-      const last = delivery.attempts >= DELIVERY_ATTEMPTS_MAX;
+      // A test is tried once: the person who asked for it waits for its outcome, and why it failed.
+      const last = delivery.transition === 'test' || delivery.attempts >= DELIVERY_ATTEMPTS_MAX;
       await this.settle(delivery, last ? 'failed' : 'retry', message);
       if (last)
         this.deps.log.warn(

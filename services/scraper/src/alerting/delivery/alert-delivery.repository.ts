@@ -1,4 +1,4 @@
-import type { Alert, AlertReceiverKind, AlertState } from '@artemis-studio/contracts';
+import type { Alert, AlertReceiverKind, DeliveryTransition } from '@artemis-studio/contracts';
 import { ALERT_SELECT, alertOf, changeOf, rowsOf, type AlertRow } from '@artemis-studio/db';
 import type { DataSource } from 'typeorm';
 
@@ -6,7 +6,8 @@ import type { DataSource } from 'typeorm';
 export interface ClaimedDelivery {
   id: string;
   receiver_id: string | null;
-  transition: AlertState;
+  /** `test`: a receiver's test notification (issue 61), of no alert. */
+  transition: DeliveryTransition;
   payload: Alert;
   attempts: number;
   created_at: Date;

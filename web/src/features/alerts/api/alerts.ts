@@ -6,6 +6,7 @@ import {
   AlertSchema,
   AlertSummarySchema,
   DeliveryListSchema,
+  DeliverySchema,
   ReceiverListSchema,
   ReceiverSchema,
   SilenceListSchema,
@@ -143,6 +144,30 @@ export const useCreateReceiver = (clusterId: string) =>
   useAlertingChange(clusterId, (receiver: CreateReceiverInput) =>
     sendJson('POST', `/clusters/${clusterId}/alert-receivers`, receiver, ReceiverSchema),
   );
+
+/**
+ * A receiver's test notification: owed at once, sent by the cluster's owner within a second or so.
+ * The delivery log is read again as it settles, so its outcome (or why it failed) shows without a
+ * wait for the log's own refresh.
+ */
+export function useSendTestNotification(clusterId: string) {
+  const queryClient = useQueryClient();
+  const reread = () =>
+    queryClient.invalidateQueries({ queryKey: queryKeys.alertingPart(clusterId, 'deliveries') });
+  return useMutation({
+    mutationFn: (receiverId: string) =>
+      sendJson(
+        'POST',
+        `/clusters/${clusterId}/alert-receivers/${receiverId}/test`,
+        undefined,
+        DeliverySchema,
+      ),
+    onSuccess: () => {
+      void reread();
+      for (const ms of [1_500, 4_000, 8_000]) setTimeout(() => void reread(), ms);
+    },
+  });
+}
 
 export const useDeleteReceiver = (clusterId: string) =>
   useAlertingChange(clusterId, (id: string) =>

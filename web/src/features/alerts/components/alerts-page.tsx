@@ -17,7 +17,11 @@ export function AlertsPage() {
   const navigate = route.useNavigate();
   const set = (change: Partial<typeof search>) =>
     void navigate({ search: (s) => ({ ...s, ...change }), replace: true });
-  const filters: AlertFilters = { ...search, state: search.state ?? 'active' };
+  const filters: AlertFilters = {
+    ...search,
+    state: search.state ?? 'active',
+    silenced: search.silenced === undefined ? undefined : search.silenced ? 'true' : 'false',
+  };
   const alerts = useAlerts(filters);
   const summary = useAlertSummary();
   const clusters = useClusters();
@@ -83,8 +87,8 @@ export function AlertsPage() {
           aria-label="Silenced"
           placeholder="Silenced or not"
           clearable
-          value={search.silenced ?? null}
-          onChange={(v) => set({ silenced: (v as typeof search.silenced) ?? undefined })}
+          value={filters.silenced ?? null}
+          onChange={(v) => set({ silenced: v === null ? undefined : v === 'true' })}
           data={[
             { value: 'false', label: 'Not silenced' },
             { value: 'true', label: 'Silenced now' },

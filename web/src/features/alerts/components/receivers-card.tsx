@@ -9,7 +9,8 @@ import { Button, Card, Group, Select, Stack, Table, Text, TextInput } from '@man
 import { useState } from 'react';
 import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
-import { useCreateReceiver, useDeleteReceiver, useReceivers } from '../api/alerts';
+import { notifications } from '@mantine/notifications';
+import { useCreateReceiver, useDeleteReceiver, useReceivers, useSendTestNotification } from '../api/alerts';
 
 const KIND_LABELS: Record<AlertReceiverKind, string> = {
   alertmanager: 'Alertmanager',
@@ -62,6 +63,16 @@ export function Receivers({ clusterId }: { clusterId: string }) {
   const receivers = useReceivers(clusterId, true);
   const create = useCreateReceiver(clusterId);
   const remove = useDeleteReceiver(clusterId);
+  const test = useSendTestNotification(clusterId);
+  const sendTest = (id: string, name: string) =>
+    test.mutate(id, {
+      onSuccess: () =>
+        notifications.show({
+          color: 'blue',
+          title: `Test notification to ${name}`,
+          message: "Sent by the cluster's scraper within a second or so: its outcome is in the delivery log.",
+        }),
+    });
   const [name, setName] = useState('');
   const [kind, setKind] = useState<AlertReceiverKind>('alertmanager');
   const [url, setUrl] = useState('');
@@ -150,7 +161,7 @@ export function Receivers({ clusterId }: { clusterId: string }) {
             Add receiver
           </Button>
         </Group>
-        <FailureAlert error={create.error ?? remove.error} />
+        <FailureAlert error={create.error ?? remove.error ?? test.error} />
         <QueryState query={receivers} what="the receivers">
           {(data) =>
             data.items.length === 0 ? (
@@ -168,14 +179,25 @@ export function Receivers({ clusterId }: { clusterId: string }) {
                       </Table.Td>
                       <Table.Td>from {r.minSeverity}</Table.Td>
                       <Table.Td>
-                        <Button
-                          size="xs"
-                          color="red"
-                          onClick={() => remove.mutate(r.id)}
-                          aria-label={`Remove receiver ${r.name}`}
-                        >
-                          Remove
-                        </Button>
+                        <Group gap={4} wrap="nowrap">
+                          <Button
+                            size="xs"
+                            variant="light"
+                            onClick={() => sendTest(r.id, r.name)}
+                            loading={test.isPending && test.variables === r.id}
+                            aria-label={`Send receiver ${r.name} a test notification`}
+                          >
+                            Send a test
+                          </Button>
+                          <Button
+                            size="xs"
+                            color="red"
+                            onClick={() => remove.mutate(r.id)}
+                            aria-label={`Remove receiver ${r.name}`}
+                          >
+                            Remove
+                          </Button>
+                        </Group>
                       </Table.Td>
                     </Table.Tr>
                   ))}

@@ -1,4 +1,4 @@
-import type { Alert, AlertReceiverKind, AlertState, EmailSettings } from '@artemis-studio/contracts';
+import type { Alert, AlertReceiverKind, DeliveryTransition, EmailSettings } from '@artemis-studio/contracts';
 
 /** A receiver as a channel sends to it, its secret opened. */
 export interface ReceiverTarget {
@@ -10,10 +10,10 @@ export interface ReceiverTarget {
   email: EmailSettings | null;
 }
 
-/** One owed notification: a transition of an alert, to one receiver. */
+/** One owed notification: a transition of an alert (or a receiver's test), to one receiver. */
 interface OwedDelivery {
   id: string;
-  transition: AlertState;
+  transition: DeliveryTransition;
   alert: Alert;
 }
 

@@ -1,7 +1,7 @@
-import type { Alert, AlertState } from '@artemis-studio/contracts';
+import type { Alert, DeliveryTransition } from '@artemis-studio/contracts';
 
 /** "FIRING: orders backlog on orders.eu (prod)": the line every shape leads with. */
-export function headline(transition: AlertState, alert: Alert): string {
+export function headline(transition: DeliveryTransition, alert: Alert): string {
   return `${transition.toUpperCase()}: ${alert.ruleName} on ${alert.subject} (${alert.clusterName})`;
 }
 

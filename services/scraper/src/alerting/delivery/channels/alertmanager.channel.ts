@@ -10,17 +10,23 @@ import { postJson } from './post-json';
 const ALERTMANAGER_REFRESH_MS = 60_000;
 const ALERTMANAGER_ENDS_AFTER_MS = 5 * 60_000;
 
-/** The labels Alertmanager routes, groups and silences by. */
-export function alertmanagerAlert(alert: Alert, now: Date) {
+/**
+ * The labels Alertmanager routes, groups and silences by. A receiver's test says `kind="test"` and
+ * names no subject, so no route written for a real kind takes it for one.
+ */
+export function alertmanagerAlert(alert: Alert, now: Date, test = false) {
+  const about: Record<string, string> = test
+    ? { kind: 'test' }
+    : { kind: alert.kind, [subjectKindOf(alert.kind)]: alert.subject };
+  const labels: Record<string, string> = {
+    ...alert.labels,
+    alertname: alert.ruleName,
+    cluster: alert.clusterName,
+    severity: alert.severity,
+    ...about,
+  };
   return {
-    labels: {
-      ...alert.labels,
-      alertname: alert.ruleName,
-      cluster: alert.clusterName,
-      severity: alert.severity,
-      kind: alert.kind,
-      [subjectKindOf(alert.kind)]: alert.subject,
-    },
+    labels,
     annotations: { description: alert.description, summary: `${alert.ruleName}: ${alert.subject}` },
     startsAt: alert.firedAt ?? alert.startedAt,
     endsAt:
@@ -35,8 +41,8 @@ const alertsUrl = (base: string) => `${base.replace(/\/+$/, '')}/api/v2/alerts`;
 /** Alertmanager's v2 API, re-posted while firing so it never times an alert out. */
 export const alertmanagerChannel: AlertChannel<'alertmanager'> = {
   kind: 'alertmanager',
-  send: (receiver, { alert }, { post, now }) =>
-    postJson(post, alertsUrl(receiver.url), [alertmanagerAlert(alert, now)]),
+  send: (receiver, { alert, transition }, { post, now }) =>
+    postJson(post, alertsUrl(receiver.url), [alertmanagerAlert(alert, now, transition === 'test')]),
   resend: {
     everyMs: ALERTMANAGER_REFRESH_MS,
     send: (receiver, firing, { post, now }) =>

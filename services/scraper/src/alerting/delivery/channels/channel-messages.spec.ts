@@ -67,6 +67,12 @@ describe('what Alertmanager is sent', () => {
     expect(alertmanagerAlert(ended, now).endsAt).toBe('2026-12-01T10:04:00.000Z');
   });
 
+  it("labels a receiver's test as one, naming no subject a real route could take for an alert", () => {
+    const { labels } = alertmanagerAlert({ ...firing, kind: 'node-unreachable', subject: 'test' }, now, true);
+    expect(labels).toMatchObject({ kind: 'test' });
+    expect(labels.node).toBeUndefined();
+  });
+
   it('names a node alert by node', () => {
     expect(
       alertmanagerAlert({ ...firing, kind: 'node-unreachable', subject: 'primary' }, now).labels.node,

@@ -1,4 +1,4 @@
-import type { Alert, AlertState, EmailSettings } from '@artemis-studio/contracts';
+import type { Alert, DeliveryTransition, EmailSettings } from '@artemis-studio/contracts';
 import { createTransport } from 'nodemailer';
 import { rootCertificates } from 'node:tls';
 import type { AlertChannel } from './alert-channel';
@@ -41,7 +41,10 @@ async function sendEmail(
 }
 
 /** An email's subject and plain-text body. */
-export function emailMessage(transition: AlertState, alert: Alert): { subject: string; text: string } {
+export function emailMessage(
+  transition: DeliveryTransition,
+  alert: Alert,
+): { subject: string; text: string } {
   return {
     subject: `[${alert.severity}] ${headline(transition, alert)}`,
     text: [

@@ -12,6 +12,10 @@ export async function postJson(
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof payload === 'string' ? payload : JSON.stringify(payload),
     signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+  }).catch((err: Error & { cause?: { code?: string; message?: string } }) => {
+    // fetch says only "fetch failed": the reason (ECONNREFUSED, a TLS error) is in its cause.
+    const cause = err.cause?.code ?? err.cause?.message;
+    throw new Error(cause ? `${err.message} (${cause})` : err.message);
   });
   if (!response.ok) {
     const text = (await response.text().catch(() => '')).slice(0, 200);

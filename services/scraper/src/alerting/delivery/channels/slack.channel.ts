@@ -1,10 +1,10 @@
-import type { Alert, AlertState } from '@artemis-studio/contracts';
+import type { Alert, DeliveryTransition } from '@artemis-studio/contracts';
 import { secretOf, type AlertChannel } from './alert-channel';
 import { facts, headline } from './alert-text';
 import { postJson } from './post-json';
 
 /** A Slack incoming webhook's message: a plain `text` for notifications, blocks for the channel. */
-export function slackMessage(transition: AlertState, alert: Alert) {
+export function slackMessage(transition: DeliveryTransition, alert: Alert) {
   const title = headline(transition, alert);
   return {
     text: title,

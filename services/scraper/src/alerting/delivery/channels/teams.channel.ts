@@ -1,10 +1,10 @@
-import type { Alert, AlertState } from '@artemis-studio/contracts';
+import type { Alert, DeliveryTransition } from '@artemis-studio/contracts';
 import { secretOf, type AlertChannel } from './alert-channel';
 import { facts, headline } from './alert-text';
 import { postJson } from './post-json';
 
 /** A Microsoft Teams webhook's message (a Workflows or connector URL): one Adaptive Card. */
-export function teamsMessage(transition: AlertState, alert: Alert) {
+export function teamsMessage(transition: DeliveryTransition, alert: Alert) {
   return {
     type: 'message',
     attachments: [
