@@ -9,9 +9,12 @@ import { BrowsingReceiver } from './browsing-receiver';
 
 /**
  * What a job's scan may read, over every node holding the queue: it runs while the operator waits
- * for the job to start (or for its count), within the gateway's wait for the owner's answer.
+ * for the job to start (or for its count), within the gateway's wait for the owner's answer. The
+ * scan keeps every id it reads, to tell twins apart (about 100 bytes each): 250,000 of them stay
+ * well within the scraper's 256 MiB beside its polling. A deeper queue is narrowed with the
+ * broker's selector first; the answer says when the budget stopped the read.
  */
-const JOB_SCAN_BUDGET: ScanBudget = { messages: 1_000_000, ms: 60_000 };
+const JOB_SCAN_BUDGET: ScanBudget = { messages: 250_000, ms: 60_000 };
 
 /** The ids a job by body filter selects on each node, and what its scan found. */
 export interface JobMatches {
