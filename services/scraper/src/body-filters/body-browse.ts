@@ -45,6 +45,8 @@ export class BodyBrowser {
       // One more than the page, to know whether another follows.
       enough: call.page * call.pageSize + 1,
       perRead: 100,
+      // Only their ids: the page's bodies come from the broker's browse, and a deep page keeps many.
+      keep: () => null,
     }).finally(() => receiver.close());
     const onPage = matches.slice((call.page - 1) * call.pageSize, call.page * call.pageSize);
     const ids = onPage.flatMap((m) => (m.userId === null ? [] : [m.userId]));
