@@ -19,7 +19,7 @@ export class AlertMetrics {
     });
     this.historyReaped = new Counter({
       name: 'studio_alert_history_reaped_total',
-      help: 'Resolved alerts (with their delivery log) removed past SCRAPER_ALERT_RETENTION_DAYS',
+      help: "Resolved alerts (with their delivery log) and receivers' test notifications removed past SCRAPER_ALERT_RETENTION_DAYS",
       registers: [registry],
     });
   }

@@ -6,8 +6,9 @@ import { SCRAPER_CONFIG, type ScraperConfig } from '../../scraper.config';
 import { AlertMetrics } from '../alert-metrics';
 
 /**
- * Trims resolved alerts (and, by cascade, their delivery log) past their retention, hourly, in
- * bounded batches: the alert history is bounded, and what leaves it is counted.
+ * Trims resolved alerts (and, by cascade, their delivery log) and receivers' test notifications
+ * (of no alert) past their retention, hourly, in bounded batches: the alert history is bounded,
+ * and what leaves it is counted.
  */
 @Injectable()
 export class AlertHistoryReaperService {
@@ -22,15 +23,20 @@ export class AlertHistoryReaperService {
   @Interval(3_600_000)
   async reap(): Promise<number> {
     const cutOff = new Date(Date.now() - this.config.alertRetentionDays * 86_400_000);
-    const reaped = await reapOlderThan(
-      await this.database.whenReady(),
-      { table: 'alert', age: 'ended_at' },
-      cutOff,
-      1_000,
-    );
+    const db = await this.database.whenReady();
+    const reaped =
+      (await reapOlderThan(db, { table: 'alert', age: 'ended_at' }, cutOff, 1_000)) +
+      (await reapOlderThan(
+        db,
+        { table: 'alert_delivery', age: 'created_at', scope: "transition = 'test'" },
+        cutOff,
+        1_000,
+      ));
     if (reaped) {
       this.metrics.reaped(reaped);
-      this.logger.log(`reaped ${reaped} resolved alerts older than ${this.config.alertRetentionDays} days`);
+      this.logger.log(
+        `reaped ${reaped} resolved alerts and receiver tests older than ${this.config.alertRetentionDays} days`,
+      );
     }
     return reaped;
   }
