@@ -1125,6 +1125,11 @@ describe('the console in Chromium, against the real stack and broker', () => {
       const failed = log.getByRole('row').filter({ hasText: 'hook nobody runs' });
       await failed.getByText('failed', { exact: true }).waitFor({ timeout: 30_000 });
       await failed.getByText(/ECONNREFUSED/).waitFor();
+      // The notices in the corner, closed: they must not hide why one failed.
+      const notices = page.locator('.mantine-Notification-root');
+      for (const close of await notices.getByRole('button').all()) await close.click({ force: true });
+      await waitFor('the notices to close', async () => (await notices.count()) === 0, { timeoutMs: 10_000 });
+      await log.evaluate((table) => table.scrollIntoView({ block: 'end' }));
       await screenshot(page, '19-receiver-test');
     } finally {
       // Later alerts of this cluster would go on trying both: removed with what they were owed.

@@ -23,6 +23,7 @@ export * from './http/queue-messages';
 export * from './http/message-export';
 export * from './http/body-filters';
 export * from './http/masking';
+export * from './http/selectors';
 export * from './http/dead-letter-groups';
 export * from './http/broker-changes';
 export * from './http/message-jobs';

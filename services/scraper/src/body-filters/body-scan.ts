@@ -1,4 +1,4 @@
-import type { BodyScan } from '@artemis-studio/contracts';
+import { selectorLiteral, type BodyScan } from '@artemis-studio/contracts';
 import type { BodyVerdict, ReadMessage } from './body-filter';
 
 /** What one scan may cost: at most this many messages read, for at most this long. */
@@ -106,8 +106,6 @@ export async function scanBodies<M extends IdentifiedMessage, K = M>(
 /** Selectors longer than this are split: the broker parses each call's filter afresh. */
 const IDS_PER_SELECTOR = 500;
 
-const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
-
 /**
  * The broker's selectors that reach exactly the matched messages: the operator's selector and the
  * matches' ids, at most IDS_PER_SELECTOR per selector.
@@ -121,7 +119,7 @@ export function matchedSelectors(
   for (let at = 0; at < userIds.length; at += perSelector) {
     const ids = `AMQUserID IN (${userIds
       .slice(at, at + perSelector)
-      .map(literal)
+      .map(selectorLiteral)
       .join(', ')})`;
     chunks.push(selector.trim() ? `(${selector}) AND ${ids}` : ids);
   }

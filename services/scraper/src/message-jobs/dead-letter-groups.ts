@@ -1,5 +1,6 @@
 import {
   bodyFilterOf,
+  originSelector,
   type BodyFilter,
   type BodyScan,
   type DeadLetterGroup,
@@ -19,7 +20,7 @@ import { compileBodyFilter } from '../body-filters/body-filter';
 import { fqqnOf } from '../body-filters/body-browse';
 import { scanBodies } from '../body-filters/body-scan';
 import { BrowsingReceiver } from '../body-filters/browsing-receiver';
-import { groupedCount, literal } from './message-job-calls';
+import { groupedCount } from './message-job-calls';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** The key `countMessages(filter, groupBy)` gives messages without the property. */
@@ -36,9 +37,6 @@ function originOf(message: Message): string | null {
   const origin = annotated ?? property;
   return typeof origin === 'string' ? origin : null;
 }
-
-const originFilter = (origin: string | null) =>
-  origin === null ? '_AMQ_ORIG_QUEUE IS NULL' : `_AMQ_ORIG_QUEUE = ${literal(origin)}`;
 
 /** The grouped count's JSON (`{"orders": 120, "null": 3}`), biggest group first. */
 export function parseGroups(answer: JolokiaResponse): { origin: string | null; count: number }[] {
@@ -106,7 +104,7 @@ export class DeadLetterGroupsReader {
         type: 'exec' as const,
         mbean: found.mbean,
         operation: 'browse(int,int,java.lang.String)',
-        arguments: [1, 1, originFilter(g.origin)],
+        arguments: [1, 1, originSelector(g.origin)],
       },
       ...(g.origin === null ? [] : [findQueue(broker, g.origin)]),
     ]);

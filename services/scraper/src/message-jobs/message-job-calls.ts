@@ -1,8 +1,5 @@
-import type { MessageJobKind, StartMessageJobRequest } from '@artemis-studio/contracts';
+import { originSelector, type MessageJobKind, type StartMessageJobRequest } from '@artemis-studio/contracts';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-
-/** A value in a filter expression: a string literal, quotes doubled as the selector grammar wants. */
-export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /** The property the broker records a dead-lettered or expired message's queue in. */
 const ORIGIN_PROPERTY = '_AMQ_ORIG_QUEUE';
@@ -19,7 +16,7 @@ export function selectorOf(
 ): string {
   const byOrigin = job.kind !== undefined && retriesEachToOrigin({ ...job, kind: job.kind });
   const parts = [
-    ...(job.origin !== undefined ? [`${ORIGIN_PROPERTY} = ${literal(job.origin)}`] : []),
+    ...(job.origin !== undefined ? [originSelector(job.origin)] : []),
     ...(byOrigin ? [`${ORIGIN_PROPERTY} IS NOT NULL`] : []),
     ...(job.filter ? [job.filter] : []),
   ];

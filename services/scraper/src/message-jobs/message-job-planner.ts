@@ -2,6 +2,7 @@ import { RpcError } from '@artemis-studio/bus';
 import {
   bodyFilterOf,
   OWNER_FAILURES,
+  selectorLiteral,
   type BrokerCount,
   type MessageJobImpact,
   type MessageJobImpactCall,
@@ -21,7 +22,6 @@ import {
   countCall,
   createQuarantine,
   groupedCount,
-  literal,
   retriesEachToOrigin,
   selectorOf,
   targetOf,
@@ -246,7 +246,7 @@ export class MessageJobPlanner {
           OWNER_FAILURES.notFound,
           `${gone.count} matching messages came from queue '${gone.origin!.slice(0, 200)}', which is not on ` +
             `node ${h.node.name}: they would have nowhere to go. Leave them out ` +
-            `(AND _AMQ_ORIG_QUEUE <> ${literal(gone.origin!.slice(0, 200))}) or make the queue first`,
+            `(AND _AMQ_ORIG_QUEUE <> ${selectorLiteral(gone.origin!.slice(0, 200))}) or make the queue first`,
         );
     }
   }

@@ -1,11 +1,9 @@
-import type { BodyFilter, BrowsedMessage } from '@artemis-studio/contracts';
+import { selectorLiteral, type BodyFilter, type BrowsedMessage } from '@artemis-studio/contracts';
 import { Button, Tooltip } from '@mantine/core';
 
 /** What an export takes: what the browse shows (filter, body filter), or the messages chosen on it. */
 export type ExportSelection =
   { filter: string; body: BodyFilter | null; chosen?: undefined } | { chosen: BrowsedMessage[] };
-
-const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * The chosen messages as the broker's selector names them (`AMQUserID`, ADR-0038), or why it
@@ -17,7 +15,7 @@ export function chosenSelector(chosen: BrowsedMessage[]): { filter: string } | {
     return {
       refusal: `${without} of the chosen messages carry no message id of their own, which is how an export names them: export by filter instead`,
     };
-  return { filter: `AMQUserID IN (${chosen.map((m) => quoted(m.userId!)).join(', ')})` };
+  return { filter: `AMQUserID IN (${chosen.map((m) => selectorLiteral(m.userId!)).join(', ')})` };
 }
 
 /**

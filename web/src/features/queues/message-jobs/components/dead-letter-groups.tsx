@@ -8,13 +8,10 @@ import { TableHead } from '../../../../lib/ui/table-head';
 import { useDeadLetterGroups } from '../api/message-jobs';
 import { countText, looksLikeDeadLetters } from '../job-text';
 import { MessageJobDialog, type JobSelection } from './message-job-dialog';
-import type { BodyFilter } from '@artemis-studio/contracts';
+import { originSelector, type BodyFilter } from '@artemis-studio/contracts';
 import { BodyFilterField, isBodyFilterError } from '../../components/browse-filters';
 import { ExportLink } from '../../components/export-link';
 
-/** The broker's selector for one group: the queue its messages came from, or none recorded. */
-const groupFilter = (origin: string | null) =>
-  origin === null ? '_AMQ_ORIG_QUEUE IS NULL' : `_AMQ_ORIG_QUEUE = '${origin.replace(/'/g, "''")}'`;
 import { bodyScanText } from '../../message-text';
 
 interface Props {
@@ -131,7 +128,7 @@ export function DeadLetterGroups({ clusterId, queue, refusal }: Props) {
                       <ExportLink
                         clusterId={clusterId}
                         queue={queue}
-                        selection={{ filter: groupFilter(g.originQueue), body: data.bodyFilter }}
+                        selection={{ filter: originSelector(g.originQueue), body: data.bodyFilter }}
                         node={data.node}
                       />
                       {g.originQueue !== null && (
