@@ -2,7 +2,7 @@ import type { MessageJob } from '@artemis-studio/contracts';
 import { Anchor, Badge, Card, Group, Progress, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { RefusableButton } from '../../../../lib/access/refusable-button';
 import { queryKeys } from '../../../../lib/query-keys';
 import { QueryState } from '../../../../lib/ui/query-state';
@@ -41,6 +41,12 @@ export function MessageJobsPanel({ clusterId, queue, refusal }: Props) {
   const seen = useRef<Map<string, MessageJob['status']> | null>(null);
   // A quarantine's release: a move from the quarantine queue to the group's origin, confirmed there.
   const [release, setRelease] = useState<{ quarantine: string; origin: string } | null>(null);
+  // One object per release asked for: the dialog starts afresh (key, count, fields) when it changes,
+  // and a new object each render would wipe what the operator had ticked at every jobs signal.
+  const releaseSelection = useMemo(
+    () => (release ? { kind: 'move' as const, to: release.origin } : null),
+    [release],
+  );
 
   useEffect(() => {
     if (!jobs.data) return;
@@ -79,7 +85,7 @@ export function MessageJobsPanel({ clusterId, queue, refusal }: Props) {
       <MessageJobDialog
         clusterId={clusterId}
         queue={release?.quarantine ?? queue}
-        selection={release ? { kind: 'move', to: release.origin } : null}
+        selection={releaseSelection}
         onClose={() => setRelease(null)}
       />
     </Card>
