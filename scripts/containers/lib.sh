@@ -20,7 +20,9 @@ export STUDIO_ADMIN_PASSWORD
 say() { echo "$(basename "$0" .sh): $*"; }
 die() { echo "$(basename "$0" .sh): $*" >&2; exit 1; }
 
+# Each check is a new installation on the machine's NATS: the one before must have left it first.
 fresh_database() {
+  node "$root/scripts/containers/nats-quiet.mjs" nats://127.0.0.1:4222 45
   psql -q postgres://postgres@127.0.0.1:5432/postgres \
     -c "DROP DATABASE IF EXISTS $CHECK_DATABASE WITH (FORCE)" -c "CREATE DATABASE $CHECK_DATABASE" >/dev/null
 }
@@ -31,14 +33,17 @@ test_broker() {
   eval "$(bash "$root/scripts/artemis.sh" env test | sed 's/^/export /')"
 }
 
-# Waits until a URL answers 2xx, or dies showing the container's last lines.
+# Waits until a URL answers 2xx, or dies saying why (timed out, or the container's state and exit
+# code) with the container's last lines, its routes' start-up listing left out.
 wait_ready() { # url container [seconds]
-  local deadline=$(($(date +%s) + ${3:-120}))
+  local deadline=$(($(date +%s) + ${3:-120})) state
   until curl -fs -o /dev/null "$1"; do
-    if [ "$(date +%s)" -gt "$deadline" ] || ! podman container exists "$2" ||
-      [ "$(podman inspect --format '{{.State.Running}}' "$2")" != true ]; then
-      podman logs --tail 30 "$2" >&2 || true
-      die "$2 was not ready at $1"
+    state="$(podman inspect --format '{{.State.Status}} (exit code {{.State.ExitCode}})' "$2" 2>&1)" ||
+      state="gone: $state"
+    if [ "$(date +%s)" -gt "$deadline" ] || [[ "$state" != running* ]]; then
+      podman logs --tail 200 "$2" 2>&1 | grep -vE '"context":"(RouterExplorer|RoutesResolver|InstanceLoader)"' |
+        tail -n 30 >&2 || true
+      die "$2 was not ready at $1 within ${3:-120} s; the container is $state"
     fi
     sleep 1
   done

@@ -25,7 +25,10 @@ describe('the installations present on one NATS', () => {
         installation: 'theirs',
         database: 'db.prod:5432/studio',
         services: ['gateway', 'notifier'],
-        lastExpiry: NOW + 10_000,
+        expiries: {
+          [memberKey(presenceService('gateway'), 'theirs', 'a1')]: NOW + 10_000,
+          [memberKey('notifier', 'theirs', 'pod.ns.svc-2')]: NOW + 5_000,
+        },
       },
     ]);
   });
@@ -45,6 +48,15 @@ describe('the installations present on one NATS', () => {
     expect(renewedSince(before, await installationsBesides(kv, 'mine', NOW + 6_000))).toBe(true);
     // One that appeared meanwhile is not known to be running yet: it is watched the same way.
     expect(renewedSince([], await installationsBesides(kv, 'mine', NOW))).toBe(false);
+  });
+
+  it('does not take an entry one listing missed for a renewal: a stopped stack only lapsing', async () => {
+    const kv = new InMemoryKv<Member>();
+    await kv.put(memberKey(presenceService('gateway'), 'theirs', 'a1'), member(3_000));
+    const partial = await installationsBesides(kv, 'mine', NOW);
+    await kv.put(memberKey(presenceService('notifier'), 'theirs', 'b1'), member(9_000));
+    // Both entries were written before the first listing; it returned only one of them.
+    expect(renewedSince(partial, await installationsBesides(kv, 'mine', NOW + 2_000))).toBe(false);
   });
 
   it('forgets a presence that lapsed long ago, and no member of the owners', async () => {

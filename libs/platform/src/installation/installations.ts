@@ -14,18 +14,22 @@ export interface OtherInstallation {
   database: string | null;
   /** What of it is present: services and the owners' memberships, by name. */
   services: string[];
-  /** The latest `expiresAt` among its entries: it moves on while the installation is running. */
-  lastExpiry: number;
+  /** Each of its live entries' `expiresAt`, by key: they move on while the installation is running. */
+  expiries: Record<string, number>;
 }
 
 /**
  * Whether an installation seen in `before` has renewed an entry since: it is running, not a
- * process killed a moment ago whose entries are only waiting to lapse.
+ * process stopped a moment ago whose entries are only waiting to lapse. Entry by entry: comparing
+ * the latest expiry of each listing took a later entry that one listing missed (a stopped stack
+ * leaves several, and a listing of the bucket need not return them all) for a renewal, and
+ * refused to start beside an installation that had already gone.
  */
 export function renewedSince(before: OtherInstallation[], now: OtherInstallation[]): boolean {
-  return now.some(
-    (o) => o.lastExpiry > (before.find((b) => b.installation === o.installation)?.lastExpiry ?? Infinity),
-  );
+  return now.some((o) => {
+    const earlier = before.find((b) => b.installation === o.installation)?.expiries ?? {};
+    return Object.entries(o.expiries).some(([key, expiry]) => expiry > (earlier[key] ?? Infinity));
+  });
 }
 
 /**
@@ -50,9 +54,9 @@ export async function installationsBesides(
         await kv.delete(key).catch(() => undefined);
       continue;
     }
-    const seen = found.get(other) ?? { installation: other, database: null, services: [], lastExpiry: 0 };
+    const seen = found.get(other) ?? { installation: other, database: null, services: [], expiries: {} };
     seen.database ??= entry.value.database ?? null;
-    seen.lastExpiry = Math.max(seen.lastExpiry, Date.parse(entry.value.expiresAt));
+    seen.expiries[key] = expiresAt;
     const name = service.replace(/-presence$/, '');
     if (!seen.services.includes(name)) seen.services.push(name);
     found.set(other, seen);
