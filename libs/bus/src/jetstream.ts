@@ -177,6 +177,9 @@ function withDefaults(
   };
 }
 
+/** How long a stopping consumer waits for its acknowledgements to reach the server. */
+const FLUSH_LIMIT_MS = 2_000;
+
 /**
  * Pulls the consumer's deliveries into `handler` until stopped, restarting after an interruption
  * (NATS restarted, the consumer deleted). A malformed message is counted and terminated, since it
@@ -243,6 +246,19 @@ export function consume<C extends Channel>(
     stop: async () => {
       stopping.abort();
       await running.catch(() => undefined);
+      // The acknowledgements of what the last pulls delivered leave with the client's next write:
+      // without a flush, the server still counted up to a batch as pending once the stop resolved.
+      await flushed(await connected);
     },
   };
+}
+
+/** Resolves once the server has what this client wrote, or after FLUSH_LIMIT_MS (NATS away). */
+async function flushed(nc: NatsConnection): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    nc.flush().catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_LIMIT_MS))),
+  ]);
+  clearTimeout(timer);
 }
