@@ -7,6 +7,7 @@ import type {
   MessageJobNode,
   MessageJobStatus,
   ReturnGuard,
+  StartMessageJobRequest,
 } from '@artemis-studio/contracts';
 import { changeOf, firstRow, isoOrNull, rowsOf, type Sql } from './sql/typed-rows';
 
@@ -35,6 +36,9 @@ interface MessageJobRow {
   in_flight: number | null;
   cancellable: boolean;
   cancel_requested_at: Date | null;
+  /** The job as it was asked; null on jobs recorded before resumes (1766600000000). */
+  request: StartMessageJobRequest | null;
+  resumes: number;
   error: string | null;
   requested_by: string | null;
   started_at: Date;
@@ -68,6 +72,8 @@ const jobOf = (r: MessageJobRow): MessageJob => ({
   inFlight: r.in_flight,
   cancellable: r.cancellable,
   cancelRequested: r.cancel_requested_at !== null,
+  resumable: r.status === 'paused' && r.request !== null && r.chosen === null,
+  resumes: r.resumes,
   error: r.error,
   requestedBy: r.requested_by,
   startedAt: r.started_at.toISOString(),
@@ -98,7 +104,7 @@ export type NewMessageJob = Pick<
   | 'nodes'
   | 'cancellable'
   | 'requestedBy'
->;
+> & { request: StartMessageJobRequest };
 
 /** What the runner learns when it records a batch: whether to go on. */
 export interface JobProgress {
@@ -119,8 +125,8 @@ export class MessageJobRepository {
     const row = await firstRow<MessageJobRow>(
       this.sql,
       `INSERT INTO message_job (id, cluster_id, queue, kind, status, filter, origin, chosen, target,
-         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node, rate, wait_for_consumer, pause_on_returns, body_filter, body_scan)
-       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+         quarantine, batch_size, planned, nodes, cancellable, requested_by, to_node, rate, wait_for_consumer, pause_on_returns, body_filter, body_scan, request)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
        RETURNING *`,
       [
         job.id,
@@ -143,9 +149,40 @@ export class MessageJobRepository {
         job.pauseOnReturns ? JSON.stringify(job.pauseOnReturns) : null,
         job.bodyFilter ? JSON.stringify(job.bodyFilter) : null,
         job.bodyScan ? JSON.stringify(job.bodyScan) : null,
+        JSON.stringify(job.request),
       ],
     );
     return jobOf(row!);
+  }
+
+  /** A job with the request it was started with (null for jobs recorded before requests were kept). */
+  async withRequest(
+    clusterId: string,
+    id: string,
+  ): Promise<{ job: MessageJob; request: StartMessageJobRequest | null } | null> {
+    const row = await firstRow<MessageJobRow>(
+      this.sql,
+      `SELECT * FROM message_job WHERE cluster_id = $1 AND id = $2`,
+      [clusterId, id],
+    );
+    return row ? { job: jobOf(row), request: row.request } : null;
+  }
+
+  /**
+   * A paused job running again, with the nodes' counts it runs on from and what the broker counts
+   * now added to what it had done; null when it is no longer paused (resumed by another request).
+   */
+  async resume(id: string, nodes: MessageJobNode[], planned: BrokerCount | null): Promise<MessageJob | null> {
+    const { rows } = await changeOf<MessageJobRow>(
+      this.sql,
+      `UPDATE message_job
+       SET status = 'running', error = NULL, waiting = NULL, in_flight = NULL, finished_at = NULL,
+           cancel_requested_at = NULL, nodes = $2, planned = $3, resumes = resumes + 1, updated_at = now()
+       WHERE id = $1 AND status = 'paused'
+       RETURNING *`,
+      [id, JSON.stringify(nodes), planned ? JSON.stringify(planned) : null],
+    );
+    return rows[0] ? jobOf(rows[0]) : null;
   }
 
   /**

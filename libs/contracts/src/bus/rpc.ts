@@ -18,6 +18,7 @@ import {
   MessageJobImpactSchema,
   MessageJobSchema,
   MessageJobStartCallSchema,
+  MessageJobResumeCallSchema,
 } from '../http/message-jobs';
 
 /** A request/reply endpoint on `studio.v1.rpc.<name>`, served by one queue group. */
@@ -111,6 +112,13 @@ export const rpcs = {
   brokerChange: rpc('scraper.broker-change', BrokerChangeCallSchema, BrokerChangeResultSchema, 'clusterId'),
   /** Starts a message job (move, copy, retry, delete) and answers it as started; it goes on in batches. */
   messageJobStart: rpc('scraper.message-job-start', MessageJobStartCallSchema, MessageJobSchema, 'clusterId'),
+  /** A paused message job planned again over what is left, and run on from its counts. */
+  messageJobResume: rpc(
+    'scraper.message-job-resume',
+    MessageJobResumeCallSchema,
+    MessageJobSchema,
+    'clusterId',
+  ),
   /** How many messages a message job would touch, counted by the broker; nothing changes. */
   messageJobImpact: rpc(
     'scraper.message-job-impact',
@@ -147,6 +155,7 @@ export const ownerRpcs = {
   queueImport: rpcs.queueImport,
   brokerChange: rpcs.brokerChange,
   messageJobStart: rpcs.messageJobStart,
+  messageJobResume: rpcs.messageJobResume,
   messageJobImpact: rpcs.messageJobImpact,
   deadLetterGroups: rpcs.deadLetterGroups,
   alertRuleTest: rpcs.alertRuleTest,

@@ -227,6 +227,13 @@ export const MessageJobSchema = z.object({
    */
   cancellable: z.boolean(),
   cancelRequested: z.boolean(),
+  /**
+   * Whether it can be resumed: paused (by its return guard), with its request kept, and not on
+   * chosen messages (which keep no ids of what is left). A resume plans it again over what is left.
+   */
+  resumable: z.boolean().default(false),
+  /** How many times it was resumed; its counts run on across them. */
+  resumes: z.number().int().nonnegative().default(0),
   error: z.string().nullable(),
   requestedBy: z.string().nullable(),
   startedAt: Instant,
@@ -254,6 +261,15 @@ export const MessageJobStartCallSchema = z.object({
   ...BodyFilterCall,
 });
 export type MessageJobStartCall = z.infer<typeof MessageJobStartCallSchema>;
+
+/** The owner RPC's request to resume a paused job, with who asked (and their masking, for a body filter). */
+export const MessageJobResumeCallSchema = z.object({
+  clusterId: Uuid,
+  jobId: Uuid,
+  requestedBy: z.string().max(200).nullable(),
+  ...BodyFilterCall,
+});
+export type MessageJobResumeCall = z.infer<typeof MessageJobResumeCallSchema>;
 
 export const MessageJobImpactCallSchema = MessageJobImpactQuerySchema.extend({
   clusterId: Uuid,

@@ -43,4 +43,24 @@ export class MessageJobRequests {
       );
     return (await jobs.requestCancel(clusterId, id)) ?? job;
   }
+
+  /** A job that can be resumed, or a 409 that says why this one cannot (the owner checks again). */
+  async resumable(clusterId: string, id: string): Promise<MessageJob> {
+    const job = await this.get(clusterId, id);
+    if (job.status !== 'paused')
+      throw new DomainError(
+        'conflict',
+        'MESSAGE_JOB_NOT_PAUSED',
+        `only a paused job resumes; this one is ${job.status}`,
+      );
+    if (!job.resumable)
+      throw new DomainError(
+        'conflict',
+        'MESSAGE_JOB_NOT_RESUMABLE',
+        job.chosen !== null
+          ? 'a job on chosen messages keeps no list of what is left: choose them again for a new job'
+          : 'the job was recorded before requests were kept: start a new one over what is left',
+      );
+    return job;
+  }
 }

@@ -47,6 +47,11 @@ export class MessageJobsStack {
       headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
       body: JSON.stringify(body),
     });
+  readonly resumeJob = (as: ApiSession, id: string, key: string = randomUUID()) =>
+    as.fetch(`${this.base()}/message-jobs/${id}/resume`, {
+      method: 'POST',
+      headers: { 'Idempotency-Key': key },
+    });
   readonly started = async (response: Response): Promise<MessageJob> => {
     expect(response.status).toBe(202);
     return MessageJobSchema.parse(await response.json());

@@ -208,6 +208,54 @@ export class MessageJobsController {
     return job;
   }
 
+  /**
+   * Runs a paused job again from where it stopped (its return guard paused it): the owner plans it
+   * anew over what is left, counted as a new job is, and its counts run on.
+   */
+  @Post('message-jobs/:jobId/resume')
+  @Describe({
+    summary:
+      'Resume a job its return guard paused: planned again over what is left (returns included), its counts running on',
+    tag: 'actions',
+    status: 200,
+    response: MessageJobSchema,
+    owner: true,
+  })
+  @HttpCode(200)
+  @Access.cluster('operator')
+  @Audited('message-job.resume')
+  async resume(
+    @Cluster() cluster: RegisteredCluster,
+    @Param('jobId', Id) jobId: string,
+    @Headers('idempotency-key') key: string | undefined,
+    @CurrentPrincipal() principal: Principal,
+    @AuditRecord() note: AuditNote,
+  ): Promise<MessageJob> {
+    const clusterId = cluster.id;
+    note.describe({ clusterId, target: jobId });
+    const paused = await this.jobs.resumable(clusterId, jobId);
+    note.describe({
+      target: paused.queue,
+      detail: { jobId, kind: paused.kind, processed: paused.processed },
+    });
+    const masking = await this.bodies.forBodyFilter(clusterId, principal, paused.bodyFilter ?? undefined);
+    return this.actions.run({
+      clusterId,
+      key,
+      request: { resume: jobId },
+      target: paused.queue,
+      note,
+      act: () =>
+        this.owner.ask(
+          ownerRpcs.messageJobResume,
+          { clusterId, jobId, requestedBy: principal.name, ...masking },
+          `resuming the ${paused.kind} of ${paused.queue}'s messages`,
+          ACTION_TIMEOUT_MS,
+        ),
+      audit: (job) => ({ jobId: job.id, planned: job.planned, resumes: job.resumes }),
+    });
+  }
+
   private async start(
     kind: MessageJobKind,
     request: {

@@ -70,7 +70,7 @@ describe('paced redrives on a real broker', () => {
     }
   }, 180_000);
 
-  it('pauses a redrive on bounce-back when its consumer still rejects them, the account agreeing with the broker', async () => {
+  it('pauses a redrive on bounce-back when its consumer still rejects them, the account agreeing with the broker, and resumes it once the consumer is fixed', async () => {
     const work = stack.unique('bouncing');
     const dlq = await deadLetter(stack.broker, work, 400);
     const mbean = queueMbean(stack.broker, work);
@@ -91,8 +91,9 @@ describe('paced redrives on a real broker', () => {
       stack.broker.password,
     );
     let rejected = 0;
+    let accepted = 0;
     try {
-      await client.createReceiver({
+      const broken = await client.createReceiver({
         source: { address: work, capabilities: ['queue'] },
         autoaccept: false,
         onMessage: (context) => {
@@ -141,8 +142,50 @@ describe('paced redrives on a real broker', () => {
         { timeoutMs: 30_000, intervalMs: 500 },
       );
       expect(alert).toEqual(expect.objectContaining({ subject: 'redrives', value: 1 }));
+
+      // The consumer is fixed: resumed, the job redrives what is left (what came back among it).
+      await broken.close();
+      await client.createReceiver({
+        source: { address: work, capabilities: ['queue'] },
+        onMessage: () => void accepted++,
+        onError: () => undefined,
+      });
+      const resumed = await stack.resumeJob(stack.admin, job.id);
+      expect(resumed.status).toBe(200);
+      expect(await resumed.json()).toEqual(
+        expect.objectContaining({
+          status: 'running',
+          resumes: 1,
+          // What it had done, and what the broker counts now: the 400 again, past its browse limit
+          // a lower bound as the first count was.
+          planned: { count: paused.processed + paused.planned!.count, atLeast: true },
+        }),
+      );
+      const done = await stack.ended(job.id);
+      expect(done).toEqual(
+        expect.objectContaining({
+          status: 'done',
+          error: null,
+          resumes: 1,
+          processed: paused.processed + 400,
+          returned: paused.returned,
+        }),
+      );
+      await waitFor('the fixed consumer to have them all', async () => accepted === 400, {
+        timeoutMs: 15_000,
+      });
+      expect(await depthOf(stack.broker, dlq)).toBe(0);
+      // Done is done: another resume is a 409 that says why, and changes nothing.
+      const again = await stack.resumeJob(stack.operator, job.id);
+      expect(again.status).toBe(409);
+      expect(await again.json()).toEqual({
+        error: expect.objectContaining({
+          code: 'MESSAGE_JOB_NOT_PAUSED',
+          message: 'only a paused job resumes; this one is done',
+        }),
+      });
     } finally {
       await client.close();
     }
-  }, 120_000);
+  }, 150_000);
 });

@@ -135,6 +135,7 @@ describe('clusterParts: the owner RPCs and the parts that serve them', () => {
       'queueImport',
       'brokerChange',
       'messageJobStart',
+      'messageJobResume',
       'messageJobImpact',
       'deadLetterGroups',
       'alertRuleTest',

@@ -78,6 +78,45 @@ describe('a job with a return guard', () => {
     expect(broker.state.depth).toBe(960);
   });
 
+  it('resumes from where it paused once its consumer takes them, its counts running on', async () => {
+    const broker = fakeBroker(1_000);
+    broker.state.bounce = 0.6;
+    const { store, rows } = memoryStore();
+    const sut = jobs(broker, store);
+    const job = await sut.start(cluster, call(guarded), new AbortController().signal);
+    await sut.whenIdle();
+    expect(rows.get(job.id)).toEqual(expect.objectContaining({ status: 'paused', resumable: true }));
+    broker.state.bounce = 0; // the consumer is fixed
+    const resumed = await sut.resume(
+      cluster,
+      { clusterId: job.clusterId, jobId: job.id, requestedBy: 'second' },
+      new AbortController().signal,
+    );
+    // Planned again over what is left (960, the 60 that came back among them) on top of what it did.
+    expect(resumed).toEqual(
+      expect.objectContaining({
+        status: 'running',
+        resumes: 1,
+        error: null,
+        planned: { count: 1_060, atLeast: false },
+      }),
+    );
+    await sut.whenIdle();
+    expect(rows.get(job.id)).toEqual(
+      expect.objectContaining({ status: 'done', processed: 1_060, returned: 60, resumes: 1 }),
+    );
+    expect(broker.state.depth).toBe(0);
+    expect(broker.state.moved).toBe(1_000);
+    // Done is done: a second resume is refused and changes nothing.
+    await expect(
+      sut.resume(
+        cluster,
+        { clusterId: job.clusterId, jobId: job.id, requestedBy: 'x' },
+        new AbortController().signal,
+      ),
+    ).rejects.toThrow('only a paused job resumes; this one is done');
+  });
+
   it('runs to the end when what comes back stays under the share', async () => {
     const broker = fakeBroker(250);
     broker.state.bounce = 0.2;

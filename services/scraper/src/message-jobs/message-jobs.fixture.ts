@@ -7,7 +7,8 @@ import type {
 import type { NewMessageJob } from '@artemis-studio/db';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
 import { BrokerLanes } from '../jolokia/broker-lanes';
-import { MessageJobs, type JobStore } from './message-jobs';
+import { MessageJobs } from './message-jobs';
+import type { JobStore } from './message-job-deps';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
 
 /** Fakes for the job runner's unit tests: a broker in memory, and the job's row in memory. */
@@ -113,13 +114,17 @@ export function fakeBroker(
  */
 export function memoryStore(cancelAfter = Infinity) {
   const rows = new Map<string, MessageJob>();
+  const requests = new Map<string, NewMessageJob['request']>();
   const waits: (string | null)[] = [];
   let recorded = 0;
   let cancelled = false;
   const store: JobStore = {
-    insert: async (job: NewMessageJob) => {
+    insert: async ({ request, ...job }: NewMessageJob) => {
+      requests.set(job.id, request);
       const row: MessageJob = {
         ...job,
+        resumable: false,
+        resumes: 0,
         status: 'running',
         processed: 0,
         returned: 0,
@@ -155,9 +160,19 @@ export function memoryStore(cancelAfter = Infinity) {
         inFlight: end.inFlight ?? null,
         processed: end.nodes.reduce((s, n) => s + n.processed, 0),
         returned: end.nodes.reduce((s, n) => s + n.returned, 0),
+        resumable: end.status === 'paused' && rows.get(id)!.chosen === null,
       };
       rows.set(id, row);
       return row;
+    },
+    withRequest: async (_clusterId, id) =>
+      rows.has(id) ? { job: rows.get(id)!, request: requests.get(id) ?? null } : null,
+    resume: async (id, nodes, planned) => {
+      const row = rows.get(id);
+      if (row?.status !== 'paused') return null;
+      const resumed = { ...row, status: 'running' as const, nodes, planned, error: null, resumable: false };
+      rows.set(id, { ...resumed, resumes: row.resumes + 1, finishedAt: null });
+      return rows.get(id)!;
     },
   };
   return { store, rows, waits, cancel: () => (cancelled = true) };

@@ -8,7 +8,7 @@ import { JolokiaClient } from '../jolokia/jolokia-client';
 import { DeadLetterGroupsReader } from './dead-letter-groups';
 import { MessageJobs } from './message-jobs';
 
-type Served = 'messageJobStart' | 'messageJobImpact' | 'deadLetterGroups';
+type Served = 'messageJobStart' | 'messageJobResume' | 'messageJobImpact' | 'deadLetterGroups';
 
 /**
  * A cluster's message jobs (ADR-0012) and the dead-letter groups they redrive. The jobs a previous
@@ -17,7 +17,7 @@ type Served = 'messageJobStart' | 'messageJobImpact' | 'deadLetterGroups';
  */
 @Injectable()
 export class MessageJobsPart implements ClusterPart<Served> {
-  readonly serves = ['messageJobStart', 'messageJobImpact', 'deadLetterGroups'] as const;
+  readonly serves = ['messageJobStart', 'messageJobResume', 'messageJobImpact', 'deadLetterGroups'] as const;
   private readonly logger = new Logger('MessageJobs');
   private readonly deadLetters: DeadLetterGroupsReader;
   private jobs?: MessageJobs;
@@ -52,6 +52,7 @@ export class MessageJobsPart implements ClusterPart<Served> {
         .catch((err: Error) => this.logger.warn(`interrupted jobs not recorded: ${err.message}`)),
       handlers: {
         messageJobStart: (call) => jobs.start(cluster, call, cluster.stopped),
+        messageJobResume: (call) => jobs.resume(cluster, call, cluster.stopped),
         messageJobImpact: (call) => jobs.impact(cluster, call),
         deadLetterGroups: (call) => this.deadLetters.read(cluster, call),
       },

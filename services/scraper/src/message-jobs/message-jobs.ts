@@ -3,14 +3,13 @@ import {
   type MessageJobImpact,
   type MessageJobImpactCall,
   type MessageJobNode,
+  type MessageJobResumeCall,
   type MessageJobStartCall,
-  type MessageJobStatus,
 } from '@artemis-studio/contracts';
-import type { JobProgress, NewMessageJob } from '@artemis-studio/db';
+import type { JobProgress } from '@artemis-studio/db';
 import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client';
-import { MANAGEMENT_CALL, type BrokerLanes } from '../jolokia/broker-lanes';
+import { MANAGEMENT_CALL } from '../jolokia/broker-lanes';
 import { isBusy } from '../broker-actions/queue-action-calls';
-import type { ActionJolokia } from '../broker-actions/queue-actions';
 import { type QueueHolder } from '../broker-actions/queue-holders';
 import { chosenBatches, filteredBatches, matchedBatches, retriesByOrigin } from './message-job-batches';
 import { MessageJobPlanner, type Plan } from './message-job-planner';
@@ -21,50 +20,8 @@ import { dropEmptyTrash } from './trash-queue';
 import { retriesEachToOrigin } from './message-job-calls';
 import { interrupted, sleep, stopOf, type Stop } from './job-stops';
 import type { ClusterNodes } from '../cluster-parts/owned-cluster';
-
-/** Where a job's progress is kept (`message_job`, through MessageJobRepository). */
-export interface JobStore {
-  insert(job: NewMessageJob): Promise<MessageJob>;
-  progress(id: string, nodes: MessageJobNode[]): Promise<JobProgress>;
-  waiting(id: string, reason: string | null): Promise<JobProgress>;
-  finish(
-    id: string,
-    end: { status: MessageJobStatus; nodes: MessageJobNode[]; error: string | null; inFlight?: number },
-  ): Promise<MessageJob | null>;
-}
-
-export interface JobPacing {
-  /** A pause between two batches, so polling and other management calls get the broker's lock. */
-  pauseMs: number;
-  /** How often a batch refused as busy (another tool holds the broker's lock) is tried again. */
-  busyRetries: number;
-  busyWaitMs: number;
-  /** At most one `jobs` signal per job this often while it runs (and one as it ends). */
-  signalEveryMs: number;
-  /** How often a job at its start gate looks again for a consumer on the queue the messages go to. */
-  gateCheckMs: number;
-  /** How long a job its return guard paused waits for the last batch's returns before its last look. */
-  returnSettleMs: number;
-}
-
-export interface MessageJobDeps {
-  jolokia: ActionJolokia;
-  lanes: BrokerLanes;
-  store: JobStore;
-  signal: (clusterId: string) => void;
-  log: { warn(message: string): void };
-  pacing?: Partial<JobPacing>;
-}
-
-// The lanes already let a queued browse in between two batches; the pause is for other tools.
-const DEFAULT_PACING: JobPacing = {
-  pauseMs: 5,
-  busyRetries: 5,
-  busyWaitMs: 2_000,
-  signalEveryMs: 500,
-  gateCheckMs: 2_000,
-  returnSettleMs: 1_000,
-};
+import { resumedJob } from './resumed-job';
+import { DEFAULT_PACING, totalOf, type JobPacing, type MessageJobDeps } from './message-job-deps';
 
 /** One node's part of a job as it runs: the counts of every node, this one's place, the job's pace. */
 interface NodePart {
@@ -78,12 +35,7 @@ interface NodePart {
 
 /** Paused by the return guard when too many of the job's messages came back, on any node. */
 function returnedTooMany({ nodes, returns }: NodePart): Stop | null {
-  const sum = (of: (n: MessageJobNode) => number) => nodes.reduce((total, n) => total + of(n), 0);
-  const why = returns?.observe(
-    Date.now(),
-    sum((n) => n.processed),
-    sum((n) => n.returned),
-  );
+  const why = returns?.observe(Date.now(), totalOf(nodes, 'processed'), totalOf(nodes, 'returned'));
   return why ? { status: 'paused', error: why } : null;
 }
 
@@ -158,14 +110,26 @@ export class MessageJobs {
       // Every job runs in batches now, a delete by filter too (trash-queue.ts).
       cancellable: true,
       requestedBy: call.requestedBy,
+      request: call.job,
     });
-    this.deps.signal(call.clusterId);
-    const run = this.run(plan, started.nodes, stopped).catch((err: Error) =>
+    this.launch(plan, started.nodes, stopped);
+    return started;
+  }
+
+  /** A paused job planned again over what is left, and run on from its counts (issue 60). */
+  async resume(cluster: ClusterNodes, call: MessageJobResumeCall, stopped: AbortSignal): Promise<MessageJob> {
+    const { plan, job } = await resumedJob({ store: this.deps.store, planner: this.planner }, cluster, call);
+    this.launch(plan, job.nodes, stopped);
+    return job;
+  }
+
+  private launch(plan: Plan, nodes: MessageJobNode[], stopped: AbortSignal): void {
+    this.deps.signal(plan.clusterId);
+    const run = this.run(plan, nodes, stopped).catch((err: Error) =>
       this.deps.log.warn(`message job ${plan.id} could not record its end: ${err.message}`),
     );
     this.runs.add(run);
     void run.finally(() => this.runs.delete(run));
-    return started;
   }
 
   /** Jobs running in this replica now. */
@@ -182,7 +146,9 @@ export class MessageJobs {
     let stop: Stop | null = null;
     const pace = new JobPace(plan.job.rate ?? null, Date.now());
     const guard = plan.job.pauseOnReturns;
-    const returns = guard ? new ReturnsWindow(guard, Date.now()) : null;
+    // A resumed job's window starts from what it had sent and seen come back before.
+    const from = { sent: totalOf(nodes, 'processed'), returned: totalOf(nodes, 'returned') };
+    const returns = guard ? new ReturnsWindow(guard, Date.now(), from) : null;
     try {
       for (const [i, holder] of plan.holders.entries()) {
         stop = await this.onNode(plan, { holder, nodes, i, pace, returns }, stopped);
@@ -210,6 +176,8 @@ export class MessageJobs {
   /** A node's part of the job: its batches in turn, each counted and written before the next. */
   private async onNode(plan: Plan, part: NodePart, stopped: AbortSignal): Promise<Stop | null> {
     const { holder, nodes, i, pace } = part;
+    // The watch counts from its first look: what came back before a resume is added to it.
+    const returnedBefore = nodes[i].returned;
     const batches = plan.matched
       ? matchedBatches(plan, holder, plan.matched.ids.get(holder.node.name) ?? [])
       : plan.job.messageIds
@@ -239,7 +207,7 @@ export class MessageJobs {
         ...nodes[i],
         processed: nodes[i].processed + outcome.processed,
         notReached: nodes[i].notReached + outcome.notReached,
-        returned: watch?.returned ?? nodes[i].returned,
+        returned: watch ? returnedBefore + watch.returned : nodes[i].returned,
         batches: nodes[i].batches + 1,
         error: outcome.error ?? nodes[i].error,
       };
@@ -251,7 +219,7 @@ export class MessageJobs {
         // What the last batch's consumers rejected comes back just after it: counted before the end.
         await sleep(this.pacing.returnSettleMs);
         await watch.look();
-        nodes[i] = { ...nodes[i], returned: watch.returned };
+        nodes[i] = { ...nodes[i], returned: returnedBefore + watch.returned };
         await this.record(plan, nodes);
       }
       if (stop) return stop;

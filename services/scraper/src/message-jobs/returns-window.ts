@@ -19,8 +19,10 @@ export class ReturnsWindow {
   constructor(
     private readonly guard: ReturnGuard,
     now: number,
+    /** The totals it starts from: a resumed job's, so what came back before the pause is not counted again. */
+    from: { sent: number; returned: number } = { sent: 0, returned: 0 },
   ) {
-    this.samples = [{ at: now, sent: 0, returned: 0 }];
+    this.samples = [{ at: now, ...from }];
   }
 
   /** The totals after a batch; why the job should pause, or null. */

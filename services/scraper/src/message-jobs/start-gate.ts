@@ -5,7 +5,7 @@ import type { JolokiaRequest, JolokiaResponse } from '../jolokia/jolokia-client'
 import { count } from '../jolokia/attribute-values';
 import type { JobPace } from './job-pace';
 import { interrupted, sleep, stopOf, type Stop } from './job-stops';
-import type { JobStore } from './message-jobs';
+import type { JobStore } from './message-job-deps';
 
 /** One read on the holder's node, in its lane; undefined when it got no answer. */
 type Read = (holder: QueueHolder, request: JolokiaRequest) => Promise<JolokiaResponse | undefined>;

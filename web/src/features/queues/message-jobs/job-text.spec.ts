@@ -28,6 +28,8 @@ const job = (over: Partial<MessageJob> = {}): MessageJob => ({
   inFlight: null,
   cancellable: true,
   cancelRequested: false,
+  resumable: false,
+  resumes: 0,
   error: null,
   requestedBy: 'ops',
   startedAt: '2026-12-01T10:00:00.000Z',
@@ -118,7 +120,8 @@ describe('message job words', () => {
       error: '12 of the 50 messages sent in the last 60 s came back (more than 20%)',
     });
     expect(jobProgress(paused)).toMatch(/; 12 came back since$/);
-    expect(jobEnding(paused)).toMatch(/^paused itself on bounce-back: 12 of the 50/);
+    expect(jobEnding(paused)).toMatch(/^paused itself on bounce-back: 12 of the 50.*redrive again once/);
+    expect(jobEnding({ ...paused, resumable: true })).toMatch(/: resume it once the consumer is fixed$/);
     expect(jobEnding(job({ status: 'failed', error: 'a: no', inFlight: 500 }))).toBe(
       'stopped: a: no; the last 500 messages may or may not have been processed',
     );

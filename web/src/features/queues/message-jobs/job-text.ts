@@ -102,7 +102,9 @@ export function jobEnding(job: MessageJob): string | null {
         job.inFlight ? `; up to ${plural(job.inFlight)} more may have been processed` : ''
       }`;
     case 'paused':
-      return `paused itself on bounce-back: ${job.error ?? 'too many came back'}. The rest is still in the queue, with those that came back: redrive again once the consumer is fixed`;
+      return `paused itself on bounce-back: ${job.error ?? 'too many came back'}. The rest is still in the queue, with those that came back: ${
+        job.resumable ? 'resume it once the consumer is fixed' : 'redrive again once the consumer is fixed'
+      }`;
   }
 }
 

@@ -9,6 +9,7 @@ import {
   type MessageJobKind,
 } from '@artemis-studio/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { newIdempotencyKey } from '../../../../lib/idempotency-key';
 import { getJson, sendJson } from '../../../../lib/api-client';
 import { queryKeys } from '../../../../lib/query-keys';
 
@@ -70,6 +71,19 @@ export function useCancelMessageJob(clusterId: string) {
   return useMutation({
     mutationFn: (jobId: string) =>
       sendJson('POST', `/clusters/${clusterId}/message-jobs/${jobId}/cancel`, {}, MessageJobSchema),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.allMessageJobs(clusterId) }),
+  });
+}
+
+/** Resumes a job its return guard paused: the owner plans it again over what is left. */
+export function useResumeMessageJob(clusterId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: string) =>
+      sendJson('POST', `/clusters/${clusterId}/message-jobs/${jobId}/resume`, {}, MessageJobSchema, fetch, {
+        // One click, one resume: a retried request is answered with the same outcome.
+        'Idempotency-Key': newIdempotencyKey(),
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.allMessageJobs(clusterId) }),
   });
 }

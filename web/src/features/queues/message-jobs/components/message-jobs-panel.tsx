@@ -7,7 +7,7 @@ import { RefusableButton } from '../../../../lib/access/refusable-button';
 import { queryKeys } from '../../../../lib/query-keys';
 import { QueryState } from '../../../../lib/ui/query-state';
 import { formatNumber, formatTime } from '../../../../lib/ui/format';
-import { useCancelMessageJob, useMessageJobs } from '../api/message-jobs';
+import { useCancelMessageJob, useMessageJobs, useResumeMessageJob } from '../api/message-jobs';
 import { jobEnding, jobPercent, jobProgress, KIND_WORDS } from '../job-text';
 import { bodyScanText } from '../../message-text';
 import { MessageJobDialog } from './message-job-dialog';
@@ -36,6 +36,7 @@ interface Props {
 export function MessageJobsPanel({ clusterId, queue, refusal }: Props) {
   const jobs = useMessageJobs(clusterId, queue);
   const cancel = useCancelMessageJob(clusterId);
+  const resume = useResumeMessageJob(clusterId);
   const queryClient = useQueryClient();
   // Each job's status as last read: null until the first read, which only sets it.
   const seen = useRef<Map<string, MessageJob['status']> | null>(null);
@@ -76,9 +77,16 @@ export function MessageJobsPanel({ clusterId, queue, refusal }: Props) {
                 refusal={refusal}
                 cancelling={cancel.isPending && cancel.variables === job.id}
                 onCancel={() => cancel.mutate(job.id)}
+                resuming={resume.isPending && resume.variables === job.id}
+                onResume={() => resume.mutate(job.id)}
                 onRelease={(quarantine, origin) => setRelease({ quarantine, origin })}
               />
             ))}
+            {resume.isError && (
+              <Text size="sm" c="red" data-testid="message-job-resume-error">
+                Could not resume: {resume.error.message}
+              </Text>
+            )}
           </Stack>
         )}
       </QueryState>
@@ -98,6 +106,8 @@ function JobLine({
   refusal,
   cancelling,
   onCancel,
+  resuming,
+  onResume,
   onRelease,
 }: {
   job: MessageJob;
@@ -105,6 +115,8 @@ function JobLine({
   refusal: string | null;
   cancelling: boolean;
   onCancel(): void;
+  resuming: boolean;
+  onResume(): void;
   onRelease(quarantine: string, origin: string): void;
 }) {
   const percent = jobPercent(job);
@@ -129,6 +141,7 @@ function JobLine({
           </Text>
           <Text size="sm" c="dimmed">
             by {job.requestedBy ?? 'unknown'} at {formatTime(job.startedAt)}
+            {job.resumes > 0 ? `, resumed ${job.resumes === 1 ? 'once' : `${job.resumes} times`}` : ''}
           </Text>
         </Group>
         {job.status === 'running' && job.cancellable && !job.cancelRequested && (
@@ -140,6 +153,11 @@ function JobLine({
             onClick={onCancel}
           >
             Cancel
+          </RefusableButton>
+        )}
+        {job.resumable && (
+          <RefusableButton refusal={refusal} size="xs" variant="light" loading={resuming} onClick={onResume}>
+            Resume
           </RefusableButton>
         )}
       </Group>
