@@ -203,6 +203,10 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await form.getByLabel('AMQP URL').fill(broker.nodes[0].amqpUrl);
     await form.getByLabel('Username').first().fill(broker.user);
     await form.getByLabel('Password').first().fill(broker.password);
+    // Alert rules to start with: none unless ticked (one here; the alerting test saves another later).
+    const startWith = form.getByRole('group', { name: 'Alert rules to start with' });
+    expect(await startWith.getByRole('checkbox', { checked: true }).count()).toBe(0);
+    await startWith.getByLabel('Node unreachable (critical)').check();
     await screenshot(page, '02-register-cluster');
     await form.getByRole('button', { name: 'Register' }).click();
 
@@ -231,6 +235,11 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .getByRole('link', { name: 'Settings' })
       .click();
     await page.getByText('A credential is stored (never shown)').first().waitFor();
+    // The rule ticked at registration is saved, and only that one.
+    const rules = (await (await admin.fetch(`${base}/api/v1/clusters/${clusterId}/alert-rules`)).json()) as {
+      items: { name: string }[];
+    };
+    expect(rules.items.map((r) => r.name)).toEqual(['Node unreachable']);
     const edit = page.getByRole('form', { name: 'Edit cluster' });
     expect(await edit.getByLabel('Password').first().inputValue()).toBe('');
     expect(await edit.getByLabel('Username').first().inputValue()).toBe('');
@@ -991,6 +1000,81 @@ describe('the console in Chromium, against the real stack and broker', () => {
       // Its consumer took them: nothing came back, and the guard let the job finish.
       await released.getByText('moved 3 of 3 messages', { exact: false }).waitFor();
       await released.getByText('; 0 came back since', { exact: false }).waitFor();
+    } finally {
+      await client.close();
+    }
+  }, 180_000);
+
+  it('pauses a redrive its consumer still rejects, and resumes it from the console once the consumer is fixed', async () => {
+    const work = `e2e.bounce.${randomUUID().slice(0, 8)}`;
+    const dlq = await deadLetter(broker, work, 60);
+    const client = await openAmqpClient(broker.nodes[0].amqpUrl, broker.user, broker.password);
+    let rejected = 0;
+    let accepted = 0;
+    try {
+      // The consumer is still broken: with one delivery allowed, each message goes straight back.
+      const broken = await client.createReceiver({
+        source: { address: work, capabilities: ['queue'] },
+        autoaccept: false,
+        onMessage: (context) => {
+          context.delivery!.reject();
+          rejected++;
+        },
+        onError: () => undefined,
+      });
+      await page.goto(`${base}/clusters/${clusterId}/queues/${dlq}`);
+      await page
+        .getByRole('table', { name: 'Messages by origin' })
+        .getByRole('row', { name: new RegExp(work) })
+        .getByRole('button', { name: 'Retry group…' })
+        .click({ timeout: 30_000 });
+      const dialog = page.getByTestId('message-job-confirmation');
+      // Twenty a second: batches of ten, so the guard looks after each of them.
+      await dialog.getByLabel('At most (messages a second)').fill('20');
+      await dialog.getByLabel('Pause if they come back').check();
+      await dialog.getByRole('button', { name: 'Retry 60 messages' }).click({ timeout: 30_000 });
+
+      const job = page.getByTestId('message-job').first();
+      await waitFor(
+        'the redrive to pause itself',
+        async () => (await job.getAttribute('data-status')) === 'paused',
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      await job.getByText(/paused itself on bounce-back: \d+ of the \d+ messages sent/).waitFor();
+      await job.getByText('resume it once the consumer is fixed', { exact: false }).waitFor();
+      // It stopped after its first batches, not after the sixty: all it sent came back.
+      expect(rejected).toBeGreaterThanOrEqual(10);
+      expect(rejected).toBeLessThan(60);
+      await job.scrollIntoViewIfNeeded();
+      await screenshot(page, '17-redrive-paused');
+
+      // The consumer is fixed: Resume redrives what is left, what came back among it.
+      await broken.close();
+      await client.createReceiver({
+        source: { address: work, capabilities: ['queue'] },
+        onMessage: () => void accepted++,
+        onError: () => undefined,
+      });
+      await job.getByRole('button', { name: 'Resume' }).click();
+      await waitFor(
+        'the resumed redrive to end',
+        async () => (await job.getAttribute('data-status')) === 'done',
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      await job.getByText('resumed once', { exact: false }).waitFor();
+      // Every send counted, the first run's returns as they were, and nothing came back since.
+      await job
+        .getByText(
+          `retried ${60 + rejected} of ${60 + rejected} messages to ${work}; ${rejected} came back since`,
+        )
+        .waitFor();
+      await waitFor('the fixed consumer to have all sixty', () => accepted === 60, { timeoutMs: 15_000 });
+      await waitForDepth(broker.nodes[0].name, '0');
+      await screenshot(page, '17-redrive-resumed');
     } finally {
       await client.close();
     }

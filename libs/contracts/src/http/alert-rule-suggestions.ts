@@ -1,4 +1,5 @@
-import type { CreateAlertRuleInput } from './alert-rules';
+import { z } from 'zod';
+import { AlertRuleSchema, CreateAlertRuleRequestSchema, type CreateAlertRuleInput } from './alert-rules';
 
 /**
  * The rules offered on a cluster's Alerting screen until saved (each is off until an admin saves
@@ -68,3 +69,30 @@ export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
   },
   { name: 'Dead letters arriving', kind: 'queue-receiving', subjects: '*DLQ*', severity: 'warning' },
 ];
+
+/** `GET …/alert-rules/suggested`: each suggested rule as it would be saved, and whether it is. */
+export const SuggestedAlertRulesSchema = z.object({
+  items: z.array(
+    z.object({
+      rule: CreateAlertRuleRequestSchema,
+      /** A rule of this name is saved on the cluster already (perhaps changed since). */
+      saved: z.boolean(),
+    }),
+  ),
+});
+export type SuggestedAlertRules = z.infer<typeof SuggestedAlertRulesSchema>;
+
+const SUGGESTED_NAMES = SUGGESTED_ALERT_RULES.map((r) => r.name) as [string, ...string[]];
+
+/** `POST …/alert-rules/suggested`: saves the suggested rules of these names (at registration, or later). */
+export const SaveSuggestedAlertRulesSchema = z
+  .object({ names: z.array(z.enum(SUGGESTED_NAMES)).min(1).max(SUGGESTED_NAMES.length) })
+  .strict();
+export type SaveSuggestedAlertRules = z.infer<typeof SaveSuggestedAlertRulesSchema>;
+
+export const SavedSuggestedAlertRulesSchema = z.object({
+  created: z.array(AlertRuleSchema),
+  /** Asked for, but a rule of that name was there already: left as it is. */
+  alreadySaved: z.array(z.string()),
+});
+export type SavedSuggestedAlertRules = z.infer<typeof SavedSuggestedAlertRulesSchema>;

@@ -183,6 +183,10 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/message-jobs/${randomUUID()}/cancel`,
       init: json('POST', {}),
     }),
+    'POST /api/v1/clusters/:id/message-jobs/:jobId/resume': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/message-jobs/${randomUUID()}/resume`,
+      init: json('POST', {}),
+    }),
     'DELETE /api/v1/clusters/:id/queues/:queue': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/queues/q`,
       init: { method: 'DELETE' },
@@ -210,6 +214,14 @@ export function routeExamples(stack: AccessStack): Examples {
       init: json('POST', stack.rule()),
     }),
     // Refused by validation, after the guard: a valid rule would ask a scraper this test does not run.
+    'GET /api/v1/clusters/:id/alert-rules/suggested': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-rules/suggested`,
+    }),
+    // Refused by validation, after the guard: no such suggestion.
+    'POST /api/v1/clusters/:id/alert-rules/suggested': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alert-rules/suggested`,
+      init: json('POST', { names: ['no such rule'] }),
+    }),
     'POST /api/v1/clusters/:id/alert-rules/test': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alert-rules/test`,
       init: json('POST', { name: 'draft' }),

@@ -47,6 +47,48 @@ export class AlertRulesRepository {
     );
   }
 
+  /**
+   * The rules of these names that the cluster has not saved yet, in one transaction and one audit
+   * row; a name saved already (perhaps changed since) is left as it is and reported.
+   */
+  async createMissing(
+    clusterId: string,
+    rules: CreateAlertRuleRequest[],
+    note: AuditNote,
+  ): Promise<{ created: AlertRule[]; alreadySaved: string[] }> {
+    return (await this.database.forRequest()).transaction(async (tx) => {
+      // Two such requests at once: the second waits, and finds the first one's rules.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+        `artemis-studio:alert-rules:${clusterId}`,
+      ]);
+      const saved = new Set(
+        (
+          await rowsOf<{ name: string }>(
+            tx,
+            `SELECT name FROM alert_rule WHERE cluster_id = $1 AND deleted_at IS NULL AND name = ANY($2)`,
+            [clusterId, rules.map((r) => r.name)],
+          )
+        ).map((r) => r.name),
+      );
+      const created: AlertRule[] = [];
+      for (const rule of rules.filter((r) => !saved.has(r.name))) {
+        const row = await firstRow<AlertRuleRow>(
+          tx,
+          `INSERT INTO alert_rule (cluster_id, name, kind, subjects, threshold, for_seconds, severity, labels, description, enabled)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+          [clusterId, ...fieldsOf(rule)],
+        );
+        created.push(alertRuleOf(row!));
+      }
+      const alreadySaved = rules.filter((r) => saved.has(r.name)).map((r) => r.name);
+      await note.within(tx, {
+        target: 'suggested rules',
+        detail: { created: created.map((r) => ({ ruleId: r.id, name: r.name })), alreadySaved },
+      });
+      return { created, alreadySaved };
+    });
+  }
+
   async update(
     clusterId: string,
     id: string,

@@ -4,6 +4,7 @@ import { OwnerModule } from '../owner/owner.module';
 import { AlertDeliveriesController } from './alert-deliveries.controller';
 import { AlertReceiversController } from './alert-receivers.controller';
 import { AlertReceiversRepository } from './alert-receivers.repository';
+import { AlertRuleSuggestionsController } from './alert-rule-suggestions.controller';
 import { AlertRulesController } from './alert-rules.controller';
 import { AlertRulesRepository } from './alert-rules.repository';
 import { AlertSilencesController } from './alert-silences.controller';
@@ -19,6 +20,7 @@ import { ClusterAlertsController } from './cluster-alerts.controller';
   // In this order, the routes keep the order of the OpenAPI document's paths.
   controllers: [
     AlertsController,
+    AlertRuleSuggestionsController,
     AlertRulesController,
     ClusterAlertsController,
     AlertDeliveriesController,

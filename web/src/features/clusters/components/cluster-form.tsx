@@ -17,7 +17,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, describeError } from '../../../lib/api-client';
 
 interface NodeDraft {
@@ -50,6 +50,8 @@ export interface ClusterFormProps {
   existing?: ClusterSummary;
   submitLabel: string;
   onSubmit(request: CreateClusterRequest | UpdateClusterRequest): Promise<unknown>;
+  /** Shown above the submit button: what else is chosen with the form (the rules to start with). */
+  extra?: ReactNode;
   /** Shown, but nothing can be changed: the role may not. */
   readOnly?: boolean;
 }
@@ -59,7 +61,7 @@ export interface ClusterFormProps {
  * the gateway's field errors shown beside their fields. A stored secret is never shown: the form
  * can only replace or remove it.
  */
-export function ClusterForm({ existing, submitLabel, onSubmit, readOnly = false }: ClusterFormProps) {
+export function ClusterForm({ existing, submitLabel, onSubmit, readOnly = false, extra }: ClusterFormProps) {
   const [name, setName] = useState(existing?.name ?? '');
   const [nodes, setNodes] = useState<NodeDraft[]>(
     existing?.nodes.map((n) => ({ name: n.name, jolokiaUrl: n.jolokiaUrl, amqpUrl: n.amqpUrl ?? '' })) ?? [
@@ -266,6 +268,7 @@ export function ClusterForm({ existing, submitLabel, onSubmit, readOnly = false 
             error={errors.jolokiaOrigin}
             onChange={(e) => setOrigin(e.currentTarget.value)}
           />
+          {extra}
           {!readOnly && (
             <Group justify="flex-end">
               <Button type="submit" loading={submitting}>

@@ -1,6 +1,8 @@
-import type { ClusterSummary } from '@artemis-studio/contracts';
+import type { ClusterSummary, CreateClusterRequest } from '@artemis-studio/contracts';
 import { Anchor, Button, Card, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useAbilities } from '../../../lib/access/me';
 import { RefusableButton } from '../../../lib/access/refusable-button';
@@ -11,6 +13,7 @@ import { useCluster } from '../../../lib/clusters/get-cluster';
 import { useClusters } from '../../../lib/clusters/get-clusters';
 import { useTopology } from '../api/get-topology';
 import { ClusterForm } from './cluster-form';
+import { SuggestedRulesChoice } from './suggested-rules-choice';
 import { confirmRemoveCluster } from './remove-cluster';
 import { TableHead } from '../../../lib/ui/table-head';
 
@@ -85,6 +88,7 @@ export function ClustersPage() {
   const register = useRegisterCluster();
   const navigate = useNavigate();
   const [opened, { open, close }] = useDisclosure(false);
+  const [rules, setRules] = useState<string[]>([]);
   const can = useAbilities();
   return (
     <Stack>
@@ -113,9 +117,20 @@ export function ClustersPage() {
       <Modal opened={opened} onClose={close} title="Register a cluster" size="xl">
         <ClusterForm
           submitLabel="Register"
+          extra={<SuggestedRulesChoice chosen={rules} onChange={setRules} />}
           onSubmit={async (request) => {
-            const cluster = await register.mutateAsync(request as Parameters<typeof register.mutateAsync>[0]);
+            const { cluster, rulesFailure } = await register.mutateAsync({
+              request: request as CreateClusterRequest,
+              rules,
+            });
+            if (rulesFailure)
+              notifications.show({
+                color: 'red',
+                title: 'Registered, but its alert rules were not saved',
+                message: `${rulesFailure}. Save them on the cluster's Alerting screen.`,
+              });
             close();
+            setRules([]);
             await navigate({ to: '/clusters/$clusterId', params: { clusterId: cluster.id } });
           }}
         />
