@@ -1215,6 +1215,27 @@ describe('the console in Chromium, against the real stack and broker', () => {
       await waitFor('the notices to close', async () => (await notices.count()) === 0, { timeoutMs: 10_000 });
       await log.evaluate((table) => table.scrollIntoView({ block: 'end' }));
       await screenshot(page, '19-receiver-test');
+
+      // A team's own receiver: only the alerts of rules labelled team=payments go there.
+      const card = page.getByTestId('receivers');
+      const only = card.getByRole('textbox', { name: 'Only alerts labelled' });
+      await card.getByRole('textbox', { name: 'Name' }).fill('payments hook');
+      await card.getByRole('textbox', { name: 'Alertmanager URL' }).fill(`http://127.0.0.1:${nobody}`);
+      await only.fill('team payments');
+      await card.getByText(/a label is name=value/).waitFor();
+      expect(await card.getByRole('button', { name: 'Add receiver' }).isDisabled()).toBe(true);
+      await only.fill('team=payments');
+      await card.getByRole('button', { name: 'Add receiver' }).click();
+      await card
+        .getByRole('table', { name: 'Receivers' })
+        .getByRole('row')
+        .filter({ hasText: 'payments hook' })
+        .getByText('from warning, labelled team=payments')
+        .waitFor({ timeout: 30_000 });
+      const listed = (await (
+        await admin.fetch(`${base}/api/v1/clusters/${clusterId}/alert-receivers`)
+      ).json()) as { items: { name: string; matchers: Record<string, string> }[] };
+      expect(listed.items.find((r) => r.name === 'payments hook')?.matchers).toEqual({ team: 'payments' });
     } finally {
       // Later alerts of this cluster would go on trying both: removed with what they were owed.
       const receivers = (await (

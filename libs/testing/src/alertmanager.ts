@@ -14,6 +14,8 @@ interface AlertmanagerAlert {
   labels: Record<string, string>;
   status: { state: string };
   endsAt: string;
+  /** Where the alert came from: its page in the console, when Studio knows the console's URL. */
+  generatorURL?: string;
 }
 
 export interface TestAlertmanager {

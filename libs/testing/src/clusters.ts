@@ -80,12 +80,14 @@ export async function insertReceiver(
     secret?: string;
     minSeverity?: string;
     email?: { from: string; to: string[]; user?: string };
+    /** Only alerts whose rule carries each of these labels. */
+    matchers?: Record<string, string>;
   },
 ): Promise<string> {
   const id = randomUUID();
   await dataSource.query(
-    `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, min_severity, sealed_secret, email)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, min_severity, sealed_secret, email, matchers)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       id,
       clusterId,
@@ -95,6 +97,7 @@ export async function insertReceiver(
       receiver.minSeverity ?? 'info',
       receiver.secret ? testVault().seal(receiver.secret, id, 'RECEIVER') : null,
       receiver.email ?? null,
+      JSON.stringify(receiver.matchers ?? {}),
     ],
   );
   return id;

@@ -17,6 +17,11 @@ export const ScraperEnvSchema = ClusterOwnerEnvSchema.extend({
   SCRAPER_ALERT_RETENTION_DAYS: z.coerce.number().positive().default(30),
   /** A PEM file of the CA that signed an internal SMTP relay's certificate, trusted beside the system's. */
   SCRAPER_SMTP_CA_FILE: z.string().min(1).optional(),
+  /**
+   * Where people open the console (its public URL): every notification links to its alert's page
+   * there. Unset, notifications carry no link, since the scraper cannot know the address.
+   */
+  STUDIO_CONSOLE_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export interface ScraperConfig {
@@ -29,6 +34,8 @@ export interface ScraperConfig {
   alertRetentionDays: number;
   /** The extra CA for SMTP relays, read once at start; null when none is set. */
   smtpCa: string | null;
+  /** The console's public URL, without a trailing slash; null when not set. */
+  consoleUrl: string | null;
 }
 
 export const SCRAPER_CONFIG = Symbol('SCRAPER_CONFIG');
@@ -46,5 +53,6 @@ export function loadScraperConfig(env: NodeJS.ProcessEnv): ScraperConfig {
     ]),
     alertRetentionDays: parsed.SCRAPER_ALERT_RETENTION_DAYS,
     smtpCa: parsed.SCRAPER_SMTP_CA_FILE ? readFileSync(parsed.SCRAPER_SMTP_CA_FILE, 'utf8') : null,
+    consoleUrl: parsed.STUDIO_CONSOLE_URL?.replace(/\/+$/, '') ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Instant, Name, Uuid } from '../common';
-import { ALERT_SEVERITIES } from './alert-rules';
+import { ALERT_SEVERITIES, LabelName } from './alert-rules';
 
 /**
  * Where a cluster's alerts are sent. `alertmanager`: its v2 API (`POST {url}/api/v2/alerts`),
@@ -42,6 +42,11 @@ const ReceiverCommon = {
   /** Alerts below this severity are not sent here. */
   minSeverity: z.enum(ALERT_SEVERITIES).default('warning'),
   enabled: z.boolean().default(true),
+  /**
+   * Only the alerts whose rule carries each of these labels (`{"team": "payments"}`): two teams
+   * share a cluster and each hears of its own. Empty: every alert of its severity.
+   */
+  matchers: z.record(LabelName, z.string().max(500)).default({}),
 };
 
 export const CreateReceiverRequestSchema = z.discriminatedUnion('kind', [
@@ -125,6 +130,8 @@ export const ReceiverSchema = z.object({
   /** An email receiver's sender, recipients and login. */
   email: EmailSettingsSchema.nullable(),
   minSeverity: z.enum(ALERT_SEVERITIES),
+  /** Only alerts whose rule carries each of these labels; empty for every alert. */
+  matchers: z.record(z.string(), z.string()),
   /** Whether a secret is sealed; the secret itself is never returned. */
   hasSecret: z.boolean(),
   enabled: z.boolean(),

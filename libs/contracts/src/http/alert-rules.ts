@@ -169,7 +169,7 @@ export const kindsOfScope = (scope: AlertRuleScope): AlertRuleKind[] =>
   ALERT_RULE_KINDS.filter((kind) => ruleScopeOf(kind) === scope);
 
 /** A label name as Prometheus and Alertmanager accept it. */
-const LabelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a label name: letters, digits and _');
+export const LabelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a label name: letters, digits and _');
 /** Queue, address or node names: `*` matches any run of characters. */
 export const SubjectPattern = z.string().trim().min(1).max(500);
 

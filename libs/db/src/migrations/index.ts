@@ -30,6 +30,7 @@ import { BrokerConnections1766100000000 } from './1766100000000-broker-connectio
 import { FederationsAndMirrors1766200000000 } from './1766200000000-federations-and-mirrors';
 import { PacedMessageJobs1766300000000 } from './1766300000000-paced-message-jobs';
 import { BodyFilteredMessageJobs1766400000000 } from './1766400000000-body-filtered-message-jobs';
+import { ReceiverMatchers1766700000000 } from './1766700000000-receiver-matchers';
 import { ResumableMessageJobs1766600000000 } from './1766600000000-resumable-message-jobs';
 import { ReceiverTestNotifications1766500000000 } from './1766500000000-receiver-test-notifications';
 
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   BodyFilteredMessageJobs1766400000000,
   ReceiverTestNotifications1766500000000,
   ResumableMessageJobs1766600000000,
+  ReceiverMatchers1766700000000,
 ];

@@ -21,11 +21,12 @@ interface ReceiverRow {
   url: string;
   email: EmailSettings | null;
   min_severity: Receiver['minSeverity'];
+  matchers: Record<string, string>;
   has_secret: boolean;
   enabled: boolean;
 }
 
-const RECEIVER_COLUMNS = `id, cluster_id, name, kind, url, email, min_severity, sealed_secret IS NOT NULL AS has_secret, enabled`;
+const RECEIVER_COLUMNS = `id, cluster_id, name, kind, url, email, min_severity, matchers, sealed_secret IS NOT NULL AS has_secret, enabled`;
 
 const receiverOf = (r: ReceiverRow): Receiver => ({
   id: r.id,
@@ -35,6 +36,7 @@ const receiverOf = (r: ReceiverRow): Receiver => ({
   url: r.url,
   email: r.email,
   minSeverity: r.min_severity,
+  matchers: r.matchers,
   hasSecret: r.has_secret,
   enabled: r.enabled,
 });
@@ -108,8 +110,8 @@ export class AlertReceiversRepository {
       (await this.database.forRequest()).transaction(async (tx) => {
         const row = await firstRow<ReceiverRow>(
           tx,
-          `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, email, min_severity, sealed_secret, enabled)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${RECEIVER_COLUMNS}`,
+          `INSERT INTO alert_receiver (id, cluster_id, name, kind, url, email, min_severity, sealed_secret, enabled, matchers)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${RECEIVER_COLUMNS}`,
           [
             id,
             clusterId,
@@ -120,6 +122,7 @@ export class AlertReceiversRepository {
             request.minSeverity,
             this.sealed(id, stored.secret),
             request.enabled,
+            JSON.stringify(request.matchers),
           ],
         );
         await note.within(tx, { target: request.name, detail: { receiverId: id, kind: request.kind } });
@@ -150,7 +153,7 @@ export class AlertReceiversRepository {
           tx,
           `UPDATE alert_receiver SET name = $3, url = COALESCE($4, url), email = COALESCE($5, email),
                   min_severity = $6, enabled = $7, sealed_secret = COALESCE($8, sealed_secret),
-                  updated_at = now()
+                  matchers = $9, updated_at = now()
             WHERE cluster_id = $1 AND id = $2 RETURNING ${RECEIVER_COLUMNS}`,
           [
             clusterId,
@@ -161,6 +164,7 @@ export class AlertReceiversRepository {
             request.minSeverity,
             request.enabled,
             this.sealed(id, request.secret),
+            JSON.stringify(request.matchers),
           ],
         );
         if (!row) throw receiverNotFound(id);

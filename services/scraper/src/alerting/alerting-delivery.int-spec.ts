@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScraperModule } from '../app.module';
-import { AlertingStack, TICK_MS } from './alerting-stack.fixture';
+import { AlertingStack, CONSOLE_URL, TICK_MS } from './alerting-stack.fixture';
 import { AlertHistoryReaperService } from './evaluation/alert-history-reaper.service';
 
 describe("alerting's receivers, history, forecasts and handover, against a real broker, PostgreSQL, NATS and Alertmanager", () => {
@@ -75,6 +75,9 @@ describe("alerting's receivers, history, forecasts and handover, against a real 
         `Subject: [critical] FIRING: told everywhere on gone (${stack.clusterName})`,
       );
       expect(mail.raw).toContain('Node gone does not answer its polls.');
+      // The body is quoted-printable: a long line is cut with a soft break ("=" at its end).
+      const unfolded = mail.raw.replace(/=\r?\n/g, '');
+      expect(unfolded).toContain(`In Studio: ${CONSOLE_URL}/clusters/${stack.cluster.id}/alerts/`);
       // Turning the rule off resolves its alert: each is told of that too.
       await stack.db.query(`UPDATE alert_rule SET enabled = false WHERE id = $1`, [rule]);
       await waitFor('each told of the resolve', () => chat.length === 4 && stack.smtp.received.length === 2);

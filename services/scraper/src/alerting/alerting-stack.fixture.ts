@@ -30,6 +30,9 @@ export const TICK_MS = 1000;
  * queue and a cluster of their own (and a node nobody answers on), an Alertmanager, a signed
  * webhook receiver and an SMTP server, every transition heard on the bus; ticks of a second.
  */
+/** Where the stack's notifications say the console is: each links to its alert's page there. */
+export const CONSOLE_URL = 'https://studio.test';
+
 export class AlertingStack {
   broker!: BrokerProfile;
   db!: DataSource;
@@ -52,8 +55,8 @@ export class AlertingStack {
   readonly addRule = async (rule: Record<string, unknown>) =>
     (
       await this.db.query(
-        `INSERT INTO alert_rule (cluster_id, name, kind, subjects, threshold, for_seconds, severity)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        `INSERT INTO alert_rule (cluster_id, name, kind, subjects, threshold, for_seconds, severity, labels)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
         [
           this.cluster.id,
           rule.name,
@@ -62,9 +65,23 @@ export class AlertingStack {
           rule.threshold ?? null,
           rule.forSeconds ?? 0,
           'critical',
+          JSON.stringify(rule.labels ?? {}),
         ],
       )
     )[0].id as string;
+
+  /** One Alertmanager receiver per team, taking only the alerts labelled with its team. */
+  readonly addTeamReceivers = (teams: string[]) =>
+    Promise.all(
+      teams.map((team) =>
+        insertReceiver(this.db, this.cluster.id, {
+          name: `${team} team`,
+          kind: 'alertmanager',
+          url: this.alertmanager.url,
+          matchers: { team },
+        }),
+      ),
+    );
 
   async start(): Promise<void> {
     this.broker = await brokerProfile(testConfig.brokerProfile);
@@ -99,7 +116,11 @@ export class AlertingStack {
       true,
     ]);
     this.smtp = await startSmtpServer('studio-alerts', 'an-smtp-password');
-    this.scraperEnv = { LEASE_TTL_MS: '3000', SCRAPER_SMTP_CA_FILE: this.smtp.caFile };
+    this.scraperEnv = {
+      LEASE_TTL_MS: '3000',
+      SCRAPER_SMTP_CA_FILE: this.smtp.caFile,
+      STUDIO_CONSOLE_URL: CONSOLE_URL,
+    };
     this.scraper = await startService(ScraperModule, this.scraperEnv);
   }
 

@@ -2,7 +2,7 @@ import { buckets, CreateAlertRuleRequestSchema, leaseKey, ownerRpcs } from '@art
 import { drainQueue, fillQueue, startService, waitFor } from '@artemis-studio/testing';
 import { randomUUID } from 'node:crypto';
 import { ScraperModule } from '../app.module';
-import { AlertingStack, TICK_MS } from './alerting-stack.fixture';
+import { AlertingStack, CONSOLE_URL, TICK_MS } from './alerting-stack.fixture';
 
 describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', () => {
   const stack = new AlertingStack();
@@ -11,12 +11,15 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
   afterAll(() => stack.stop());
 
   it('takes a depth rule pending, then firing after its "for", tells every receiver once, and resolves it when drained', async () => {
+    // Two teams share the cluster: each team's receiver hears of its own team's rules only.
+    const teams = await stack.addTeamReceivers(['orders', 'payments']);
     const rule = await stack.addRule({
       name: 'deep',
       kind: 'queue-depth',
       subjects: 'alerting.*',
       threshold: 5,
       forSeconds: 3,
+      labels: { team: 'orders' },
     });
     await fillQueue(stack.broker, stack.queue, 10);
 
@@ -35,6 +38,14 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     const firedAfter = (firing.fired_at as Date).getTime() - startedAt.getTime();
     expect(firedAfter).toBeGreaterThanOrEqual(3_000);
     expect(firedAfter).toBeLessThan(3_000 + 3 * TICK_MS);
+    // Owed to the receivers without matchers and to the orders team's, not to the payments team's.
+    const owed = await stack.db.query(
+      `SELECT r.name FROM alert_delivery d JOIN alert_receiver r ON r.id = d.receiver_id
+        WHERE d.alert_id = $1 AND d.transition = 'firing' ORDER BY r.name`,
+      [firing.id],
+    );
+    expect(owed.map((r: { name: string }) => r.name)).toEqual(['am', 'hook', 'orders team']);
+    await stack.db.query(`DELETE FROM alert_receiver WHERE id = ANY ($1::uuid[])`, [teams]);
 
     // Alertmanager holds it with our labels; the webhook got one signed firing.
     const held = await waitFor('Alertmanager to hold the alert', async () =>
@@ -42,10 +53,14 @@ describe('alerting against a real broker, PostgreSQL, NATS and Alertmanager', ()
     );
     expect(held.labels).toMatchObject({ queue: stack.queue, severity: 'critical', kind: 'queue-depth' });
     expect(held.status.state).toBe('active');
+    // Its "Source" link is the alert's page in the console, as is the webhook's url.
+    const page = `${CONSOLE_URL}/clusters/${stack.cluster.id}/alerts/${firing.id}`;
+    expect(held.generatorURL).toBe(page);
     await waitFor('the webhook to be told', () => stack.webhook.received.length === 1);
     expect(stack.webhook.received[0]).toMatchObject({
       transition: 'firing',
       alert: { state: 'firing', subject: stack.queue },
+      url: page,
     });
     // Captured and sent again, or altered: the receiver can tell.
     expect(await stack.webhook.replayLast()).toBe(401);

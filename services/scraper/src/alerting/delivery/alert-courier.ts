@@ -19,6 +19,8 @@ export interface AlertCourierDeps {
   publish: (clusterId: string, state: AlertState, at: Date, alert: Alert) => Promise<void>;
   post: typeof fetch;
   smtpCa: string | null;
+  /** The console's public URL (STUDIO_CONSOLE_URL), for the link in each notification; null when unset. */
+  consoleUrl?: string | null;
   delivered: (outcome: DeliveryOutcome) => void;
   log: { warn: (message: string) => void };
   now?: () => Date;
@@ -82,7 +84,12 @@ export class AlertCourier {
   }
 
   private context(): ChannelContext {
-    return { post: this.deps.post, now: this.deps.now?.() ?? new Date(), smtpCa: this.deps.smtpCa };
+    return {
+      post: this.deps.post,
+      now: this.deps.now?.() ?? new Date(),
+      smtpCa: this.deps.smtpCa,
+      consoleUrl: this.deps.consoleUrl ?? null,
+    };
   }
 
   private async round(): Promise<void> {

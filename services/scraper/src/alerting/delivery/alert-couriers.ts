@@ -85,6 +85,7 @@ export class AlertCouriers {
         },
         post: fetch,
         smtpCa: this.config.smtpCa,
+        consoleUrl: this.config.consoleUrl,
         delivered: (outcome) => this.metrics.delivered(outcome),
         log: this.logger,
       });

@@ -1,5 +1,4 @@
 import {
-  ALERT_SEVERITIES,
   kindsOfScope,
   type Alert,
   type AlertRuleKind,
@@ -18,6 +17,7 @@ import {
 } from '@artemis-studio/db';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AlertStep, OpenAlert } from '../rules/alert-steps';
+import { receiverTakes } from './receiver-choice';
 
 /** Which tick evaluates a rule (contracts' `ruleScopeOf`). */
 export type RuleScope = AlertRuleScope;
@@ -48,11 +48,6 @@ export interface AlertTransitionRecord {
   state: AlertState;
   alert: Alert;
 }
-
-const SEVERITY_RANK = Object.fromEntries(ALERT_SEVERITIES.map((s, i) => [s, i])) as Record<
-  AlertSeverity,
-  number
->;
 
 /**
  * The owner's side of `alert`: what a tick evaluates, and the write of its outcome with the
@@ -230,11 +225,13 @@ export class AlertEvaluationRepository {
     firingToNotify: ReadonlySet<string>,
   ): Promise<void> {
     if (alerts.length === 0) return;
-    const receivers = await rowsOf<{ id: string; min_severity: AlertSeverity }>(
-      tx,
-      `SELECT id, min_severity FROM alert_receiver WHERE cluster_id = $1 AND enabled`,
-      [clusterId],
-    );
+    const receivers = await rowsOf<{
+      id: string;
+      min_severity: AlertSeverity;
+      matchers: Record<string, string>;
+    }>(tx, `SELECT id, min_severity, matchers FROM alert_receiver WHERE cluster_id = $1 AND enabled`, [
+      clusterId,
+    ]);
     const resolvedIds = alerts.filter((a) => transitions.get(a.id) === 'resolved').map((a) => a.id);
     const toldOf = new Map<string, string[]>();
     if (resolvedIds.length)
@@ -257,7 +254,7 @@ export class AlertEvaluationRepository {
           ? (toldOf.get(alert.id) ?? [])
           : firingToNotify.has(alert.id)
             ? receivers
-                .filter((r) => SEVERITY_RANK[alert.severity] >= SEVERITY_RANK[r.min_severity])
+                .filter((r) => receiverTakes({ minSeverity: r.min_severity, matchers: r.matchers }, alert))
                 .map((r) => r.id)
             : [];
       for (const receiverId of targets)

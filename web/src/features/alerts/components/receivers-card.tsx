@@ -11,6 +11,7 @@ import { FailureAlert } from '../../../lib/ui/failure-alert';
 import { QueryState } from '../../../lib/ui/query-state';
 import { notifications } from '@mantine/notifications';
 import { useCreateReceiver, useDeleteReceiver, useReceivers, useSendTestNotification } from '../api/alerts';
+import { labelLines, parseLabelLines } from '../label-lines';
 
 const KIND_LABELS: Record<AlertReceiverKind, string> = {
   alertmanager: 'Alertmanager',
@@ -20,6 +21,9 @@ const KIND_LABELS: Record<AlertReceiverKind, string> = {
   email: 'Email (SMTP)',
 };
 
+/** A receiver's matchers as one line: `team=payments, env=prod`. */
+const labelList = (labels: Record<string, string>) => labelLines(labels).split('\n').join(', ');
+
 /** The request a filled form makes: each kind asks for what it needs, and no more. */
 function receiverOf(form: {
   name: string;
@@ -27,11 +31,12 @@ function receiverOf(form: {
   url: string;
   secret: string;
   minSeverity: AlertSeverity;
+  matchers: Record<string, string>;
   from: string;
   to: string;
   user: string;
 }): CreateReceiverInput {
-  const common = { name: form.name, minSeverity: form.minSeverity };
+  const common = { name: form.name, minSeverity: form.minSeverity, matchers: form.matchers };
   switch (form.kind) {
     case 'alertmanager':
       return { ...common, kind: 'alertmanager', url: form.url };
@@ -81,13 +86,18 @@ export function Receivers({ clusterId }: { clusterId: string }) {
   const [to, setTo] = useState('');
   const [user, setUser] = useState('');
   const [minSeverity, setMinSeverity] = useState<AlertSeverity>('warning');
+  // `team=payments, env=prod`: only the alerts whose rule carries each of these labels.
+  const [only, setOnly] = useState('');
+  const matchers = parseLabelLines(only.split(',').join('\n'));
   const chat = kind === 'slack' || kind === 'teams';
   const submit = () =>
-    create.mutate(receiverOf({ name, kind, url, secret, minSeverity, from, to, user }), {
-      onSuccess: () => (setName(''), setUrl(''), setSecret(''), setTo(''), setUser('')),
-    });
+    'labels' in matchers &&
+    create.mutate(
+      receiverOf({ name, kind, url, secret, minSeverity, matchers: matchers.labels, from, to, user }),
+      { onSuccess: () => (setName(''), setUrl(''), setSecret(''), setTo(''), setUser(''), setOnly('')) },
+    );
   return (
-    <Card withBorder>
+    <Card withBorder data-testid="receivers">
       <Stack>
         <Text fw={600}>Receivers</Text>
         <Group align="flex-end">
@@ -157,7 +167,15 @@ export function Receivers({ clusterId }: { clusterId: string }) {
             allowDeselect={false}
             w={130}
           />
-          <Button onClick={submit} loading={create.isPending}>
+          <TextInput
+            label="Only alerts labelled"
+            description="e.g. team=payments; empty for all"
+            value={only}
+            onChange={(e) => setOnly(e.currentTarget.value)}
+            error={'error' in matchers ? matchers.error : undefined}
+            w={200}
+          />
+          <Button onClick={submit} loading={create.isPending} disabled={'error' in matchers}>
             Add receiver
           </Button>
         </Group>
@@ -177,7 +195,10 @@ export function Receivers({ clusterId }: { clusterId: string }) {
                         {r.url}
                         {r.email ? ` → ${r.email.to.join(', ')}` : ''}
                       </Table.Td>
-                      <Table.Td>from {r.minSeverity}</Table.Td>
+                      <Table.Td>
+                        from {r.minSeverity}
+                        {Object.keys(r.matchers).length > 0 ? `, labelled ${labelList(r.matchers)}` : ''}
+                      </Table.Td>
                       <Table.Td>
                         <Group gap={4} wrap="nowrap">
                           <Button

@@ -23,6 +23,8 @@ export interface ChannelContext {
   now: Date;
   /** The extra CA for SMTP relays (SCRAPER_SMTP_CA_FILE); null when none is set. */
   smtpCa: string | null;
+  /** The console's public URL (STUDIO_CONSOLE_URL): each notification links to its alert there. */
+  consoleUrl: string | null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { subjectKindOf, type Alert } from '@artemis-studio/contracts';
 import type { AlertChannel } from './alert-channel';
+import { alertLink } from './alert-text';
 import { postJson } from './post-json';
 
 /**
@@ -14,7 +15,7 @@ const ALERTMANAGER_ENDS_AFTER_MS = 5 * 60_000;
  * The labels Alertmanager routes, groups and silences by. A receiver's test says `kind="test"` and
  * names no subject, so no route written for a real kind takes it for one.
  */
-export function alertmanagerAlert(alert: Alert, now: Date, test = false) {
+export function alertmanagerAlert(alert: Alert, now: Date, test = false, consoleUrl: string | null = null) {
   const about: Record<string, string> = test
     ? { kind: 'test' }
     : { kind: alert.kind, [subjectKindOf(alert.kind)]: alert.subject };
@@ -25,8 +26,15 @@ export function alertmanagerAlert(alert: Alert, now: Date, test = false) {
     severity: alert.severity,
     ...about,
   };
+  const link = alertLink(
+    consoleUrl,
+    test ? 'test' : alert.state === 'resolved' ? 'resolved' : 'firing',
+    alert,
+  );
   return {
     labels,
+    // Alertmanager's link back to where the alert came from: its page in the console.
+    ...(link ? { generatorURL: link } : {}),
     annotations: { description: alert.description, summary: `${alert.ruleName}: ${alert.subject}` },
     startsAt: alert.firedAt ?? alert.startedAt,
     endsAt:
@@ -41,15 +49,17 @@ const alertsUrl = (base: string) => `${base.replace(/\/+$/, '')}/api/v2/alerts`;
 /** Alertmanager's v2 API, re-posted while firing so it never times an alert out. */
 export const alertmanagerChannel: AlertChannel<'alertmanager'> = {
   kind: 'alertmanager',
-  send: (receiver, { alert, transition }, { post, now }) =>
-    postJson(post, alertsUrl(receiver.url), [alertmanagerAlert(alert, now, transition === 'test')]),
+  send: (receiver, { alert, transition }, { post, now, consoleUrl }) =>
+    postJson(post, alertsUrl(receiver.url), [
+      alertmanagerAlert(alert, now, transition === 'test', consoleUrl),
+    ]),
   resend: {
     everyMs: ALERTMANAGER_REFRESH_MS,
-    send: (receiver, firing, { post, now }) =>
+    send: (receiver, firing, { post, now, consoleUrl }) =>
       postJson(
         post,
         alertsUrl(receiver.url),
-        firing.map((a) => alertmanagerAlert(a, now)),
+        firing.map((a) => alertmanagerAlert(a, now, false, consoleUrl)),
       ),
   },
 };

@@ -3,6 +3,7 @@ import { alertmanagerAlert } from './alertmanager.channel';
 import { emailMessage } from './email.channel';
 import { slackMessage } from './slack.channel';
 import { teamsMessage } from './teams.channel';
+import { webhookChannel } from './webhook.channel';
 
 const alert = anAlert({
   state: 'resolved',
@@ -77,5 +78,43 @@ describe('what Alertmanager is sent', () => {
     expect(
       alertmanagerAlert({ ...firing, kind: 'node-unreachable', subject: 'primary' }, now).labels.node,
     ).toBe('primary');
+  });
+});
+
+describe('the link back to the console (STUDIO_CONSOLE_URL)', () => {
+  const studio = 'https://studio.example.com';
+  const page = `${studio}/clusters/${firing.clusterId}/alerts/${firing.id}`;
+
+  it("gives Alertmanager the alert's page as its generatorURL, and the Alerting screen for a test", () => {
+    expect(alertmanagerAlert(firing, now, false, studio).generatorURL).toBe(page);
+    expect(alertmanagerAlert(firing, now, true, studio).generatorURL).toBe(
+      `${studio}/clusters/${firing.clusterId}/alerting`,
+    );
+    // Without the console's address there is no link to give, rather than a wrong one.
+    expect(alertmanagerAlert(firing, now)).not.toHaveProperty('generatorURL');
+  });
+
+  it('puts the page among the figures of Slack, Teams and mail', () => {
+    expect(JSON.stringify(slackMessage('firing', firing, page).blocks[1])).toContain(`*In Studio:* ${page}`);
+    expect(teamsMessage('firing', firing, page).attachments[0].content.body[2]).toEqual({
+      type: 'FactSet',
+      facts: expect.arrayContaining([{ title: 'In Studio', value: page }]),
+    });
+    expect(emailMessage('firing', firing, page).text).toContain(`In Studio: ${page}`);
+    expect(emailMessage('firing', firing).text).not.toContain('In Studio');
+  });
+
+  it('adds the page to the webhook body as url, signed with the rest of it', async () => {
+    let body = '';
+    const post = (async (_url: string | URL | Request, init?: RequestInit) => {
+      body = String(init?.body);
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    const receiver = { id: 'r', kind: 'webhook' as const, url: 'http://hook', secret: 's', email: null };
+    const delivery = { id: 'd', transition: 'firing' as const, alert: firing };
+    await webhookChannel.send(receiver, delivery, { post, now, smtpCa: null, consoleUrl: studio });
+    expect(JSON.parse(body)).toEqual(expect.objectContaining({ deliveryId: 'd', url: page }));
+    await webhookChannel.send(receiver, delivery, { post, now, smtpCa: null, consoleUrl: null });
+    expect(JSON.parse(body)).toEqual(expect.objectContaining({ url: null }));
   });
 });

@@ -2,7 +2,7 @@ import type { Alert, DeliveryTransition, EmailSettings } from '@artemis-studio/c
 import { createTransport } from 'nodemailer';
 import { rootCertificates } from 'node:tls';
 import type { AlertChannel } from './alert-channel';
-import { facts, headline } from './alert-text';
+import { alertLink, facts, headline } from './alert-text';
 
 const SMTP_TIMEOUT_MS = 10_000;
 
@@ -44,13 +44,14 @@ async function sendEmail(
 export function emailMessage(
   transition: DeliveryTransition,
   alert: Alert,
+  link: string | null = null,
 ): { subject: string; text: string } {
   return {
     subject: `[${alert.severity}] ${headline(transition, alert)}`,
     text: [
       alert.description,
       '',
-      ...facts(alert).map(([name, value]) => `${name}: ${value}`),
+      ...facts(alert, link).map(([name, value]) => `${name}: ${value}`),
       '',
       '— Artemis Studio',
     ].join('\n'),
@@ -60,8 +61,9 @@ export function emailMessage(
 /** Email over the receiver's SMTP server, its password the receiver's sealed secret. */
 export const emailChannel: AlertChannel<'email'> = {
   kind: 'email',
-  send: (receiver, { transition, alert }, { smtpCa }) => {
+  send: (receiver, { transition, alert }, { smtpCa, consoleUrl }) => {
     if (!receiver.email) throw new Error(`receiver ${receiver.id} has no email settings`);
-    return sendEmail(receiver.url, receiver.email, receiver.secret, emailMessage(transition, alert), smtpCa);
+    const message = emailMessage(transition, alert, alertLink(consoleUrl, transition, alert));
+    return sendEmail(receiver.url, receiver.email, receiver.secret, message, smtpCa);
   },
 };

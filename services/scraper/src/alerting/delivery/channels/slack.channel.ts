@@ -1,10 +1,10 @@
 import type { Alert, DeliveryTransition } from '@artemis-studio/contracts';
 import { secretOf, type AlertChannel } from './alert-channel';
-import { facts, headline } from './alert-text';
+import { alertLink, facts, headline } from './alert-text';
 import { postJson } from './post-json';
 
 /** A Slack incoming webhook's message: a plain `text` for notifications, blocks for the channel. */
-export function slackMessage(transition: DeliveryTransition, alert: Alert) {
+export function slackMessage(transition: DeliveryTransition, alert: Alert, link: string | null = null) {
   const title = headline(transition, alert);
   return {
     text: title,
@@ -12,7 +12,10 @@ export function slackMessage(transition: DeliveryTransition, alert: Alert) {
       { type: 'section', text: { type: 'mrkdwn', text: `*${title}*\n${alert.description}` } },
       {
         type: 'context',
-        elements: facts(alert).map(([name, value]) => ({ type: 'mrkdwn', text: `*${name}:* ${value}` })),
+        elements: facts(alert, link).map(([name, value]) => ({
+          type: 'mrkdwn',
+          text: `*${name}:* ${value}`,
+        })),
       },
     ],
   };
@@ -20,6 +23,10 @@ export function slackMessage(transition: DeliveryTransition, alert: Alert) {
 /** Slack: its incoming webhook, whose URL is the receiver's sealed secret. */
 export const slackChannel: AlertChannel<'slack'> = {
   kind: 'slack',
-  send: (receiver, { transition, alert }, { post }) =>
-    postJson(post, secretOf(receiver), slackMessage(transition, alert)),
+  send: (receiver, { transition, alert }, { post, consoleUrl }) =>
+    postJson(
+      post,
+      secretOf(receiver),
+      slackMessage(transition, alert, alertLink(consoleUrl, transition, alert)),
+    ),
 };

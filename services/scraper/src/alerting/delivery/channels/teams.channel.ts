@@ -1,10 +1,10 @@
 import type { Alert, DeliveryTransition } from '@artemis-studio/contracts';
 import { secretOf, type AlertChannel } from './alert-channel';
-import { facts, headline } from './alert-text';
+import { alertLink, facts, headline } from './alert-text';
 import { postJson } from './post-json';
 
 /** A Microsoft Teams webhook's message (a Workflows or connector URL): one Adaptive Card. */
-export function teamsMessage(transition: DeliveryTransition, alert: Alert) {
+export function teamsMessage(transition: DeliveryTransition, alert: Alert, link: string | null = null) {
   return {
     type: 'message',
     attachments: [
@@ -25,7 +25,7 @@ export function teamsMessage(transition: DeliveryTransition, alert: Alert) {
               text: headline(transition, alert),
             },
             { type: 'TextBlock', wrap: true, text: alert.description },
-            { type: 'FactSet', facts: facts(alert).map(([title, value]) => ({ title, value })) },
+            { type: 'FactSet', facts: facts(alert, link).map(([title, value]) => ({ title, value })) },
           ],
         },
       },
@@ -35,6 +35,10 @@ export function teamsMessage(transition: DeliveryTransition, alert: Alert) {
 /** Microsoft Teams: its incoming webhook (a Workflows or connector URL), sealed as the secret. */
 export const teamsChannel: AlertChannel<'teams'> = {
   kind: 'teams',
-  send: (receiver, { transition, alert }, { post }) =>
-    postJson(post, secretOf(receiver), teamsMessage(transition, alert)),
+  send: (receiver, { transition, alert }, { post, consoleUrl }) =>
+    postJson(
+      post,
+      secretOf(receiver),
+      teamsMessage(transition, alert, alertLink(consoleUrl, transition, alert)),
+    ),
 };

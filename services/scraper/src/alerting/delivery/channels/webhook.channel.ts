@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { secretOf, type AlertChannel } from './alert-channel';
+import { alertLink } from './alert-text';
 import { postJson } from './post-json';
 
 /** `X-Studio-Signature`: HMAC-SHA256 of `{timestamp}.{body}` with the receiver's secret, hex. */
@@ -9,12 +10,14 @@ const webhookSignature = (secret: string, timestamp: string, body: string): stri
 /** A JSON POST of the transition, signed with the receiver's secret (docs/alerting.md). */
 export const webhookChannel: AlertChannel<'webhook'> = {
   kind: 'webhook',
-  send: (receiver, delivery, { post, now }) => {
+  send: (receiver, delivery, { post, now, consoleUrl }) => {
     const body = JSON.stringify({
       version: 1,
       deliveryId: delivery.id,
       transition: delivery.transition,
       alert: delivery.alert,
+      // The alert's page in the console; null when STUDIO_CONSOLE_URL is not set.
+      url: alertLink(consoleUrl, delivery.transition, delivery.alert),
     });
     const timestamp = String(Math.floor(now.getTime() / 1000));
     return postJson(post, receiver.url, body, {
