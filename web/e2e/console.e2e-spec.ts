@@ -20,6 +20,7 @@ import {
   type ApiSession,
   type BrokerProfile,
   type ServiceProcess,
+  writeQueueHours,
 } from '@artemis-studio/testing';
 import { ExportedMessageSchema, rpcs } from '@artemis-studio/contracts';
 import axios from 'axios';
@@ -1247,6 +1248,52 @@ describe('the console in Chromium, against the real stack and broker', () => {
         });
       await new Promise((resolve) => hooks.close(resolve));
     }
+  }, 90_000);
+
+  it("shades a queue's usual depth for the hour behind its chart, and says why a young queue has none", async () => {
+    const [usual, young] = ['usual', 'young'].map((k) => `e2e.${k}.${randomUUID().slice(0, 8)}`);
+    for (const queue of [usual, young]) await fillQueue(broker, queue, 5);
+    // Their past weeks as the history keeper sums them up: two weeks busy at this hour, and three days.
+    const busyHour = new Date().getUTCHours();
+    await writeQueueHours(clusterId, usual, { days: 15, busyHour, peak: 40 });
+    await writeQueueHours(clusterId, young, { days: 3, busyHour, peak: 40 });
+    await page.goto(`${base}/clusters/${clusterId}/queues/${usual}`);
+    await page
+      .getByTestId('band-note')
+      .getByText(/^Shaded: the usual depth/)
+      .waitFor({ timeout: 30_000 });
+    await waitFor(
+      'the depth chart to draw the 5 messages',
+      async () => (await page.getByTestId('depth-chart').getAttribute('data-last-depth')) === '5',
+      { timeoutMs: 30_000 },
+    );
+    await screenshot(page, '20-queue-usual-band');
+    await page.goto(`${base}/clusters/${clusterId}/queues/${young}`);
+    await page
+      .getByTestId('band-note')
+      .getByText('No usual band: 3 days of history, 0 of the last 4 weeks seen at this hour: a band needs 2.')
+      .waitFor({ timeout: 30_000 });
+
+    // A baseline rule's test: 5 messages are not 5× a usual 40; the young queue is unknown, and says why.
+    await page.goto(`${base}/clusters/${clusterId}/alerting`);
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const form = page.getByRole('form', { name: 'New alert rule' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('unusual depth');
+    await form.getByLabel('When').click();
+    await page.getByRole('option', { name: 'Queue: depth above its usual band for the hour, times' }).click();
+    await form.getByRole('textbox', { name: 'Threshold (times its usual top)' }).fill('5');
+    await form.getByRole('textbox', { name: 'Queues' }).fill('e2e.*');
+    await form.getByRole('button', { name: 'Test against current figures' }).click();
+    const readings = form.getByRole('table', { name: 'Rule test readings' });
+    await readings
+      .getByRole('row')
+      .filter({ hasText: young })
+      .getByText(/3 days of history/)
+      .waitFor({ timeout: 30_000 });
+    await readings.getByRole('row').filter({ hasText: usual }).getByText('does not hold').waitFor();
+    await screenshot(page, '20-baseline-rule-test');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    for (const queue of [usual, young]) await drainQueue(broker, queue);
   }, 90_000);
 
   it('shows a viewer everything but offers no change, and says why', async () => {

@@ -18,7 +18,9 @@ export {
   reapPartitions,
   type Reaped,
 } from './sql/time-partitions';
-export { sortClosedHours } from './sql/hour-sort';
+export { sortClosedHours, SORT_AFTER_MS } from './sql/hour-sort';
+export { QueueHourQueries } from './queue-hours.queries';
+export { aboveBand, type Baseline } from './queue-baselines';
 export { whileClusterExists } from './sql/cluster-hold';
 export { ping } from './sql/ping';
 export { InstallationQueries } from './installation.queries';

@@ -12,6 +12,7 @@ export {
 } from './service';
 export type { RunningService } from './service';
 export { brokerCluster, declareLive, insertCluster, insertReceiver } from './clusters';
+export { writeQueueHours } from './queue-hours';
 export { serviceNodeFlags, spawnService } from './process';
 export { killOnExit } from './children';
 export type { ServiceProcess } from './process';

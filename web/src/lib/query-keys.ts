@@ -20,6 +20,9 @@ export const queryKeys = {
   /** Not under queues: a `queues` signal fetches only the chart's newest buckets (use-queue-metrics). */
   queueMetrics: (clusterId: string, queue: string, range: object) =>
     ['cluster', clusterId, 'queue-metrics', queue, range] as const,
+  /** A queue's usual band (ADR-0039): learned from past weeks, it changes by the hour, not by the tick. */
+  queueBaseline: (clusterId: string, queue: string, rangeMs: number, hour: number) =>
+    ['cluster', clusterId, 'queue-baseline', queue, rangeMs, hour] as const,
   /** Not under queues, like queueMetrics: a `queues` signal fetches only the newest buckets. */
   addressMetrics: (clusterId: string, address: string, range: object) =>
     ['cluster', clusterId, 'address-metrics', address, range] as const,

@@ -4,8 +4,9 @@ import { AlertRuleSchema, CreateAlertRuleRequestSchema, type CreateAlertRuleInpu
 /**
  * The rules offered on a cluster's Alerting screen until saved (each is off until an admin saves
  * it): what an on-call team wants of any cluster, where nothing about its queues is known yet.
- * Queue rules on every queue are left out: DLQ and expiry queues hold old messages with no
- * consumer by design, and would fire at once.
+ * Fixed-threshold queue rules on every queue are left out: DLQ and expiry queues hold old messages
+ * with no consumer by design, and would fire at once. The baseline rule is not: it learns each
+ * queue's own usual depth for the hour (a DLQ's too), and says nothing until it has two weeks of it.
  */
 export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
   { name: 'Node unreachable', kind: 'node-unreachable', forSeconds: 60, severity: 'critical' },
@@ -68,6 +69,13 @@ export const SUGGESTED_ALERT_RULES: readonly CreateAlertRuleInput[] = [
     severity: 'warning',
   },
   { name: 'Dead letters arriving', kind: 'queue-receiving', subjects: '*DLQ*', severity: 'warning' },
+  {
+    name: 'Depth unusual for the hour',
+    kind: 'queue-depth-baseline',
+    threshold: 5,
+    forSeconds: 600,
+    severity: 'warning',
+  },
 ];
 
 /** `GET …/alert-rules/suggested`: each suggested rule as it would be saved, and whether it is. */

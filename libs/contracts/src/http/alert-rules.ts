@@ -14,6 +14,12 @@ import { Instant, Name, Uuid } from '../common';
 export const ALERT_RULE_KINDS = [
   /** More than `threshold` messages waiting. */
   'queue-depth',
+  /**
+   * More than `threshold` times the top of the queue's usual band for this hour of the week,
+   * learned from its own past weeks (docs/alerting.md, "Baselines"): unknown until two weeks of
+   * history have been seen at that hour.
+   */
+  'queue-depth-baseline',
   /** The oldest waiting message was sent more than `threshold` seconds ago. */
   'queue-oldest-message',
   /** Messages waiting and no consumer attached. */
@@ -108,9 +114,10 @@ export type AlertSeverity = (typeof ALERT_SEVERITIES)[number];
 /** How a kind reads its threshold, for forms and descriptions; null when it takes none. */
 export const ALERT_THRESHOLD_UNIT: Record<
   AlertRuleKind,
-  'messages' | 'seconds' | 'per second' | 'fraction' | null
+  'messages' | 'seconds' | 'per second' | 'fraction' | 'times' | null
 > = {
   'queue-depth': 'messages',
+  'queue-depth-baseline': 'times',
   'queue-oldest-message': 'seconds',
   'queue-no-consumers': null,
   'queue-growing-unconsumed': null,
@@ -247,7 +254,13 @@ export const AlertRuleTestSchema = z.object({
   holding: z.number().int(),
   unknown: z.number().int(),
   readings: z.array(
-    z.object({ subject: z.string(), holds: z.boolean().nullable(), value: z.number().nullable() }),
+    z.object({
+      subject: z.string(),
+      holds: z.boolean().nullable(),
+      value: z.number().nullable(),
+      /** Why this subject's figure is not known, where the rule can say (a baseline without a band). */
+      why: z.string().optional(),
+    }),
   ),
   /** Why some or all figures are not known yet, when that is so. */
   note: z.string().nullable(),

@@ -113,6 +113,8 @@ export type SilenceList = z.infer<typeof SilenceListSchema>;
 /** What an alert says when its rule has no description of its own. */
 const DEFAULT_DESCRIPTIONS: Record<AlertRuleKind, string> = {
   'queue-depth': 'Queue {{subject}} holds {{value}} messages (threshold {{threshold}}).',
+  'queue-depth-baseline':
+    'Queue {{subject}} holds {{value}} messages, over {{threshold}}× the top of its usual depth at this hour of the week.',
   'queue-oldest-message':
     "Queue {{subject}}'s oldest message has waited {{value}} s (threshold {{threshold}} s).",
   'queue-no-consumers': 'Queue {{subject}} holds {{value}} messages and has no consumer.',

@@ -130,3 +130,28 @@ export const QueueGrowthResponseSchema = z.object({
   items: z.array(QueueGrowthSchema),
 });
 export type QueueGrowthResponse = z.infer<typeof QueueGrowthResponseSchema>;
+
+/**
+ * `GET /api/v1/clusters/{id}/queues/{queue}/baseline`: the queue's usual depth at each hour of the
+ * range, learned from its own past weeks (ADR-0039, docs/alerting.md "Baselines"): the 10th, 50th
+ * and 90th percentiles of its hourly peaks at that hour of the week and the hours either side, over
+ * the last four weeks. An hour seen in fewer than two of them has no band (unknown, never zero);
+ * `why` says why, for the last such hour.
+ */
+export const QueueBaselineResponseSchema = z.object({
+  from: Instant,
+  to: Instant,
+  hours: z.array(
+    z.object({
+      /** The hour's start. */
+      t: Instant,
+      low: z.number(),
+      usual: z.number(),
+      high: z.number(),
+      /** How many of the last four weeks were seen at that hour. */
+      weeks: z.number().int(),
+    }),
+  ),
+  why: z.string().nullable(),
+});
+export type QueueBaselineResponse = z.infer<typeof QueueBaselineResponseSchema>;

@@ -31,6 +31,7 @@ import { FederationsAndMirrors1766200000000 } from './1766200000000-federations-
 import { PacedMessageJobs1766300000000 } from './1766300000000-paced-message-jobs';
 import { BodyFilteredMessageJobs1766400000000 } from './1766400000000-body-filtered-message-jobs';
 import { ReceiverMatchers1766700000000 } from './1766700000000-receiver-matchers';
+import { QueueHours1766800000000 } from './1766800000000-queue-hours';
 import { ResumableMessageJobs1766600000000 } from './1766600000000-resumable-message-jobs';
 import { ReceiverTestNotifications1766500000000 } from './1766500000000-receiver-test-notifications';
 
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   ReceiverTestNotifications1766500000000,
   ResumableMessageJobs1766600000000,
   ReceiverMatchers1766700000000,
+  QueueHours1766800000000,
 ];

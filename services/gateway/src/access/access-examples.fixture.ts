@@ -102,6 +102,9 @@ export function routeExamples(stack: AccessStack): Examples {
     'GET /api/v1/clusters/:id/queues/:queue/metrics': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/queues/q/metrics`,
     }),
+    'GET /api/v1/clusters/:id/queues/:queue/baseline': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/q/baseline`,
+    }),
     'GET /api/v1/clusters/:id/addresses/:address/metrics': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/addresses/q/metrics`,
     }),

@@ -6,6 +6,7 @@ import {
   AddressMetricsResponseSchema,
   MetricsResponseSchema,
   QueueGrowthResponseSchema,
+  QueueBaselineResponseSchema,
 } from '@artemis-studio/contracts';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Access } from '../access/permission';
@@ -15,6 +16,7 @@ import { Valid } from '../http/validation.pipe';
 import { AddressMetricQueries } from './address-metric.queries';
 import { MetricQueries } from './metric-queries';
 import { QueueGrowthQueries } from './queue-growth.queries';
+import { QueueBaselineQueries } from './queue-baseline.queries';
 import { resolveMetricRange, type MetricRange } from './metric-range';
 import { Describe } from '../openapi/operation';
 
@@ -26,6 +28,7 @@ export class MetricsController {
     private readonly metrics: MetricQueries,
     private readonly addresses: AddressMetricQueries,
     private readonly growthOf: QueueGrowthQueries,
+    private readonly baselines: QueueBaselineQueries,
   ) {}
 
   /** The cluster's depth, rates, consumers and connections over time, per node and in total, downsampled. */
@@ -77,6 +80,25 @@ export class MetricsController {
     const range = metricRange(query);
     await this.mustBeKnown('queue', cluster.id, queue);
     return this.metrics.series(cluster.id, queue, range);
+  }
+
+  /** The queue's usual depth at each hour of the range, for its depth chart (ADR-0039). */
+  @Get('queues/:queue/baseline')
+  @Describe({
+    summary: "One queue's usual depth for each hour of the week, learned from its past weeks",
+    tag: 'state',
+    query: MetricsQuerySchema,
+    status: 200,
+    response: QueueBaselineResponseSchema,
+  })
+  async baseline(
+    @Cluster() cluster: RegisteredCluster,
+    @Param('queue') queue: string,
+    @Query(new Valid(MetricsQuerySchema, 'baseline query')) query: MetricsQuery,
+  ) {
+    const range = metricRange(query);
+    await this.mustBeKnown('queue', cluster.id, queue);
+    return this.baselines.bands(cluster.id, queue, range);
   }
 
   /** One address's size, pages, limit percentage and paging over time, per node and in total. */

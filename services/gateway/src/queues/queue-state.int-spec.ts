@@ -1,3 +1,4 @@
+import { QueueBaselineResponseSchema } from '@artemis-studio/contracts';
 import { QueueStateStack } from './queue-state-stack.fixture';
 
 describe('GET …/queues and …/metrics against real PostgreSQL', () => {
@@ -94,5 +95,36 @@ describe('GET …/queues and …/metrics against real PostgreSQL', () => {
       `/queues/${stack.QUEUE}/metrics?from=${stack.iso(from)}&to=${stack.iso(from + 60_000)}&step=60000`,
     );
     expect(queue.series[0].points[0]).not.toHaveProperty('connections');
+  });
+
+  it("draws a queue's usual band from its past weeks' hours, and says why another has none", async () => {
+    // Fifteen days of hours at a peak of 10, up to T0: two weeks seen at every hour from T0 on.
+    await stack.db.query(
+      `INSERT INTO queue_hour (cluster_id, queue, hour, depth_peak)
+       SELECT $1, $2, h, 10 FROM generate_series($3::timestamptz - interval '15 days',
+                                                 $3::timestamptz - interval '1 hour', interval '1 hour') h`,
+      [stack.clusterId, stack.QUEUE, new Date(stack.T0)],
+    );
+    try {
+      const range = `from=${stack.iso(stack.T0)}&to=${stack.iso(stack.T0 + 2 * 3_600_000)}`;
+      const { status, body } = await stack.get(`/queues/${stack.QUEUE}/baseline?${range}`);
+      expect(status).toBe(200);
+      const band = { low: 10, usual: 10, high: 10, weeks: 2 };
+      expect(QueueBaselineResponseSchema.parse(body)).toMatchObject({
+        hours: [
+          { t: stack.iso(stack.T0), ...band },
+          { t: stack.iso(stack.T0 + 3_600_000), ...band },
+        ],
+        why: null,
+      });
+      const other = await stack.get(`/queues/other/baseline?${range}`);
+      expect(other.body).toMatchObject({
+        hours: [],
+        why: expect.stringMatching(/no history of this queue yet/),
+      });
+      expect((await stack.get(`/queues/nowhere/baseline?${range}`)).status).toBe(404);
+    } finally {
+      await stack.db.query(`DELETE FROM queue_hour WHERE cluster_id = $1`, [stack.clusterId]);
+    }
   });
 });

@@ -25,13 +25,14 @@ import { startWebhookReceiver, WEBHOOK_SECRET, type WebhookReceiver } from './we
 
 export const TICK_MS = 1000;
 
+/** Where the stack's notifications say the console is: each links to its alert's page there. */
+export const CONSOLE_URL = 'https://studio.test';
+
 /**
  * What the alerting suites run against: the scraper in process over the real test broker, with a
  * queue and a cluster of their own (and a node nobody answers on), an Alertmanager, a signed
  * webhook receiver and an SMTP server, every transition heard on the bus; ticks of a second.
  */
-/** Where the stack's notifications say the console is: each links to its alert's page there. */
-export const CONSOLE_URL = 'https://studio.test';
 
 export class AlertingStack {
   broker!: BrokerProfile;

@@ -1,4 +1,5 @@
 import { Bus } from '@artemis-studio/bus';
+import { QueueHourQueries } from '@artemis-studio/db';
 import { buckets } from '@artemis-studio/contracts';
 import { BUS, DatabaseService, SettingsService, SignalPublisher } from '@artemis-studio/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -35,6 +36,7 @@ export class AlertingPart implements ClusterPart<'alertRuleTest'>, TickObserver 
 
   async connect(): Promise<void> {
     const db = await this.database.whenReady();
+    const queueHours = new QueueHourQueries(db);
     const studioFacts = new StudioFactsQueries(
       db,
       await this.bus.kv(buckets.capabilities),
@@ -50,6 +52,7 @@ export class AlertingPart implements ClusterPart<'alertRuleTest'>, TickObserver 
       studioFacts: (clusterId) => studioFacts.of(clusterId),
       addressHistory: (clusterId, since, until) => this.addresses.sizesBetween(clusterId, since, until),
       diskHistory: (clusterId, since, until) => this.nodeStates.diskUsageBetween(clusterId, since, until),
+      queueBaselines: (clusterId, atMs) => queueHours.baselines(clusterId, atMs),
     });
     await this.couriers.connect();
   }

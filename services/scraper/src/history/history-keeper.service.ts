@@ -2,6 +2,8 @@ import {
   ensureHourlyPartitions,
   HOURLY_HISTORY,
   HOURLY_PARTITIONS_AHEAD_MS,
+  QueueHourQueries,
+  SORT_AFTER_MS,
   sortClosedHours,
   type Reaped,
 } from '@artemis-studio/db';
@@ -20,6 +22,7 @@ const HOUR_MS = 3_600_000;
  * `queue_tick`, `node_sample` and `address_sample` ahead of the clock (ADR-0021), removes what is
  * past its retention from them (whole hours dropped) and from each resolution of `node_rollup`,
  * and rewrites each hour that ended in series order, so that a chart reads few pages (ADR-0023).
+ * It also sums up each ended hour per queue, what the baselines learn from (ADR-0039).
  */
 @Injectable()
 export class HistoryKeeperService implements OnApplicationBootstrap {
@@ -50,6 +53,23 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
     await this.sortClosedHours().catch((e: Error) =>
       this.logger.warn(`could not sort the hours that ended: ${e.message}`),
     );
+    await this.summarizeQueueHours().catch((e: Error) =>
+      this.logger.warn(`could not sum up the queues' hours that ended: ${e.message}`),
+    );
+  }
+
+  /**
+   * Each hour that ended (SORT_AFTER_MS ago: a late tick still writes into it) and is still whole
+   * in the samples, not summed up yet, summed up per queue; returns how many hours were.
+   */
+  async summarizeQueueHours(now = new Date()): Promise<number> {
+    const hours = new QueueHourQueries(await this.database.whenReady());
+    const from = Math.ceil(this.retentionCutOff(now).getTime() / HOUR_MS) * HOUR_MS;
+    const to = Math.floor((now.getTime() - SORT_AFTER_MS) / HOUR_MS) * HOUR_MS;
+    let summed = 0;
+    for (const hour of await hours.hoursLeft(from, to)) if ((await hours.summarize(hour)) !== null) summed++;
+    if (summed) this.logger.log(`summed up ${summed} hours of the queues for their baselines`);
+    return summed;
   }
 
   /**
@@ -95,6 +115,11 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
     let rollups = 0;
     for (const [resolution, days] of this.config.rollupRetentionDays)
       rollups += await this.queues.reapRollups(resolution, new Date(Date.now() - days * 86_400_000));
+    // The queues' hours are kept as the nodes' hours are.
+    const hourDays = this.config.rollupRetentionDays.get(3600) ?? 32;
+    rollups += await new QueueHourQueries(await this.database.whenReady()).reap(
+      new Date(Date.now() - hourDays * 86_400_000),
+    );
     const total = {
       rows: reaped.reduce((n, r) => n + r.rows, 0) + rollups,
       partitions: reaped.reduce((n, r) => n + r.partitions, 0),
@@ -102,7 +127,7 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
     if (total.rows || total.partitions)
       this.logger.log(
         `reaped ${total.partitions} hours' partitions of samples and ticks whole, and deleted ${reaped[0].rows} ` +
-          `queue, ${reaped[1].rows} node and ${reaped[2].rows} address samples and ticks and ${rollups} node rollups`,
+          `queue, ${reaped[1].rows} node and ${reaped[2].rows} address samples and ticks and ${rollups} node rollups and queue hours`,
       );
     return total;
   }

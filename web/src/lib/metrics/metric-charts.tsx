@@ -1,5 +1,5 @@
 import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
-import { TimeChart, type ChartMarker } from '../ui/time-chart';
+import { TimeChart, type ChartMarker, type UsualBandStretch } from '../ui/time-chart';
 import type { chartData } from './chart-data';
 
 export interface MetricChartsProps {
@@ -18,6 +18,11 @@ export interface MetricChartsProps {
    * long the oldest message has waited.
    */
   queueFigures?: boolean;
+  /**
+   * A queue's usual band behind its depth (ADR-0039), hour by hour; `note` says what it is, or why
+   * there is none (unknown stays unknown, said, never drawn as zero).
+   */
+  band?: { stretches: UsualBandStretch[]; note: string };
 }
 
 /** Depth, and messages in and acknowledged per second, over one window with the same markers. */
@@ -31,6 +36,7 @@ export function MetricCharts({
   layout,
   height,
   queueFigures = false,
+  band,
 }: MetricChartsProps) {
   const lastDepth = data.depth[0]?.values.at(-1);
   const charts = [
@@ -39,6 +45,8 @@ export function MetricCharts({
       series: queueFigures ? [...data.depth, data.delivering] : data.depth,
       unit: 'messages',
       label: `Depth ${subject}`,
+      note: band?.note,
+      bands: band?.stretches,
     },
     { title: ratesTitle, series: data.rates, unit: 'per second', label: `Rates ${subject}` },
     ...(queueFigures
@@ -65,6 +73,11 @@ export function MetricCharts({
       <Text fw={600} size="sm" mb="xs">
         {chart.title}
       </Text>
+      {'note' in chart && chart.note && (
+        <Text size="xs" c="dimmed" data-testid="band-note">
+          {chart.note}
+        </Text>
+      )}
       {'empty' in chart && chart.empty && (
         <Text size="xs" c="dimmed" data-testid="chart-empty">
           {chart.empty}
@@ -79,6 +92,7 @@ export function MetricCharts({
         unit={chart.unit}
         height={height}
         ariaLabel={chart.label}
+        bands={'bands' in chart ? chart.bands : undefined}
       />
     </Card>
   ));

@@ -29,6 +29,42 @@ export interface TimeChartProps {
   height?: number;
   unit: string;
   ariaLabel: string;
+  /**
+   * Usual bands shaded behind the series (a queue's depth, ADR-0039), each over its own stretch of
+   * time (seconds since the epoch), whatever samples fall in it: none where there is none.
+   */
+  bands?: UsualBandStretch[];
+}
+
+/** A stretch of time with its usual band: from and to in seconds since the epoch. */
+export interface UsualBandStretch {
+  from: number;
+  to: number;
+  low: number;
+  high: number;
+}
+
+const NO_BANDS: UsualBandStretch[] = [];
+/** A usual band: a light teal (a grey would read as the grid), behind whatever is drawn on it. */
+const BAND_FILL = 'rgba(18, 184, 134, 0.16)';
+
+/** Each band's stretch as a rectangle from its low to its high, within the plot. */
+function shadeBands(chart: uPlot, bands: readonly UsualBandStretch[]): void {
+  const { ctx, bbox } = chart;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+  ctx.clip();
+  ctx.fillStyle = BAND_FILL;
+  for (const b of bands) {
+    const left = chart.valToPos(b.from, 'x', true);
+    const right = chart.valToPos(b.to, 'x', true);
+    const top = chart.valToPos(b.high, 'y', true);
+    const bottom = chart.valToPos(b.low, 'y', true);
+    // A band of one value (a queue always at 10) is still seen: at least two pixels high.
+    ctx.fillRect(left, top, right - left, Math.max(bottom - top, 2 * devicePixelRatio));
+  }
+  ctx.restore();
 }
 
 /** Pixels either side of a marker line that a click still takes as that marker. */
@@ -47,6 +83,7 @@ export function TimeChart({
   height = 220,
   unit,
   ariaLabel,
+  bands = NO_BANDS,
 }: TimeChartProps) {
   const { ref: sizeRef, width } = useElementSize();
   const target = useRef<HTMLDivElement>(null);
@@ -58,6 +95,8 @@ export function TimeChart({
   const dark = useComputedColorScheme('light') === 'dark';
   markersRef.current = markers;
   onMarkerRef.current = onMarker;
+  const bandsRef = useRef(bands);
+  bandsRef.current = bands;
   const shape = `${series.map((s) => `${s.label}:${s.color}`).join('|')}|${dark}`;
 
   useEffect(() => {
@@ -68,7 +107,19 @@ export function TimeChart({
       {
         width,
         height,
-        scales: { x: { time: true, range: () => spanRef.current } },
+        scales: {
+          x: { time: true, range: () => spanRef.current },
+          // The usual band's top is in view, though no sample reached it.
+          y: {
+            range: (_u, min, max) =>
+              uPlot.rangeNum(
+                Math.min(0, min ?? 0),
+                Math.max(max ?? 0, ...bandsRef.current.map((b) => b.high)),
+                0.1,
+                true,
+              ),
+          },
+        },
         series: [
           {},
           // Points left to uPlot: shown where samples are sparse (an alert of a few seconds is one or
@@ -81,6 +132,8 @@ export function TimeChart({
         ],
         legend: { live: true },
         hooks: {
+          // Drawn first, so the series are drawn over it.
+          drawClear: [(chart) => shadeBands(chart, bandsRef.current)],
           draw: [
             (chart) => {
               const { ctx, bbox } = chart;
@@ -122,7 +175,7 @@ export function TimeChart({
 
   useEffect(() => {
     plot.current?.setData([times, ...series.map((s) => s.values)] as uPlot.AlignedData);
-  }, [times, series, width, shape]);
+  }, [times, series, bands, width, shape]);
 
   useEffect(() => {
     plot.current?.redraw(false);

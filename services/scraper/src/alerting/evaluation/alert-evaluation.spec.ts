@@ -1,7 +1,7 @@
 import { observedQueue } from '../../queues/queue-observation.fixture';
 import type { ObservedCluster } from '../../polling/tick-observer';
 import type { OpenAlert } from '../rules/alert-steps';
-import { AlertEvaluation } from './alert-evaluation';
+import { AlertEvaluation, type AlertEvaluationDeps } from './alert-evaluation';
 import type { LoadedRule, TierEvaluation } from './alert-evaluation.repository';
 
 const cluster: ObservedCluster = {
@@ -25,7 +25,11 @@ const rule = (kind: LoadedRule['kind']): LoadedRule => ({
 });
 
 /** An evaluation whose store holds the given rules and open alerts, recording what each apply gets. */
-function evaluationWith(rules: LoadedRule[], open: OpenAlert[] = []) {
+function evaluationWith(
+  rules: LoadedRule[],
+  open: OpenAlert[] = [],
+  queueBaselines: AlertEvaluationDeps['queueBaselines'] = async () => new Map(),
+) {
   const applied: { steps: unknown[]; evaluation: TierEvaluation }[] = [];
   const evaluation = new AlertEvaluation({
     store: {
@@ -42,6 +46,7 @@ function evaluationWith(rules: LoadedRule[], open: OpenAlert[] = []) {
     },
     addressHistory: async () => [],
     diskHistory: async () => [],
+    queueBaselines,
     log: { warn: () => undefined },
   });
   return { evaluation, applied };
@@ -92,5 +97,37 @@ describe('a tier-B evaluation', () => {
     const queueRulesOnly = evaluationWith([rule('queue-depth')]);
     await queueRulesOnly.evaluation.afterQueues(cluster, now, nodes);
     expect(queueRulesOnly.applied[0].evaluation.unknown).toBeNull();
+  });
+
+  it("reads the baseline rules' bands at the hour's first tick only, and at the next tick when that read failed", async () => {
+    const reads: number[] = [];
+    let failing = true;
+    const { evaluation, applied } = evaluationWith([rule('queue-depth-baseline')], [], async (_id, atMs) => {
+      reads.push(atMs);
+      if (failing) throw new Error('canceling statement due to statement timeout');
+      return new Map([['orders', { band: { low: 0, usual: 1, high: 1, weeks: 4 }, why: null }]]);
+    });
+    const nodes = [
+      {
+        nodeId: 'n1-id',
+        queues: [observedQueue('orders', { messageCount: 9 })],
+        unread: [],
+        addresses: { addresses: [], unread: [] },
+      },
+      { nodeId: 'n2-id', queues: [], unread: [], addresses: { addresses: [], unread: [] } },
+    ];
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    // Not read: unknown, so nothing opens.
+    await evaluation.afterQueues(cluster, now, nodes);
+    expect(applied[0].steps).toEqual([]);
+    failing = false;
+    // Read at the next tick: 9 is above 5× a usual top of 1.
+    await evaluation.afterQueues(cluster, at(15_000), nodes);
+    expect(applied[1].steps).toEqual([expect.objectContaining({ kind: 'open', subject: 'orders' })]);
+    await evaluation.afterQueues(cluster, at(30_000), nodes);
+    expect(reads).toHaveLength(2);
+    // A new hour: read again.
+    await evaluation.afterQueues(cluster, at(3_600_000), nodes);
+    expect(reads).toHaveLength(3);
   });
 });

@@ -1,6 +1,8 @@
 import { ALERT_RULE_TEST_READINGS_SHOWN, subjectKindOf, type AlertRuleTest } from '@artemis-studio/contracts';
 import type { NodeFact, ObservedCluster, TierBRead } from '../../polling/tick-observer';
 import type { AddressSizeSample } from '../../addresses/address-sample.repository';
+import type { Baseline } from '@artemis-studio/db';
+import type { QueueBaselines } from '../rules/baseline-readings';
 import { AddressFactBuilder } from '../rules/address-facts';
 import {
   readAddresses,
@@ -29,7 +31,11 @@ export interface AlertEvaluationDeps extends ScopeEvaluationDeps {
     since: Date,
     until: Date,
   ) => Promise<{ nodeId: string; atMs: number; diskUsage: number }[]>;
+  /** Every queue's usual band at the hour holding `atMs` (ADR-0039), by queue. */
+  queueBaselines: (clusterId: string, atMs: number) => Promise<ReadonlyMap<string, Baseline>>;
 }
+
+const HOUR_MS = 3_600_000;
 
 /**
  * Evaluates a cluster's rules where its figures are, on its owner, right after each tick: node rules
@@ -91,6 +97,29 @@ export class AlertEvaluation {
     }
   }
 
+  /**
+   * The bands at the hour holding `now`, read at its first tick and kept for the hour (they are
+   * learned from past weeks: nothing this hour changes them); when they could not be read, why,
+   * and the next tick tries again.
+   */
+  private async baselinesAt(
+    target: ObservedCluster,
+    memory: ClusterMemory,
+    now: Date,
+  ): Promise<QueueBaselines> {
+    const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+    if (memory.baselines?.hour === hour) return memory.baselines.read;
+    try {
+      const read = { byQueue: await this.deps.queueBaselines(target.id, now.getTime()) };
+      memory.baselines = { hour, read };
+      return read;
+    } catch (err) {
+      const why = `the bands could not be read: ${(err as Error).message}`;
+      this.deps.log.warn(`cluster ${target.name}: ${why}`, { clusterId: target.id });
+      return { unread: why };
+    }
+  }
+
   /** Null when they could not be read: the Studio rules then keep their alerts as they are. */
   private async studioFacts(target: ObservedCluster): Promise<StudioFacts | null> {
     try {
@@ -130,6 +159,9 @@ export class AlertEvaluation {
       if (kinds.has('address') && memory.addresses.fresh)
         memory.addresses.seed(await this.recentSamples(target, 'address', this.deps.addressHistory, now));
       const queues = kinds.has('queue') ? memory.queues.indexed(nodes, now) : null;
+      const baselines = rules.some((r) => r.kind === 'queue-depth-baseline' && r.retired === null)
+        ? await this.baselinesAt(target, memory, now)
+        : undefined;
       const addresses = kinds.has('address') ? new SubjectIndex(memory.addresses.build(nodes, now)) : null;
       memory.last.facts = { queues, addresses, at: now };
       const unreadAddresses = nodes.filter((n) => n.addresses === null).map((n) => nameOf(target, n.nodeId));
@@ -143,7 +175,7 @@ export class AlertEvaluation {
           const kind = subjectKindOf(rule.kind);
           if (kind === 'link')
             return readLinks(rule, nodes, (id) => memory.last.names.get(id) ?? id, now, memory.links);
-          if (kind === 'queue') return queues && readQueues(rule, queues, now, open);
+          if (kind === 'queue') return queues && readQueues(rule, queues, now, open, baselines);
           return addresses && addressesKnown ? readAddresses(rule, addresses, open) : null;
         },
         // A link rule reads every link the tick saw: one it did not is gone.
@@ -190,6 +222,10 @@ export class AlertEvaluation {
           rule,
           built?.queues ?? new QueueFactBuilder().indexed(last.read, last.readAt),
           last.readAt,
+          undefined,
+          rule.kind === 'queue-depth-baseline'
+            ? { byQueue: await this.deps.queueBaselines(clusterId, last.readAt.getTime()) }
+            : undefined,
         );
       else
         readings = readAddresses(

@@ -4,6 +4,7 @@ import type { NodeFigures, QueueFact } from '../rules/conditions';
 import { NodeHistory } from '../rules/node-history';
 import { QueueFactBuilder } from '../rules/queue-facts';
 import type { LinkStalls } from '../rules/link-readings';
+import type { QueueBaselines } from '../rules/baseline-readings';
 import type { SubjectIndex } from '../rules/subject-index';
 
 /** What one cluster's evaluations keep between ticks: counters for rates, samples for forecasts. */
@@ -13,6 +14,8 @@ export interface ClusterMemory {
   nodes: NodeHistory;
   /** Since when each store-and-forward queue holding messages has delivered none. */
   links: LinkStalls;
+  /** The queues' bands at an hour (its start), read once an hour while a baseline rule is in force. */
+  baselines: { hour: number; read: QueueBaselines } | null;
   /** The last ticks' figures, for a rule's test: what the rules were last read against. */
   last: {
     nodes: NodeFigures[] | null;
@@ -37,6 +40,7 @@ export function freshMemory(): ClusterMemory {
     addresses: new AddressFactBuilder(),
     nodes: new NodeHistory(),
     links: new Map(),
+    baselines: null,
     last: { nodes: null, nodesAt: null, read: null, readAt: null, names: new Map(), facts: null },
   };
 }

@@ -1,6 +1,8 @@
 import { globMatcher, type AlertRuleKind } from '@artemis-studio/contracts';
 import type { NodeFact } from '../../polling/tick-observer';
 import type { AddressFact } from './address-facts';
+import type { Baseline } from '@artemis-studio/db';
+import { readBaselines, type QueueBaselines } from './baseline-readings';
 import type { SubjectIndex } from './subject-index';
 
 /** A queue as the console shows it: summed over the live nodes, with its rates since the last tick. */
@@ -20,6 +22,13 @@ export interface QueueFact {
   unconsumedMessages: number;
   /** No node observed it lately (its tier could not be read): every figure is unknown. */
   stale?: boolean;
+  /**
+   * Its usual band (ADR-0039), kept on the fact for the bands it was taken from: a property read
+   * at each tick of the hour, where a lookup per queue and rule made baseline rules cost three
+   * times the others (docs/benchmarks.md, alerting).
+   */
+  bandsRead?: object | null;
+  baseline?: Baseline | null;
 }
 
 /** A node as its last tier-A poll saw it. */
@@ -37,6 +46,8 @@ export interface Reading {
   subject: string;
   holds: boolean | null;
   value: number | null;
+  /** Why the figure is not known, where the rule can say (a baseline without a band). */
+  why?: string;
 }
 
 export interface RuleCondition {
@@ -156,8 +167,10 @@ export function readQueues(
   queues: SubjectIndex<QueueFact>,
   now: Date,
   open?: ReadonlySet<string>,
+  baselines?: QueueBaselines,
 ): Reading[] {
   const readings: Reading[] = [];
+  if (rule.kind === 'queue-depth-baseline') return readBaselines(rule, queues, open, baselines);
   const scratch: Reading = { subject: '', holds: null, value: null };
   const watched = open && open.size > 0 ? open : null;
   for (const q of queues.select(rule.subjects)) {

@@ -136,4 +136,6 @@ const EMPTY: Omit<QueueFact, 'name'> = {
   firstMessageAt: null,
   unconsumedMessages: 0,
   stale: false,
+  bandsRead: null,
+  baseline: null,
 };

@@ -29,6 +29,7 @@ import { labelLines, parseLabelLines } from '../label-lines';
 
 const KIND_LABELS: Record<AlertRuleKind, string> = {
   'queue-depth': 'Queue: depth above',
+  'queue-depth-baseline': 'Queue: depth above its usual band for the hour, times',
   'queue-oldest-message': 'Queue: oldest message older than',
   'queue-no-consumers': 'Queue: messages and no consumer',
   'queue-growing-unconsumed': 'Queue: messages arriving, no consumer',
@@ -70,6 +71,7 @@ const THRESHOLD_LABEL = {
   seconds: 'seconds',
   'per second': 'per second',
   fraction: '% full',
+  times: 'times its usual top',
 };
 
 /** A rule's fields; a fraction is typed as a percentage, as people say it. */
@@ -220,6 +222,7 @@ function RuleTestResult({ kind, result }: { kind: AlertRuleKind; result: AlertRu
                 <Table.Td>{r.subject}</Table.Td>
                 <Table.Td>{HOLDS_TEXT(r.holds)}</Table.Td>
                 <Table.Td>{shown(r.value)}</Table.Td>
+                <Table.Td c="dimmed">{r.why ?? ''}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

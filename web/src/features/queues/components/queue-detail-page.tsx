@@ -10,6 +10,7 @@ import { QueryState } from '../../../lib/ui/query-state';
 import { TableHead } from '../../../lib/ui/table-head';
 import { useQueueEvents } from '../../../lib/queues/get-queue-events';
 import { useQueueMetrics } from '../../../lib/queues/use-queue-metrics';
+import { useQueueBaseline, usualBand } from '../../../lib/queues/use-queue-baseline';
 import { useQueues } from '../api/get-queues';
 import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
@@ -114,6 +115,8 @@ export function QueueDetailPage() {
   }, [history.data, live, rangeMs]);
   const markers = useMemo(() => markersOf(events), [events]);
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
+  const baseline = useQueueBaseline(clusterId, queue, rangeMs);
+  const band = useMemo(() => baseline.data && usualBand(baseline.data), [baseline.data]);
   const address = attributes.data?.items.find((q) => q.name === queue)?.address;
 
   return (
@@ -163,6 +166,7 @@ export function QueueDetailPage() {
               subject={`of ${queue}, last ${range}`}
               layout="stack"
               queueFigures
+              band={band ?? undefined}
             />
           )
         }
