@@ -1160,9 +1160,15 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .waitFor();
     await screenshot(page, '19-alert-page');
 
-    await drainQueue(broker, queue);
+    // Purged by an operator (the admin here): the purge is on the alert's timeline, by whom and how many.
+    const purged = await admin.fetch(
+      `${base}/api/v1/clusters/${clusterId}/queues/${encodeURIComponent(queue)}/purge`,
+      { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } },
+    );
+    expect(purged.status).toBe(200);
     await page.getByText('Resolved', { exact: true }).first().waitFor({ timeout: 30_000 });
     await chart.getByText(/alert resolved/).waitFor({ timeout: 30_000 });
+    await chart.getByText('queue.purge by admin (messages 5)').waitFor({ timeout: 30_000 });
     await screenshot(page, '19-alert-resolved');
   }, 120_000);
 
@@ -1251,7 +1257,8 @@ describe('the console in Chromium, against the real stack and broker', () => {
   }, 90_000);
 
   it("shades a queue's usual depth for the hour behind its chart, and says why a young queue has none", async () => {
-    const [usual, young] = ['usual', 'young'].map((k) => `e2e.${k}.${randomUUID().slice(0, 8)}`);
+    const id = randomUUID().slice(0, 8);
+    const [usual, young] = ['usual', 'young'].map((k) => `e2e.${k}.${id}`);
     for (const queue of [usual, young]) await fillQueue(broker, queue, 5);
     // Their past weeks as the history keeper sums them up: two weeks busy at this hour, and three days.
     const busyHour = new Date().getUTCHours();
@@ -1282,7 +1289,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await form.getByLabel('When').click();
     await page.getByRole('option', { name: 'Queue: depth above its usual band for the hour, times' }).click();
     await form.getByRole('textbox', { name: 'Threshold (times its usual top)' }).fill('5');
-    await form.getByRole('textbox', { name: 'Queues' }).fill('e2e.*');
+    await form.getByRole('textbox', { name: 'Queues' }).fill(`e2e.*.${id}`);
     await form.getByRole('button', { name: 'Test against current figures' }).click();
     const readings = form.getByRole('table', { name: 'Rule test readings' });
     await readings
@@ -1291,6 +1298,7 @@ describe('the console in Chromium, against the real stack and broker', () => {
       .getByText(/3 days of history/)
       .waitFor({ timeout: 30_000 });
     await readings.getByRole('row').filter({ hasText: usual }).getByText('does not hold').waitFor();
+    await readings.scrollIntoViewIfNeeded();
     await screenshot(page, '20-baseline-rule-test');
     await form.getByRole('button', { name: 'Cancel' }).click();
     for (const queue of [usual, young]) await drainQueue(broker, queue);

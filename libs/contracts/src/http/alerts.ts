@@ -45,6 +45,26 @@ export const AlertSchema = z.object({
 });
 export type Alert = z.infer<typeof AlertSchema>;
 
+/**
+ * `GET /api/v1/clusters/{id}/alerts/{alertId}/actions`: what people did to the alert's queue or
+ * address around it (issue 61, item 1), from the audit trail: each change that succeeded on that
+ * subject from an hour before the condition first held to an hour after the alert ended (or now),
+ * oldest first, at most `ALERT_ACTIONS_SHOWN`. Who acted, and the counts the action reported (how
+ * many purged, moved, sent); the audit row's address and request id stay the administrators'.
+ */
+export const SubjectActionSchema = z.object({
+  at: Instant,
+  /** The audit trail's action: `queue.purge`, `message-job.start`, … */
+  action: z.string(),
+  actor: z.string(),
+  /** The numbers the action reported, by name (`removed`, `moved`, …). */
+  counts: z.record(z.string(), z.number()),
+});
+export type SubjectAction = z.infer<typeof SubjectActionSchema>;
+export const SubjectActionListSchema = z.object({ items: z.array(SubjectActionSchema) });
+export type SubjectActionList = z.infer<typeof SubjectActionListSchema>;
+export const ALERT_ACTIONS_SHOWN = 100;
+
 export const AlertListQuerySchema = z
   .object({
     cluster: Uuid.optional(),

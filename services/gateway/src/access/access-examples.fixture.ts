@@ -13,6 +13,8 @@ export type Examples = Record<string, (as: Caller) => Promise<Example>>;
 
 /** An example call of every route the gateway serves, on the stack's cluster. */
 export function routeExamples(stack: AccessStack): Examples {
+  /** A plain GET of one of the stack's cluster's routes. */
+  const ofCluster = (path: string) => async () => ({ path: `/api/v1/clusters/${stack.clusterId}${path}` });
   return {
     'GET /api/v1/auth/config': async () => ({ path: '/api/v1/auth/config' }),
     'POST /api/v1/auth/sign-in': async () => ({
@@ -82,32 +84,16 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${await stack.registerCluster()}`,
       init: { method: 'DELETE' },
     }),
-    'GET /api/v1/clusters/:id/topology': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/topology`,
-    }),
+    'GET /api/v1/clusters/:id/topology': ofCluster('/topology'),
     'GET /api/v1/clusters/:id/queues': async () => ({ path: `/api/v1/clusters/${stack.clusterId}/queues` }),
-    'GET /api/v1/clusters/:id/queues/across-nodes': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/across-nodes`,
-    }),
-    'GET /api/v1/clusters/:id/cluster-links': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/cluster-links`,
-    }),
-    'GET /api/v1/clusters/:id/events': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/events?limit=1`,
-    }),
+    'GET /api/v1/clusters/:id/queues/across-nodes': ofCluster('/queues/across-nodes'),
+    'GET /api/v1/clusters/:id/cluster-links': ofCluster('/cluster-links'),
+    'GET /api/v1/clusters/:id/events': ofCluster('/events?limit=1'),
     'GET /api/v1/clusters/:id/metrics': async () => ({ path: `/api/v1/clusters/${stack.clusterId}/metrics` }),
-    'GET /api/v1/clusters/:id/queues/growth': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/growth`,
-    }),
-    'GET /api/v1/clusters/:id/queues/:queue/metrics': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/q/metrics`,
-    }),
-    'GET /api/v1/clusters/:id/queues/:queue/baseline': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/q/baseline`,
-    }),
-    'GET /api/v1/clusters/:id/addresses/:address/metrics': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/addresses/q/metrics`,
-    }),
+    'GET /api/v1/clusters/:id/queues/growth': ofCluster('/queues/growth'),
+    'GET /api/v1/clusters/:id/queues/:queue/metrics': ofCluster('/queues/q/metrics'),
+    'GET /api/v1/clusters/:id/queues/:queue/baseline': ofCluster('/queues/q/baseline'),
+    'GET /api/v1/clusters/:id/addresses/:address/metrics': ofCluster('/addresses/q/metrics'),
     // Refused after the guard (no Idempotency-Key, or an unknown action): acting would ask a
     // scraper this test does not run.
     'POST /api/v1/clusters/:id/queues': async () => ({
@@ -130,20 +116,14 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/addresses/a`,
       init: { method: 'DELETE' },
     }),
-    'GET /api/v1/clusters/:id/queues/:queue/messages': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/q/messages?pageSize=0`,
-    }),
+    'GET /api/v1/clusters/:id/queues/:queue/messages': ofCluster('/queues/q/messages?pageSize=0'),
     // Refused by their query's schema before the broker or a body is read.
-    'GET /api/v1/clusters/:id/queues/:queue/export': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/q/export?everything=yes`,
-    }),
+    'GET /api/v1/clusters/:id/queues/:queue/export': ofCluster('/queues/q/export?everything=yes'),
     'POST /api/v1/clusters/:id/queues/:queue/import': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/queues/q/import?dryRun=maybe`,
       init: { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body: '' },
     }),
-    'GET /api/v1/clusters/:id/queues/:queue/impact': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/q/impact?action=nothing`,
-    }),
+    'GET /api/v1/clusters/:id/queues/:queue/impact': ofCluster('/queues/q/impact?action=nothing'),
     'POST /api/v1/clusters/:id/queues/:queue/pause': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/queues/q/pause`,
       init: json('POST', {}),
@@ -160,9 +140,9 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/queues/q/retry`,
       init: json('POST', {}),
     }),
-    'GET /api/v1/clusters/:id/queues/:queue/messages/impact': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/q/messages/impact?kind=nothing`,
-    }),
+    'GET /api/v1/clusters/:id/queues/:queue/messages/impact': ofCluster(
+      '/queues/q/messages/impact?kind=nothing',
+    ),
     // Without an Idempotency-Key each is refused before the owner is asked.
     ...Object.fromEntries(
       ['move', 'copy', 'retry', 'delete'].map((kind) => [
@@ -173,12 +153,8 @@ export function routeExamples(stack: AccessStack): Examples {
         }),
       ]),
     ),
-    'GET /api/v1/clusters/:id/queues/:queue/dead-letters': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/queues/q/dead-letters?unknown=1`,
-    }),
-    'GET /api/v1/clusters/:id/message-jobs': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/message-jobs?limit=0`,
-    }),
+    'GET /api/v1/clusters/:id/queues/:queue/dead-letters': ofCluster('/queues/q/dead-letters?unknown=1'),
+    'GET /api/v1/clusters/:id/message-jobs': ofCluster('/message-jobs?limit=0'),
     'GET /api/v1/clusters/:id/message-jobs/:jobId': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/message-jobs/${randomUUID()}`,
     }),
@@ -195,31 +171,24 @@ export function routeExamples(stack: AccessStack): Examples {
       init: { method: 'DELETE' },
     }),
     // Refused by validation, after the guard: a valid read would ask a scraper this test does not run.
-    'GET /api/v1/clusters/:id/consumers': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/consumers?page=0`,
-    }),
-    'GET /api/v1/clusters/:id/sessions': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/sessions?page=0`,
-    }),
-    'GET /api/v1/clusters/:id/connections': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/connections?page=0`,
-    }),
+    'GET /api/v1/clusters/:id/consumers': ofCluster('/consumers?page=0'),
+    'GET /api/v1/clusters/:id/sessions': ofCluster('/sessions?page=0'),
+    'GET /api/v1/clusters/:id/connections': ofCluster('/connections?page=0'),
     'GET /api/v1/alerts': async () => ({ path: '/api/v1/alerts' }),
     'GET /api/v1/alerts/summary': async () => ({ path: '/api/v1/alerts/summary' }),
     'GET /api/v1/clusters/:id/alerts/:alertId': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alerts/${randomUUID()}`,
     }),
-    'GET /api/v1/clusters/:id/alert-rules': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/alert-rules`,
+    'GET /api/v1/clusters/:id/alerts/:alertId/actions': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/alerts/${randomUUID()}/actions`,
     }),
+    'GET /api/v1/clusters/:id/alert-rules': ofCluster('/alert-rules'),
     'POST /api/v1/clusters/:id/alert-rules': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alert-rules`,
       init: json('POST', stack.rule()),
     }),
     // Refused by validation, after the guard: a valid rule would ask a scraper this test does not run.
-    'GET /api/v1/clusters/:id/alert-rules/suggested': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/alert-rules/suggested`,
-    }),
+    'GET /api/v1/clusters/:id/alert-rules/suggested': ofCluster('/alert-rules/suggested'),
     // Refused by validation, after the guard: no such suggestion.
     'POST /api/v1/clusters/:id/alert-rules/suggested': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alert-rules/suggested`,
@@ -237,9 +206,7 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/alert-rules/${await stack.newRule()}`,
       init: { method: 'DELETE' },
     }),
-    'GET /api/v1/clusters/:id/alert-silences': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/alert-silences`,
-    }),
+    'GET /api/v1/clusters/:id/alert-silences': ofCluster('/alert-silences'),
     'POST /api/v1/clusters/:id/alert-silences': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alert-silences`,
       init: json('POST', { endsAt: new Date(Date.now() + 3_600_000).toISOString(), reason: 'maintenance' }),
@@ -248,9 +215,7 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/alert-silences/${await stack.newSilence()}/end`,
       init: json('POST', {}),
     }),
-    'GET /api/v1/clusters/:id/alert-receivers': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/alert-receivers`,
-    }),
+    'GET /api/v1/clusters/:id/alert-receivers': ofCluster('/alert-receivers'),
     'POST /api/v1/clusters/:id/alert-receivers': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alert-receivers`,
       init: json('POST', stack.receiver()),
@@ -267,9 +232,7 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/alert-receivers/${await stack.newReceiver()}`,
       init: { method: 'DELETE' },
     }),
-    'GET /api/v1/clusters/:id/alert-deliveries': async () => ({
-      path: `/api/v1/clusters/${stack.clusterId}/alert-deliveries`,
-    }),
+    'GET /api/v1/clusters/:id/alert-deliveries': ofCluster('/alert-deliveries'),
     'GET /api/v1/settings': async () => ({ path: '/api/v1/settings' }),
     'GET /api/v1/settings/:key': async () => ({ path: '/api/v1/settings/artemis-studio.events.flush' }),
     'PUT /api/v1/settings/:key': async () => ({

@@ -3,7 +3,9 @@ import {
   AlertSummarySchema,
   ReceiverListSchema,
   ReceiverSchema,
+  SubjectActionListSchema,
 } from '@artemis-studio/contracts';
+import { randomUUID } from 'node:crypto';
 import { createDataSource } from '@artemis-studio/db';
 import {
   insertCluster,
@@ -259,5 +261,37 @@ describe('alerting routes against real PostgreSQL', () => {
         reason: 'its scraper rules were not evaluated lately: no scraper replica runs',
       }),
     );
+  });
+
+  it("lists the actions people took on an alert's queue around it, to whoever sees the cluster, without the audit row's address", async () => {
+    const [{ id: ruleId }] = await db.query(
+      `INSERT INTO alert_rule (cluster_id, name, kind, threshold, severity) VALUES ($1, 'backlog', 'queue-depth', 5, 'warning')
+       RETURNING id`,
+      [clusterId],
+    );
+    const [{ id: alertId }] = await db.query(
+      `INSERT INTO alert (cluster_id, rule_id, subject, state, value, started_at, fired_at, ended_at, end_reason, last_evaluated_at, notified)
+       VALUES ($1, $2, 'payments.in', 'resolved', 12, now() - interval '30 minutes', now() - interval '29 minutes',
+               now() - interval '5 minutes', 'resolved', now(), true) RETURNING id`,
+      [clusterId, ruleId],
+    );
+    const audit = (ago: string, action: string, target: string, outcome: string, detail: object) =>
+      db.query(
+        `INSERT INTO audit_event (at, actor_kind, actor_name, address, role, action, cluster_id, target, outcome, status, detail)
+         VALUES (now() - $1::interval, 'user', 'alice', '10.1.2.3', 'operator', $2, $3, $4, $5, 200, $6)`,
+        [ago, action, clusterId, target, outcome, JSON.stringify(detail)],
+      );
+    await audit('20 minutes', 'queue.purge', 'payments.in', 'success', { removed: 12, filter: 'x > 1' });
+    await audit('19 minutes', 'queue.purge', 'payments.in', 'failure', { removed: 0 });
+    await audit('18 minutes', 'queue.pause', 'orders.in', 'success', {});
+    await audit('3 hours', 'queue.resume', 'payments.in', 'success', {});
+    const answer = await viewer.fetch(url(`alerts/${alertId}/actions`));
+    expect(answer.status).toBe(200);
+    const { items } = SubjectActionListSchema.parse(await answer.json());
+    expect(items).toEqual([
+      { at: expect.any(String), action: 'queue.purge', actor: 'alice', counts: { removed: 12 } },
+    ]);
+    expect(JSON.stringify(items)).not.toContain('10.1.2.3');
+    expect((await viewer.fetch(url(`alerts/${randomUUID()}/actions`))).status).toBe(404);
   });
 });

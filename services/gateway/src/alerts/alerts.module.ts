@@ -12,6 +12,7 @@ import { AlertSilencesRepository } from './alert-silences.repository';
 import { AlertsController } from './alerts.controller';
 import { ReceiverTestsRepository } from './receiver-tests.repository';
 import { AlertsRepository } from './alerts.repository';
+import { AlertActionQueries } from './alert-actions.queries';
 import { ClusterAlertsController } from './cluster-alerts.controller';
 
 /** Alert rules, silences, receivers and the alerts themselves (issue 29); the owner evaluates and delivers. */
@@ -32,6 +33,7 @@ import { ClusterAlertsController } from './cluster-alerts.controller';
     AlertSilencesRepository,
     AlertReceiversRepository,
     AlertsRepository,
+    AlertActionQueries,
     ReceiverTestsRepository,
   ],
 })

@@ -9,7 +9,7 @@ const HOUR_MS = 3_600_000;
  * A queue's usual depth at each hour of a window ending now (ADR-0039). Read again when the hour
  * turns, not at every tick: the band is learned from past weeks, and this hour changes nothing in it.
  */
-export function useQueueBaseline(clusterId: string, queue: string, rangeMs: number) {
+export function useQueueBaseline(clusterId: string, queue: string, rangeMs: number, enabled = true) {
   const hour = Math.floor(Date.now() / HOUR_MS);
   return useQuery({
     queryKey: queryKeys.queueBaseline(clusterId, queue, rangeMs, hour),
@@ -24,6 +24,7 @@ export function useQueueBaseline(clusterId: string, queue: string, rangeMs: numb
         QueueBaselineResponseSchema,
       );
     },
+    enabled,
     staleTime: 10 * 60_000,
     meta: { label: "the queue's usual band" },
   });

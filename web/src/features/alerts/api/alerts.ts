@@ -9,6 +9,7 @@ import {
   DeliverySchema,
   ReceiverListSchema,
   ReceiverSchema,
+  SubjectActionListSchema,
   SilenceListSchema,
   SilenceSchema,
   type CreateAlertRuleInput,
@@ -60,6 +61,16 @@ export const useAlert = (clusterId: string, alertId: string) =>
     queryKey: queryKeys.alertingPart(clusterId, 'alert', { alertId }),
     queryFn: () => getJson(`/clusters/${clusterId}/alerts/${alertId}`, AlertSchema),
     meta: { label: 'the alert' },
+  });
+
+/** What people did to the alert's subject around it (the audit trail's successes on it). */
+export const useAlertActions = (clusterId: string, alertId: string) =>
+  useQuery({
+    queryKey: queryKeys.alertingPart(clusterId, 'actions', { alertId }),
+    queryFn: () => getJson(`/clusters/${clusterId}/alerts/${alertId}/actions`, SubjectActionListSchema),
+    // An action sends no signal of its own to this page: read again as the delivery log is.
+    refetchInterval: 10_000,
+    meta: { label: "the actions on the alert's subject" },
   });
 
 export const useAlertRules = (clusterId: string, enabled = true) =>

@@ -1,18 +1,18 @@
-import { subjectKindOf, type Alert, type BrokerEvent } from '@artemis-studio/contracts';
+import { subjectKindOf, type Alert } from '@artemis-studio/contracts';
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import { chartData, markersOf, nodeChartData } from '../../../lib/metrics/chart-data';
+import { nodeChartData } from '../../../lib/metrics/chart-data';
 import { useClusterMetrics } from '../../../lib/clusters/get-cluster-metrics';
 import { formatDuration, formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
 import { LookBadge } from '../../../lib/ui/status-badges';
-import { TimeChart, type ChartMarker } from '../../../lib/ui/time-chart';
+import { TimeChart } from '../../../lib/ui/time-chart';
 import { AddressCharts } from '../../../lib/addresses/address-charts';
-import { useQueueEvents } from '../../../lib/queues/get-queue-events';
-import { useQueueMetrics } from '../../../lib/queues/use-queue-metrics';
 import { chartRangeFor, stateLook } from '../alert-text';
-import { useAlert, useDeliveries } from '../api/alerts';
+import { actionMarkers, alertMarkers, thresholdLine } from '../alert-markers';
+import { useAlert, useAlertActions, useDeliveries } from '../api/alerts';
+import { QueueTimeline } from './queue-timeline';
 import { DeliveryLog } from './delivery-log';
 
 /** One alert: what it says, when it started, fired and ended, who was told, and what happened around it. */
@@ -64,6 +64,8 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
   const subject = subjectKindOf(alert.kind);
   // Chosen once when the page opens: a range that moved with the clock would read the window again.
   const [rangeMs] = useState(() => chartRangeFor(alert, Date.now()));
+  const actionsAround = useAlertActions(clusterId, alert.id);
+  const actions = useMemo(() => actionMarkers(actionsAround.data?.items ?? []), [actionsAround.data]);
   if (subject === 'queue')
     return (
       <>
@@ -80,7 +82,7 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
             , where it can be moved to the dead-letter queue or deleted.
           </Text>
         )}
-        <QueueTimeline clusterId={clusterId} alert={alert} rangeMs={rangeMs} />
+        <QueueTimeline clusterId={clusterId} alert={alert} rangeMs={rangeMs} actions={actions} />
       </>
     );
   if (subject === 'address') {
@@ -91,7 +93,7 @@ function SubjectContext({ clusterId, alert }: { clusterId: string; alert: Alert 
           address={alert.subject}
           rangeMs={rangeMs}
           rangeName={formatDuration(rangeMs)}
-          markers={alertMarkers(alert)}
+          markers={[...alertMarkers(alert), ...actions]}
           limitThreshold={
             alert.kind === 'address-limit' && alert.threshold !== null ? alert.threshold * 100 : null
           }
@@ -146,19 +148,6 @@ function Fact({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The alert's own moments, for a chart: the condition first held, fired, resolved. */
-function alertMarkers(alert: Alert): ChartMarker[] {
-  return [
-    { t: Date.parse(alert.startedAt) / 1000, label: 'condition held', color: '#fab005' },
-    ...(alert.firedAt
-      ? [{ t: Date.parse(alert.firedAt) / 1000, label: 'alert fired', color: '#fa5252' }]
-      : []),
-    ...(alert.endedAt
-      ? [{ t: Date.parse(alert.endedAt) / 1000, label: 'alert resolved', color: '#40c057' }]
-      : []),
-  ];
-}
-
 /** The node alerts charted by a figure of the node, and which. */
 const NODE_FIGURES: Partial<Record<Alert['kind'], 'disk' | 'memory'>> = {
   'node-disk-usage': 'disk',
@@ -211,84 +200,6 @@ function NodeTimeline({ clusterId, alert, rangeMs }: { clusterId: string; alert:
           )
         }
       </QueryState>
-    </Card>
-  );
-}
-
-/** What a queue alert is charted by: the figure its rule reads, with its threshold. */
-function queueFigureOf(alert: Alert) {
-  const subject = alert.subject;
-  type Data = ReturnType<typeof chartData>;
-  if (alert.kind === 'queue-oldest-message')
-    return {
-      title: `How long the oldest message of ${subject} has waited`,
-      unit: 'seconds',
-      series: (d: Data) => [d.oldest],
-      threshold: alert.threshold,
-    };
-  if (alert.kind === 'queue-stuck-consumer')
-    return {
-      title: `Depth of ${subject} and its messages in delivery`,
-      unit: 'messages',
-      series: (d: Data) => [d.depth[0], d.delivering],
-      threshold: null,
-    };
-  return {
-    title: `Depth of ${subject}`,
-    unit: 'messages',
-    series: (d: Data) => [d.depth[0]],
-    threshold: alert.kind === 'queue-depth' ? alert.threshold : null,
-  };
-}
-
-const thresholdLine = (times: readonly number[], threshold: number | null) =>
-  threshold === null ? [] : [{ label: 'threshold', color: '#fa5252', values: times.map(() => threshold) }];
-
-/**
- * The queue's depth with the rule's threshold drawn on it, and on the same axis the queue's broker
- * events and the alert's own moments: "consumer closed at 10:41, depth climbing from 10:41, fired
- * at 10:46".
- */
-function QueueTimeline({ clusterId, alert, rangeMs }: { clusterId: string; alert: Alert; rangeMs: number }) {
-  const metrics = useQueueMetrics(clusterId, alert.subject, { rangeMs });
-  const history = useQueueEvents(clusterId, alert.subject, rangeMs);
-  const events: BrokerEvent[] = useMemo(() => [...(history.data?.items ?? [])].reverse(), [history.data]);
-  const markers = useMemo(
-    () => [...markersOf(events), ...alertMarkers(alert)].sort((a, b) => a.t - b.t),
-    [events, alert],
-  );
-  const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
-  const figure = queueFigureOf(alert);
-  return (
-    <Card withBorder data-testid="alert-chart">
-      <Text fw={600} size="sm" mb="xs">
-        {figure.title}
-        {figure.threshold !== null ? `, threshold ${figure.threshold}` : ''}, with its broker events
-      </Text>
-      <QueryState query={metrics} what="the queue's chart">
-        {() =>
-          data && (
-            <TimeChart
-              times={data.times}
-              span={data.span}
-              series={[...figure.series(data), ...thresholdLine(data.times, figure.threshold)]}
-              markers={markers}
-              unit={figure.unit}
-              ariaLabel={`${figure.title} with the alert's threshold and events`}
-            />
-          )
-        }
-      </QueryState>
-      <Stack gap={2} mt="sm">
-        {markers
-          .slice(-12)
-          .reverse()
-          .map((m) => (
-            <Text size="sm" key={`${m.t}-${m.label}`}>
-              {formatTime(m.t * 1000)} — {m.label}
-            </Text>
-          ))}
-      </Stack>
     </Card>
   );
 }
