@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usualBand } from './use-queue-baseline';
+import { firingLevel, usualBand } from './use-queue-baseline';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 11, 7, 10);
@@ -30,5 +30,11 @@ describe("a queue's usual band on its depth chart", () => {
     const band = usualBand({ from: '', to: '', hours: [], why: 'no history of this queue yet' });
     expect(band.stretches).toEqual([]);
     expect(band.note).toBe('No usual band: no history of this queue yet.');
+  });
+
+  it("draws where a baseline rule fires: its multiple of each hour's top, a top of 0 read as 1", () => {
+    const { stretches } = usualBand({ from: '', to: '', hours: [hour(T0, 40), hour(T0 + H, 0)], why: null });
+    const times = [T0 / 1000, (T0 + H) / 1000, (T0 + 2 * H) / 1000];
+    expect(firingLevel(stretches, times, 5)).toEqual([200, 5, null]);
   });
 });

@@ -2,6 +2,7 @@ import { QueueBaselineResponseSchema, type QueueBaselineResponse } from '@artemi
 import { useQuery } from '@tanstack/react-query';
 import { getJson } from '../api-client';
 import { queryKeys } from '../query-keys';
+import type { UsualBandStretch } from '../ui/time-chart';
 
 const HOUR_MS = 3_600_000;
 
@@ -45,4 +46,19 @@ export function usualBand(baseline: QueueBaselineResponse) {
       : "Shaded: the usual depth for each hour of the week (10th to 90th percentile of that hour's peaks over the last four weeks)" +
         (baseline.why ? `; some hours have none: ${baseline.why}.` : '.');
   return { stretches, note };
+}
+
+/**
+ * The level a baseline rule fires above at each of the chart's times (seconds): `times` × the top
+ * of that hour's band, a top of 0 read as 1 (as the rule reads it); null where the hour has no band.
+ */
+export function firingLevel(
+  stretches: readonly UsualBandStretch[],
+  times: readonly number[],
+  multiple: number,
+) {
+  return times.map((t) => {
+    const stretch = stretches.find((s) => s.from <= t && t < s.to);
+    return stretch ? multiple * Math.max(stretch.high, 1) : null;
+  });
 }

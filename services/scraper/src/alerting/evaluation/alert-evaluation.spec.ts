@@ -131,3 +131,25 @@ describe('a tier-B evaluation', () => {
     expect(reads).toHaveLength(3);
   });
 });
+
+describe("a rule's test", () => {
+  it('reads a baseline rule against the bands, with no note on rates, which it does not need', async () => {
+    const why = '3 days of history, 0 of the last 4 weeks seen at this hour: a band needs 2';
+    const { evaluation } = evaluationWith([], [], async () => new Map([['orders', { band: null, why }]]));
+    await evaluation.afterQueues(cluster, now, [
+      {
+        nodeId: 'n1-id',
+        queues: [observedQueue('orders', { messageCount: 9 })],
+        unread: [],
+        addresses: { addresses: [], unread: [] },
+      },
+    ]);
+    const test = await evaluation.test(
+      cluster.id,
+      { kind: 'queue-depth-baseline', subjects: '*', threshold: 5 },
+      now,
+    );
+    expect(test.note).toBeNull();
+    expect(test.readings).toEqual([{ subject: 'orders', holds: null, value: 9, why }]);
+  });
+});

@@ -232,7 +232,8 @@ export class AlertEvaluation {
           rule,
           built?.addresses ?? new SubjectIndex(new AddressFactBuilder().build(last.read, last.readAt)),
         );
-      if (!(subject === 'queue' ? built?.queues : built?.addresses))
+      // A baseline reads the depth and its bands, no rate: nothing it needs is missing.
+      if (!(subject === 'queue' ? built?.queues : built?.addresses) && rule.kind !== 'queue-depth-baseline')
         note = `no ${subject} rule was in force at the last tick: rates and forecasts, which need the ticks before, are unknown here`;
       observedAt = last.readAt;
     }

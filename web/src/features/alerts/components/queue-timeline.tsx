@@ -3,7 +3,7 @@ import { Card, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { chartData, markersOf } from '../../../lib/metrics/chart-data';
 import { useQueueEvents } from '../../../lib/queues/get-queue-events';
-import { useQueueBaseline, usualBand } from '../../../lib/queues/use-queue-baseline';
+import { firingLevel, useQueueBaseline, usualBand } from '../../../lib/queues/use-queue-baseline';
 import { useQueueMetrics } from '../../../lib/queues/use-queue-metrics';
 import { formatTime } from '../../../lib/ui/format';
 import { QueryState } from '../../../lib/ui/query-state';
@@ -83,7 +83,19 @@ export function QueueTimeline({
             <TimeChart
               times={data.times}
               span={data.span}
-              series={[...figure.series(data), ...thresholdLine(data.times, figure.threshold)]}
+              series={[
+                ...figure.series(data),
+                ...thresholdLine(data.times, figure.threshold),
+                ...(band && alert.threshold !== null
+                  ? [
+                      {
+                        label: 'fires above',
+                        color: '#fa5252',
+                        values: firingLevel(band.stretches, data.times, alert.threshold),
+                      },
+                    ]
+                  : []),
+              ]}
               markers={markers}
               unit={figure.unit}
               ariaLabel={`${figure.title} with the alert's threshold, events and actions`}
