@@ -20,7 +20,7 @@ export {
 } from './sql/time-partitions';
 export { sortClosedHours, SORT_AFTER_MS } from './sql/hour-sort';
 export { QueueHourQueries } from './queue-hours.queries';
-export { aboveBand, type Baseline } from './queue-baselines';
+export { aboveBand, HOUR_MS, hourOf, type Baseline } from './queue-baselines';
 export { whileClusterExists } from './sql/cluster-hold';
 export { ping } from './sql/ping';
 export { InstallationQueries } from './installation.queries';

@@ -4,7 +4,9 @@
  * functions: the scraper's evaluation and the gateway's chart read the same band.
  */
 
-export const HOUR_MS = 3_600_000;
+import { HOUR_MS } from './sql/time-partitions';
+
+export { HOUR_MS };
 export const WEEK_MS = 7 * 24 * HOUR_MS;
 /** How far back a band looks: four weeks, each week's same hour and the hours either side. */
 const BASELINE_WEEKS = 4;

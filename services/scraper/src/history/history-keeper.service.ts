@@ -2,6 +2,8 @@ import {
   ensureHourlyPartitions,
   HOURLY_HISTORY,
   HOURLY_PARTITIONS_AHEAD_MS,
+  HOUR_MS,
+  hourOf,
   QueueHourQueries,
   SORT_AFTER_MS,
   sortClosedHours,
@@ -14,8 +16,6 @@ import { AddressSampleRepository } from '../addresses/address-sample.repository'
 import { SCRAPER_CONFIG, type ScraperConfig } from '../scraper.config';
 import { NodeStateRepository } from '../topology/node-state.repository';
 import { QueueSnapshotRepository } from '../queues/queue-snapshot.repository';
-
-const HOUR_MS = 3_600_000;
 
 /**
  * Keeps the history the scraper writes, hourly: makes the hours' partitions of `metric_sample`,
@@ -65,7 +65,7 @@ export class HistoryKeeperService implements OnApplicationBootstrap {
   async summarizeQueueHours(now = new Date()): Promise<number> {
     const hours = new QueueHourQueries(await this.database.whenReady());
     const from = Math.ceil(this.retentionCutOff(now).getTime() / HOUR_MS) * HOUR_MS;
-    const to = Math.floor((now.getTime() - SORT_AFTER_MS) / HOUR_MS) * HOUR_MS;
+    const to = hourOf(now.getTime() - SORT_AFTER_MS);
     let summed = 0;
     for (const hour of await hours.hoursLeft(from, to)) if ((await hours.summarize(hour)) !== null) summed++;
     if (summed) this.logger.log(`summed up ${summed} hours of the queues for their baselines`);

@@ -152,4 +152,53 @@ describe("a rule's test", () => {
     expect(test.note).toBeNull();
     expect(test.readings).toEqual([{ subject: 'orders', holds: null, value: 9, why }]);
   });
+
+  it('reads the bands the evaluation holds for the hour, not PostgreSQL again', async () => {
+    let reads = 0;
+    const band = { low: 1, usual: 2, high: 3, weeks: 4 };
+    const { evaluation } = evaluationWith([rule('queue-depth-baseline')], [], async () => {
+      reads++;
+      return new Map([['orders', { band, why: null }]]);
+    });
+    const read = [
+      {
+        nodeId: 'n1-id',
+        queues: [observedQueue('orders', { messageCount: 9 })],
+        unread: [],
+        addresses: { addresses: [], unread: [] },
+      },
+    ];
+    await evaluation.afterQueues(cluster, now, read);
+    const test = await evaluation.test(
+      cluster.id,
+      { kind: 'queue-depth-baseline', subjects: '*', threshold: 2 },
+      now,
+    );
+    expect(test.readings).toEqual([expect.objectContaining({ subject: 'orders', holds: true, value: 9 })]);
+    expect(reads).toBe(1);
+  });
+
+  it('says rates are unknown only for the kinds that read them', async () => {
+    const { evaluation } = evaluationWith([]);
+    await evaluation.afterQueues(cluster, now, [
+      {
+        nodeId: 'n1-id',
+        queues: [observedQueue('orders', { messageCount: 9 })],
+        unread: [],
+        addresses: null,
+      },
+    ]);
+    const depth = await evaluation.test(
+      cluster.id,
+      { kind: 'queue-depth', subjects: '*', threshold: 2 },
+      now,
+    );
+    expect(depth.note).toBeNull();
+    const killed = await evaluation.test(
+      cluster.id,
+      { kind: 'queue-killed-rate', subjects: '*', threshold: 2 },
+      now,
+    );
+    expect(killed.note).toMatch(/rates and forecasts/);
+  });
 });

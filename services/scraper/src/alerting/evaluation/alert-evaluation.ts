@@ -1,7 +1,7 @@
 import { ALERT_RULE_TEST_READINGS_SHOWN, subjectKindOf, type AlertRuleTest } from '@artemis-studio/contracts';
 import type { NodeFact, ObservedCluster, TierBRead } from '../../polling/tick-observer';
 import type { AddressSizeSample } from '../../addresses/address-sample.repository';
-import type { Baseline } from '@artemis-studio/db';
+import { hourOf, type Baseline } from '@artemis-studio/db';
 import type { QueueBaselines } from '../rules/baseline-readings';
 import { AddressFactBuilder } from '../rules/address-facts';
 import {
@@ -9,6 +9,7 @@ import {
   readNodes,
   readQueues,
   readStudio,
+  READS_PAST_TICKS,
   type Reading,
   type RuleCondition,
   type StudioFacts,
@@ -34,8 +35,6 @@ export interface AlertEvaluationDeps extends ScopeEvaluationDeps {
   /** Every queue's usual band at the hour holding `atMs` (ADR-0039), by queue. */
   queueBaselines: (clusterId: string, atMs: number) => Promise<ReadonlyMap<string, Baseline>>;
 }
-
-const HOUR_MS = 3_600_000;
 
 /**
  * Evaluates a cluster's rules where its figures are, on its owner, right after each tick: node rules
@@ -107,7 +106,7 @@ export class AlertEvaluation {
     memory: ClusterMemory,
     now: Date,
   ): Promise<QueueBaselines> {
-    const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+    const hour = hourOf(now.getTime());
     if (memory.baselines?.hour === hour) return memory.baselines.read;
     try {
       const read = { byQueue: await this.deps.queueBaselines(target.id, now.getTime()) };
@@ -223,17 +222,14 @@ export class AlertEvaluation {
           built?.queues ?? new QueueFactBuilder().indexed(last.read, last.readAt),
           last.readAt,
           undefined,
-          rule.kind === 'queue-depth-baseline'
-            ? { byQueue: await this.deps.queueBaselines(clusterId, last.readAt.getTime()) }
-            : undefined,
+          rule.kind === 'queue-depth-baseline' ? await this.bandsForTest(clusterId, last.readAt) : undefined,
         );
       else
         readings = readAddresses(
           rule,
           built?.addresses ?? new SubjectIndex(new AddressFactBuilder().build(last.read, last.readAt)),
         );
-      // A baseline reads the depth and its bands, no rate: nothing it needs is missing.
-      if (!(subject === 'queue' ? built?.queues : built?.addresses) && rule.kind !== 'queue-depth-baseline')
+      if (!(subject === 'queue' ? built?.queues : built?.addresses) && READS_PAST_TICKS.has(rule.kind))
         note = `no ${subject} rule was in force at the last tick: rates and forecasts, which need the ticks before, are unknown here`;
       observedAt = last.readAt;
     }
@@ -250,6 +246,13 @@ export class AlertEvaluation {
         .map((r) => ({ ...r, value: r.value !== null && Number.isFinite(r.value) ? r.value : null })),
       note,
     };
+  }
+
+  /** The bands the evaluation holds for the hour of `at`, or else read now (a test stores nothing). */
+  private async bandsForTest(clusterId: string, at: Date): Promise<QueueBaselines> {
+    const held = this.memory.get(clusterId)?.baselines;
+    if (held?.hour === hourOf(at.getTime())) return held.read;
+    return { byQueue: await this.deps.queueBaselines(clusterId, at.getTime()) };
   }
 
   /** The cluster was let go: its rates and forecasts start afresh if it comes back. */

@@ -74,6 +74,19 @@ function putOver(out: Reading, subject: string, value: number | null, threshold:
     : put(out, subject, value > threshold, value);
 }
 
+/**
+ * The kinds that read a rate or a forecast, which only the ticks before this one give: read against
+ * a single tick (a rule test with no rule of its subject in force), they are unknown.
+ */
+export const READS_PAST_TICKS: ReadonlySet<AlertRuleKind> = new Set<AlertRuleKind>([
+  'queue-growing-unconsumed',
+  'queue-stuck-consumer',
+  'queue-receiving',
+  'queue-killed-rate',
+  'queue-expired-rate',
+  'address-full-forecast',
+]);
+
 /** Sets `out` to one queue's reading: written in place, as a rule over every queue reads thousands a tick. */
 function readQueue(rule: RuleCondition, q: QueueFact, now: Date, out: Reading): Reading {
   const name = q.name;

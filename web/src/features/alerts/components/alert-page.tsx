@@ -12,6 +12,7 @@ import { AddressCharts } from '../../../lib/addresses/address-charts';
 import { chartRangeFor, stateLook } from '../alert-text';
 import { actionMarkers, alertMarkers, thresholdLine } from '../alert-markers';
 import { useAlert, useAlertActions, useDeliveries } from '../api/alerts';
+import { AlertChartCard } from './alert-chart-card';
 import { QueueTimeline } from './queue-timeline';
 import { DeliveryLog } from './delivery-log';
 
@@ -173,33 +174,31 @@ function NodeTimeline({ clusterId, alert, rangeMs }: { clusterId: string; alert:
       ? `Journal disk of node ${alert.subject}, % used`
       : `Address memory of node ${alert.subject}, % of its global limit`;
   return (
-    <Card withBorder data-testid="alert-chart">
-      <Text fw={600} size="sm" mb="xs">
-        {title}
-        {threshold !== null ? `, threshold ${Math.round(threshold)}%` : ''}
-      </Text>
-      <QueryState query={metrics} what="the node's chart">
-        {() =>
-          data && (
-            <TimeChart
-              times={data.times}
-              span={data.span}
-              series={[
-                figure === 'disk'
-                  ? { label: 'disk used %', color: '#4c6ef5', values: data.disk }
-                  : { label: 'memory %', color: '#4c6ef5', values: data.memory },
-                ...(figure === 'disk'
-                  ? [{ label: 'blocks at %', color: '#868e96', values: data.diskLimit }]
-                  : []),
-                ...thresholdLine(data.times, threshold),
-              ]}
-              markers={alertMarkers(alert)}
-              unit="%"
-              ariaLabel={`${title} with the alert's threshold`}
-            />
-          )
-        }
-      </QueryState>
-    </Card>
+    <AlertChartCard
+      title={`${title}${threshold !== null ? `, threshold ${Math.round(threshold)}%` : ''}`}
+      query={metrics}
+      what="the node's chart"
+    >
+      {() =>
+        data && (
+          <TimeChart
+            times={data.times}
+            span={data.span}
+            series={[
+              figure === 'disk'
+                ? { label: 'disk used %', color: '#4c6ef5', values: data.disk }
+                : { label: 'memory %', color: '#4c6ef5', values: data.memory },
+              ...(figure === 'disk'
+                ? [{ label: 'blocks at %', color: '#868e96', values: data.diskLimit }]
+                : []),
+              ...thresholdLine(data.times, threshold),
+            ]}
+            markers={alertMarkers(alert)}
+            unit="%"
+            ariaLabel={`${title} with the alert's threshold`}
+          />
+        )
+      }
+    </AlertChartCard>
   );
 }

@@ -1,14 +1,12 @@
 import type { Alert, BrokerEvent } from '@artemis-studio/contracts';
-import { Card, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { chartData, markersOf } from '../../../lib/metrics/chart-data';
 import { useQueueEvents } from '../../../lib/queues/get-queue-events';
 import { firingLevel, useQueueBaseline, usualBand } from '../../../lib/queues/use-queue-baseline';
 import { useQueueMetrics } from '../../../lib/queues/use-queue-metrics';
-import { formatTime } from '../../../lib/ui/format';
-import { QueryState } from '../../../lib/ui/query-state';
 import { TimeChart, type ChartMarker } from '../../../lib/ui/time-chart';
 import { alertMarkers, thresholdLine } from '../alert-markers';
+import { AlertChartCard } from './alert-chart-card';
 
 /** What a queue alert is charted by: the figure its rule reads, with its threshold. */
 function queueFigureOf(alert: Alert) {
@@ -64,56 +62,44 @@ export function QueueTimeline({
   );
   const data = useMemo(() => (metrics.data ? chartData(metrics.data) : null), [metrics.data]);
   const figure = queueFigureOf(alert);
+  const title =
+    figure.title +
+    (figure.threshold !== null ? `, threshold ${figure.threshold}` : '') +
+    (baselined && alert.threshold !== null ? `, over ${alert.threshold}× its usual top` : '') +
+    ', with its broker events and the actions on it';
   return (
-    <Card withBorder data-testid="alert-chart">
-      <Text fw={600} size="sm" mb="xs">
-        {figure.title}
-        {figure.threshold !== null ? `, threshold ${figure.threshold}` : ''}
-        {baselined && alert.threshold !== null ? `, over ${alert.threshold}× its usual top` : ''}, with its
-        broker events and the actions on it
-      </Text>
-      {band && (
-        <Text size="xs" c="dimmed">
-          {band.note}
-        </Text>
-      )}
-      <QueryState query={metrics} what="the queue's chart">
-        {() =>
-          data && (
-            <TimeChart
-              times={data.times}
-              span={data.span}
-              series={[
-                ...figure.series(data),
-                ...thresholdLine(data.times, figure.threshold),
-                ...(band && alert.threshold !== null
-                  ? [
-                      {
-                        label: 'fires above',
-                        color: '#fa5252',
-                        values: firingLevel(band.stretches, data.times, alert.threshold),
-                      },
-                    ]
-                  : []),
-              ]}
-              markers={markers}
-              unit={figure.unit}
-              ariaLabel={`${figure.title} with the alert's threshold, events and actions`}
-              bands={band?.stretches}
-            />
-          )
-        }
-      </QueryState>
-      <Stack gap={2} mt="sm">
-        {markers
-          .slice(-12)
-          .reverse()
-          .map((m) => (
-            <Text size="sm" key={`${m.t}-${m.label}`}>
-              {formatTime(m.t * 1000)} — {m.label}
-            </Text>
-          ))}
-      </Stack>
-    </Card>
+    <AlertChartCard
+      title={title}
+      note={band?.note}
+      query={metrics}
+      what="the queue's chart"
+      moments={markers}
+    >
+      {() =>
+        data && (
+          <TimeChart
+            times={data.times}
+            span={data.span}
+            series={[
+              ...figure.series(data),
+              ...thresholdLine(data.times, figure.threshold),
+              ...(band && alert.threshold !== null
+                ? [
+                    {
+                      label: 'fires above',
+                      color: '#fa5252',
+                      values: firingLevel(band.stretches, data.times, alert.threshold),
+                    },
+                  ]
+                : []),
+            ]}
+            markers={markers}
+            unit={figure.unit}
+            ariaLabel={`${figure.title} with the alert's threshold, events and actions`}
+            bands={band?.stretches}
+          />
+        )
+      }
+    </AlertChartCard>
   );
 }
