@@ -24,7 +24,7 @@ import {
 } from '@artemis-studio/testing';
 import { ExportedMessageSchema, rpcs } from '@artemis-studio/contracts';
 import axios from 'axios';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -1170,7 +1170,34 @@ describe('the console in Chromium, against the real stack and broker', () => {
     await chart.getByText(/alert resolved/).waitFor({ timeout: 30_000 });
     await chart.getByText('queue.purge by admin (messages 5)').waitFor({ timeout: 30_000 });
     await screenshot(page, '19-alert-resolved');
-  }, 120_000);
+
+    // The incident around it, for the postmortem: the alert firing, the purge and the resolution in
+    // that order, its queue charted, and the same in the Markdown export with the chart as an image.
+    await page.getByTestId('open-incident').click();
+    const moments = page.getByTestId('incident-moment');
+    await moments
+      .filter({ hasText: /resolved/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const texts = await moments.allInnerTexts();
+    const fired = texts.findIndex((t) => /orders backlog \(\w+\) fired/.test(t));
+    const purge = texts.findIndex((t) => t.includes(`queue.purge of ${queue} by admin (messages 5)`));
+    const resolved = texts.findIndex((t) => /orders backlog \(\w+\) resolved/.test(t));
+    expect(fired).toBeGreaterThanOrEqual(0);
+    expect([fired < purge, purge < resolved]).toEqual([true, true]);
+    await page.getByTestId('incident-chart').locator('canvas').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, '21-incident');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Markdown' }).click(),
+    ]);
+    const markdown = readFileSync((await download.path())!, 'utf8');
+    const rows = markdown.split('\n').filter((l) => /^\| \d{4}-/.test(l));
+    const at = (pattern: RegExp) => rows.findIndex((l) => pattern.test(l));
+    expect(at(/fired/)).toBeLessThan(at(/queue\.purge/));
+    expect(at(/queue\.purge/)).toBeLessThan(at(/resolved/));
+    expect(markdown).toContain(`![Depth of queue ${queue}](data:image/png;base64,`);
+  }, 150_000);
 
   it('tests a receiver from the Alerting screen: the webhook hears it, and the delivery log says how it went', async () => {
     const heard: string[] = [];

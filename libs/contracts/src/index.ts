@@ -32,6 +32,7 @@ export * from './http/alert-rules';
 export * from './http/alert-rule-suggestions';
 export * from './http/alerts';
 export * from './http/alert-receivers';
+export * from './http/incidents';
 export * from './http/stream';
 export * from './http/metrics';
 export * from './http/access';

@@ -11,6 +11,7 @@ import { BrokerActionsModule } from './broker-actions/broker-actions.module';
 import { QueueMessagesModule } from './queue-messages/queue-messages.module';
 import { MessageJobsModule } from './message-jobs/message-jobs.module';
 import { AlertsModule } from './alerts/alerts.module';
+import { IncidentsModule } from './incidents/incidents.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
 import { ClusterLinksModule } from './cluster-links/cluster-links.module';
@@ -39,6 +40,7 @@ import { StreamModule } from './stream/stream.module';
     QueueMessagesModule,
     MessageJobsModule,
     AlertsModule,
+    IncidentsModule,
     MetricsModule,
     EventsModule,
     LiveListsModule,

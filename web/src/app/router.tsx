@@ -22,6 +22,10 @@ const AlertsPage = lazyRouteComponent(
   'AlertsPage',
 );
 const AlertPage = lazyRouteComponent(() => import('../features/alerts/components/alert-page'), 'AlertPage');
+const IncidentPage = lazyRouteComponent(
+  () => import('../features/incidents/components/incident-page'),
+  'IncidentPage',
+);
 const ClusterAlertingPage = lazyRouteComponent(
   () => import('../features/alerts/components/cluster-alerting-page'),
   'ClusterAlertingPage',
@@ -207,6 +211,19 @@ const alertRoute = createRoute({
   component: AlertPage,
 });
 
+/** Around an alert (`alert`) or over a range (`from`, `to`): a link a notification or a colleague can hold. */
+const IncidentSearchSchema = z.object({
+  alert: z.string().uuid().optional().catch(undefined),
+  from: z.iso.datetime({ offset: true }).optional().catch(undefined),
+  to: z.iso.datetime({ offset: true }).optional().catch(undefined),
+});
+const incidentRoute = createRoute({
+  getParentRoute: () => clusterRoute,
+  path: 'incident',
+  validateSearch: IncidentSearchSchema,
+  component: IncidentPage,
+});
+
 const clusterSettingsRoute = createRoute({
   getParentRoute: () => clusterRoute,
   path: 'settings',
@@ -228,6 +245,7 @@ const routeTree = rootRoute.addChildren([
     eventsRoute,
     clusterAlertingRoute,
     alertRoute,
+    incidentRoute,
     clusterSettingsRoute,
     liveListRoute,
   ]),

@@ -57,6 +57,8 @@ export const queryKeys = {
   alerting: (clusterId: string) => ['cluster', clusterId, 'alerting'] as const,
   alertingPart: (clusterId: string, part: string, params: object = {}) =>
     ['cluster', clusterId, 'alerting', part, params] as const,
+  /** A cluster's incident: a fixed range, read again only when asked (an incident is looked back on). */
+  incident: (clusterId: string, params: object) => ['cluster', clusterId, 'incident', params] as const,
   settings: () => ['settings'] as const,
   /** Who is signed in; refetched when any query is refused as unauthenticated. */
   me: () => ['access', 'me'] as const,

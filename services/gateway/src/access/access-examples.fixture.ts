@@ -89,6 +89,9 @@ export function routeExamples(stack: AccessStack): Examples {
     'GET /api/v1/clusters/:id/queues/across-nodes': ofCluster('/queues/across-nodes'),
     'GET /api/v1/clusters/:id/cluster-links': ofCluster('/cluster-links'),
     'GET /api/v1/clusters/:id/events': ofCluster('/events?limit=1'),
+    'GET /api/v1/clusters/:id/incident': ofCluster(
+      `/incident?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date().toISOString()}`,
+    ),
     'GET /api/v1/clusters/:id/metrics': async () => ({ path: `/api/v1/clusters/${stack.clusterId}/metrics` }),
     'GET /api/v1/clusters/:id/queues/growth': ofCluster('/queues/growth'),
     'GET /api/v1/clusters/:id/queues/:queue/metrics': ofCluster('/queues/q/metrics'),

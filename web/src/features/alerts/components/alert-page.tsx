@@ -37,6 +37,14 @@ export function AlertPage() {
               <Text c="dimmed">{a.severity}</Text>
             </Group>
             <Text>{a.description}</Text>
+            <Anchor
+              component={Link}
+              to={`/clusters/${clusterId}/incident?alert=${a.id}`}
+              size="sm"
+              data-testid="open-incident"
+            >
+              The incident around it: every alert, event and action of the hour, to export for the postmortem
+            </Anchor>
             <SimpleGrid cols={{ base: 2, md: 4 }}>
               <Fact label="Condition first held" value={formatTime(a.startedAt)} />
               <Fact label="Fired" value={a.firedAt ? formatTime(a.firedAt) : 'not yet'} />

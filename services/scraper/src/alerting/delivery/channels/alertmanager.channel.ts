@@ -1,6 +1,6 @@
 import { subjectKindOf, type Alert } from '@artemis-studio/contracts';
 import type { AlertChannel } from './alert-channel';
-import { alertLink } from './alert-text';
+import { consoleLinks } from './alert-text';
 import { postJson } from './post-json';
 
 /**
@@ -26,7 +26,7 @@ export function alertmanagerAlert(alert: Alert, now: Date, test = false, console
     severity: alert.severity,
     ...about,
   };
-  const link = alertLink(
+  const links = consoleLinks(
     consoleUrl,
     test ? 'test' : alert.state === 'resolved' ? 'resolved' : 'firing',
     alert,
@@ -34,8 +34,13 @@ export function alertmanagerAlert(alert: Alert, now: Date, test = false, console
   return {
     labels,
     // Alertmanager's link back to where the alert came from: its page in the console.
-    ...(link ? { generatorURL: link } : {}),
-    annotations: { description: alert.description, summary: `${alert.ruleName}: ${alert.subject}` },
+    ...(links ? { generatorURL: links.page } : {}),
+    annotations: {
+      description: alert.description,
+      summary: `${alert.ruleName}: ${alert.subject}`,
+      // The incident around it, for a template that links it beside the alert's page.
+      ...(links?.incident ? { incident: links.incident } : {}),
+    },
     startsAt: alert.firedAt ?? alert.startedAt,
     endsAt:
       alert.state === 'resolved' && alert.endedAt

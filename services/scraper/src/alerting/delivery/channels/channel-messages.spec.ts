@@ -84,9 +84,12 @@ describe('what Alertmanager is sent', () => {
 describe('the link back to the console (STUDIO_CONSOLE_URL)', () => {
   const studio = 'https://studio.example.com';
   const page = `${studio}/clusters/${firing.clusterId}/alerts/${firing.id}`;
+  const incident = `${studio}/clusters/${firing.clusterId}/incident?alert=${firing.id}`;
+  const links = { page, incident };
 
   it("gives Alertmanager the alert's page as its generatorURL, and the Alerting screen for a test", () => {
     expect(alertmanagerAlert(firing, now, false, studio).generatorURL).toBe(page);
+    expect(alertmanagerAlert(firing, now, false, studio).annotations.incident).toBe(incident);
     expect(alertmanagerAlert(firing, now, true, studio).generatorURL).toBe(
       `${studio}/clusters/${firing.clusterId}/alerting`,
     );
@@ -95,16 +98,16 @@ describe('the link back to the console (STUDIO_CONSOLE_URL)', () => {
   });
 
   it('puts the page among the figures of Slack, Teams and mail', () => {
-    expect(JSON.stringify(slackMessage('firing', firing, page).blocks[1])).toContain(`*In Studio:* ${page}`);
-    expect(teamsMessage('firing', firing, page).attachments[0].content.body[2]).toEqual({
+    expect(JSON.stringify(slackMessage('firing', firing, links).blocks[1])).toContain(`*In Studio:* ${page}`);
+    expect(teamsMessage('firing', firing, links).attachments[0].content.body[2]).toEqual({
       type: 'FactSet',
       facts: expect.arrayContaining([{ title: 'In Studio', value: page }]),
     });
-    expect(emailMessage('firing', firing, page).text).toContain(`In Studio: ${page}`);
+    expect(emailMessage('firing', firing, links).text).toContain(`In Studio: ${page}\nIncident: ${incident}`);
     expect(emailMessage('firing', firing).text).not.toContain('In Studio');
   });
 
-  it('adds the page to the webhook body as url, signed with the rest of it', async () => {
+  it('adds the page and the incident to the webhook body as url and incidentUrl, signed with the rest of it', async () => {
     let body = '';
     const post = (async (_url: string | URL | Request, init?: RequestInit) => {
       body = String(init?.body);
@@ -113,8 +116,10 @@ describe('the link back to the console (STUDIO_CONSOLE_URL)', () => {
     const receiver = { id: 'r', kind: 'webhook' as const, url: 'http://hook', secret: 's', email: null };
     const delivery = { id: 'd', transition: 'firing' as const, alert: firing };
     await webhookChannel.send(receiver, delivery, { post, now, smtpCa: null, consoleUrl: studio });
-    expect(JSON.parse(body)).toEqual(expect.objectContaining({ deliveryId: 'd', url: page }));
+    expect(JSON.parse(body)).toEqual(
+      expect.objectContaining({ deliveryId: 'd', url: page, incidentUrl: incident }),
+    );
     await webhookChannel.send(receiver, delivery, { post, now, smtpCa: null, consoleUrl: null });
-    expect(JSON.parse(body)).toEqual(expect.objectContaining({ url: null }));
+    expect(JSON.parse(body)).toEqual(expect.objectContaining({ url: null, incidentUrl: null }));
   });
 });

@@ -2,7 +2,7 @@ import type { Alert, DeliveryTransition, EmailSettings } from '@artemis-studio/c
 import { createTransport } from 'nodemailer';
 import { rootCertificates } from 'node:tls';
 import type { AlertChannel } from './alert-channel';
-import { alertLink, facts, headline } from './alert-text';
+import { consoleLinks, facts, headline, type ConsoleLinks } from './alert-text';
 
 const SMTP_TIMEOUT_MS = 10_000;
 
@@ -44,14 +44,14 @@ async function sendEmail(
 export function emailMessage(
   transition: DeliveryTransition,
   alert: Alert,
-  link: string | null = null,
+  links: ConsoleLinks | null = null,
 ): { subject: string; text: string } {
   return {
     subject: `[${alert.severity}] ${headline(transition, alert)}`,
     text: [
       alert.description,
       '',
-      ...facts(alert, link).map(([name, value]) => `${name}: ${value}`),
+      ...facts(alert, links).map(([name, value]) => `${name}: ${value}`),
       '',
       '— Artemis Studio',
     ].join('\n'),
@@ -63,7 +63,7 @@ export const emailChannel: AlertChannel<'email'> = {
   kind: 'email',
   send: (receiver, { transition, alert }, { smtpCa, consoleUrl }) => {
     if (!receiver.email) throw new Error(`receiver ${receiver.id} has no email settings`);
-    const message = emailMessage(transition, alert, alertLink(consoleUrl, transition, alert));
+    const message = emailMessage(transition, alert, consoleLinks(consoleUrl, transition, alert));
     return sendEmail(receiver.url, receiver.email, receiver.secret, message, smtpCa);
   },
 };

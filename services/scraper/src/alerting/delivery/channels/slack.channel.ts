@@ -1,10 +1,14 @@
 import type { Alert, DeliveryTransition } from '@artemis-studio/contracts';
 import { secretOf, type AlertChannel } from './alert-channel';
-import { alertLink, facts, headline } from './alert-text';
+import { consoleLinks, facts, headline, type ConsoleLinks } from './alert-text';
 import { postJson } from './post-json';
 
 /** A Slack incoming webhook's message: a plain `text` for notifications, blocks for the channel. */
-export function slackMessage(transition: DeliveryTransition, alert: Alert, link: string | null = null) {
+export function slackMessage(
+  transition: DeliveryTransition,
+  alert: Alert,
+  links: ConsoleLinks | null = null,
+) {
   const title = headline(transition, alert);
   return {
     text: title,
@@ -12,7 +16,7 @@ export function slackMessage(transition: DeliveryTransition, alert: Alert, link:
       { type: 'section', text: { type: 'mrkdwn', text: `*${title}*\n${alert.description}` } },
       {
         type: 'context',
-        elements: facts(alert, link).map(([name, value]) => ({
+        elements: facts(alert, links).map(([name, value]) => ({
           type: 'mrkdwn',
           text: `*${name}:* ${value}`,
         })),
@@ -27,6 +31,6 @@ export const slackChannel: AlertChannel<'slack'> = {
     postJson(
       post,
       secretOf(receiver),
-      slackMessage(transition, alert, alertLink(consoleUrl, transition, alert)),
+      slackMessage(transition, alert, consoleLinks(consoleUrl, transition, alert)),
     ),
 };

@@ -1,10 +1,14 @@
 import type { Alert, DeliveryTransition } from '@artemis-studio/contracts';
 import { secretOf, type AlertChannel } from './alert-channel';
-import { alertLink, facts, headline } from './alert-text';
+import { consoleLinks, facts, headline, type ConsoleLinks } from './alert-text';
 import { postJson } from './post-json';
 
 /** A Microsoft Teams webhook's message (a Workflows or connector URL): one Adaptive Card. */
-export function teamsMessage(transition: DeliveryTransition, alert: Alert, link: string | null = null) {
+export function teamsMessage(
+  transition: DeliveryTransition,
+  alert: Alert,
+  links: ConsoleLinks | null = null,
+) {
   return {
     type: 'message',
     attachments: [
@@ -25,7 +29,7 @@ export function teamsMessage(transition: DeliveryTransition, alert: Alert, link:
               text: headline(transition, alert),
             },
             { type: 'TextBlock', wrap: true, text: alert.description },
-            { type: 'FactSet', facts: facts(alert, link).map(([title, value]) => ({ title, value })) },
+            { type: 'FactSet', facts: facts(alert, links).map(([title, value]) => ({ title, value })) },
           ],
         },
       },
@@ -39,6 +43,6 @@ export const teamsChannel: AlertChannel<'teams'> = {
     postJson(
       post,
       secretOf(receiver),
-      teamsMessage(transition, alert, alertLink(consoleUrl, transition, alert)),
+      teamsMessage(transition, alert, consoleLinks(consoleUrl, transition, alert)),
     ),
 };

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { secretOf, type AlertChannel } from './alert-channel';
-import { alertLink } from './alert-text';
+import { consoleLinks } from './alert-text';
 import { postJson } from './post-json';
 
 /** `X-Studio-Signature`: HMAC-SHA256 of `{timestamp}.{body}` with the receiver's secret, hex. */
@@ -11,13 +11,15 @@ const webhookSignature = (secret: string, timestamp: string, body: string): stri
 export const webhookChannel: AlertChannel<'webhook'> = {
   kind: 'webhook',
   send: (receiver, delivery, { post, now, consoleUrl }) => {
+    const links = consoleLinks(consoleUrl, delivery.transition, delivery.alert);
     const body = JSON.stringify({
       version: 1,
       deliveryId: delivery.id,
       transition: delivery.transition,
       alert: delivery.alert,
-      // The alert's page in the console; null when STUDIO_CONSOLE_URL is not set.
-      url: alertLink(consoleUrl, delivery.transition, delivery.alert),
+      // The alert's page and its incident in the console; null when STUDIO_CONSOLE_URL is not set.
+      url: links?.page ?? null,
+      incidentUrl: links?.incident ?? null,
     });
     const timestamp = String(Math.floor(now.getTime() / 1000));
     return postJson(post, receiver.url, body, {
