@@ -819,6 +819,49 @@ describe('the console in Chromium, against the real stack and broker', () => {
     expect(audit.items.find((e) => e.target === actionQueue)?.detail.messages).toBe(30);
   }, 90_000);
 
+  it('protects a queue: purged only by an administrator who says why, never deleted until the protection is lifted', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const queue = `e2e.protected.${tag}`;
+    await fillQueue(broker, queue, 3);
+    await page.goto(`${base}/clusters/${clusterId}/settings`);
+    await page.getByRole('button', { name: 'Protect *.DLQ' }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Pattern').fill(`e2e.protected.${tag}*`);
+    await page.getByLabel('Why it is protected').fill('the payments team replays these');
+    await page.getByRole('button', { name: 'Protect', exact: true }).click();
+    const patterns = page.getByRole('table', { name: 'Protected patterns' });
+    await patterns.getByText(`e2e.protected.${tag}*`).waitFor({ timeout: 30_000 });
+    await screenshot(page, '22-protections');
+
+    await page.goto(`${base}/clusters/${clusterId}/queues/${queue}`);
+    await waitForDepth(broker.nodes[0].name, '3');
+    await page.getByRole('button', { name: 'Purge…' }).click();
+    const dialog = page.getByTestId('queue-action-confirmation');
+    await dialog.getByTestId('protected-queue').getByText('the payments team replays these').waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Purge 3 messages' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Why (kept in the audit trail)').fill('replayed to staging, ticket OPS-42');
+    await screenshot(page, '22-protected-purge');
+    await confirm.click();
+    await page.getByText(`${queue} purged`).waitFor({ timeout: 30_000 });
+    await waitForDepth(broker.nodes[0].name, '0');
+    const audit = (await (
+      await admin.fetch(`${base}/api/v1/audit?action=queue.purge&clusterId=${clusterId}`)
+    ).json()) as { items: { target: string; outcome: string; detail: { reason?: string } }[] };
+    expect(audit.items.find((e) => e.target === queue && e.outcome === 'success')?.detail.reason).toBe(
+      'replayed to staging, ticket OPS-42',
+    );
+
+    await page.getByRole('button', { name: 'Delete queue…' }).click();
+    await dialog.getByText(/cannot be deleted until an administrator lifts its protection/).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Delete queue' }).isDisabled()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Lifted (audited), the queue is an ordinary queue again.
+    await page.goto(`${base}/clusters/${clusterId}/settings`);
+    await page.getByRole('button', { name: `Lift the protection of e2e.protected.${tag}*` }).click();
+    await patterns.waitFor({ state: 'detached', timeout: 30_000 });
+  }, 90_000);
+
   it('finds messages by what their bodies hold, typed in the browse box, and moves exactly those', async () => {
     const orders = `e2e.body.${randomUUID().slice(0, 8)}`;
     const rejected = `${orders}.rejected`;

@@ -33,6 +33,7 @@ export * from './http/alert-rule-suggestions';
 export * from './http/alerts';
 export * from './http/alert-receivers';
 export * from './http/incidents';
+export * from './http/protections';
 export * from './http/stream';
 export * from './http/metrics';
 export * from './http/access';

@@ -12,6 +12,7 @@ import { QueueMessagesModule } from './queue-messages/queue-messages.module';
 import { MessageJobsModule } from './message-jobs/message-jobs.module';
 import { AlertsModule } from './alerts/alerts.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { ProtectionsModule } from './protections/protections.module';
 import { QueuesModule } from './queues/queues.module';
 import { TopologyModule } from './topology/topology.module';
 import { ClusterLinksModule } from './cluster-links/cluster-links.module';
@@ -41,6 +42,7 @@ import { StreamModule } from './stream/stream.module';
     MessageJobsModule,
     AlertsModule,
     IncidentsModule,
+    ProtectionsModule,
     MetricsModule,
     EventsModule,
     LiveListsModule,

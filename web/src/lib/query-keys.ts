@@ -59,6 +59,8 @@ export const queryKeys = {
     ['cluster', clusterId, 'alerting', part, params] as const,
   /** A cluster's incident: a fixed range, read again only when asked (an incident is looked back on). */
   incident: (clusterId: string, params: object) => ['cluster', clusterId, 'incident', params] as const,
+  /** Protected patterns change only by a person's hand: read again after a change, not at a signal. */
+  protections: (clusterId: string) => ['cluster', clusterId, 'protections'] as const,
   settings: () => ['settings'] as const,
   /** Who is signed in; refetched when any query is refused as unauthenticated. */
   me: () => ['access', 'me'] as const,

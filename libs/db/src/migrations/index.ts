@@ -32,6 +32,7 @@ import { PacedMessageJobs1766300000000 } from './1766300000000-paced-message-job
 import { BodyFilteredMessageJobs1766400000000 } from './1766400000000-body-filtered-message-jobs';
 import { ReceiverMatchers1766700000000 } from './1766700000000-receiver-matchers';
 import { QueueHours1766800000000 } from './1766800000000-queue-hours';
+import { ProtectedSubjects1766900000000 } from './1766900000000-protected-subjects';
 import { ResumableMessageJobs1766600000000 } from './1766600000000-resumable-message-jobs';
 import { ReceiverTestNotifications1766500000000 } from './1766500000000-receiver-test-notifications';
 
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   ResumableMessageJobs1766600000000,
   ReceiverMatchers1766700000000,
   QueueHours1766800000000,
+  ProtectedSubjects1766900000000,
 ];

@@ -218,6 +218,15 @@ export function routeExamples(stack: AccessStack): Examples {
       path: `/api/v1/clusters/${stack.clusterId}/alert-silences/${await stack.newSilence()}/end`,
       init: json('POST', {}),
     }),
+    'GET /api/v1/clusters/:id/protections': ofCluster('/protections'),
+    'POST /api/v1/clusters/:id/protections': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/protections`,
+      init: json('POST', stack.protection()),
+    }),
+    'DELETE /api/v1/clusters/:id/protections/:protectionId': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/protections/${await stack.newProtection()}`,
+      init: { method: 'DELETE' },
+    }),
     'GET /api/v1/clusters/:id/alert-receivers': ofCluster('/alert-receivers'),
     'POST /api/v1/clusters/:id/alert-receivers': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/alert-receivers`,

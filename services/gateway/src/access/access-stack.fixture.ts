@@ -135,4 +135,6 @@ export class AccessStack {
     url: 'http://127.0.0.1:1',
   });
   readonly newReceiver = () => this.created('alert-receivers', this.receiver());
+  readonly protection = () => ({ pattern: `pr-${randomUUID().slice(0, 8)}.*`, reason: 'kept for audits' });
+  readonly newProtection = () => this.created('protections', this.protection());
 }

@@ -1,3 +1,4 @@
+import { ProtectionsModule } from '../protections/protections.module';
 import { Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ClustersModule } from '../clusters/clusters.module';
 import { OwnerModule } from '../owner/owner.module';
@@ -14,10 +15,10 @@ const REAP_EVERY_MS = 60 * 60_000;
 
 /** Acting on a cluster's brokers (issue 28): queues, addresses and messages, through its owner. */
 @Module({
-  imports: [ClustersModule, OwnerModule],
+  imports: [ClustersModule, OwnerModule, ProtectionsModule],
   controllers: [QueueActionsController, BrokerChangesController, QueueImportController],
   providers: [ActionRequestRepository, ActionRunner, QueuePauseRepository],
-  exports: [ActionRunner],
+  exports: [ActionRunner, ProtectionsModule],
 })
 export class BrokerActionsModule implements OnModuleInit, OnModuleDestroy {
   private reaper?: NodeJS.Timeout;

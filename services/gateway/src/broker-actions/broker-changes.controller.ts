@@ -20,6 +20,9 @@ import { OwnerClient } from '../owner/owner-client';
 import { ActionRunner } from './action-runner';
 import { ACTION_TIMEOUT_MS } from './action-timeout';
 import { Describe, brokerChange } from '../openapi/operation';
+import { CurrentPrincipal } from '../access/request-context';
+import type { Principal } from '../access/principal';
+import { ProtectionGate } from '../protections/protection-gate';
 
 /** What the audit row keeps of a change: each node's outcome. */
 const nodesOf = (result: BrokerChangeResult) => ({
@@ -36,6 +39,7 @@ export class BrokerChangesController {
   constructor(
     private readonly owner: OwnerClient,
     private readonly actions: ActionRunner,
+    private readonly gate: ProtectionGate,
   ) {}
 
   /** A queue on every live node. */
@@ -126,13 +130,15 @@ export class BrokerChangesController {
   })
   @Access.cluster('admin')
   @Audited('address.delete')
-  deleteAddress(
+  async deleteAddress(
     @Cluster() cluster: RegisteredCluster,
     @Param('address', BrokerName) name: string,
     @Query(new Valid(DeleteAddressQuerySchema, 'address deletion')) { removeQueues }: DeleteAddressQuery,
     @Headers('idempotency-key') key: string | undefined,
+    @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
+    await this.gate.deleting(cluster, principal, 'address', name, note);
     const remove = removeQueues === 'true';
     return this.change(
       cluster.id,

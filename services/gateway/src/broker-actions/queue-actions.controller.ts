@@ -1,6 +1,7 @@
 import {
   PauseQueueRequestSchema,
   QueueImpactQuerySchema,
+  REASON_HEADER,
   ownerRpcs,
   type PauseQueueRequest,
   type QueueAction,
@@ -20,6 +21,7 @@ import { ActionRunner } from './action-runner';
 import { ACTION_TIMEOUT_MS } from './action-timeout';
 import { QueuePauseRepository } from './queue-pause.repository';
 import { Describe, queueAction } from '../openapi/operation';
+import { ProtectionGate } from '../protections/protection-gate';
 
 /**
  * Pause, resume, purge and delete a queue, on every live node that holds it, through the
@@ -34,6 +36,7 @@ export class QueueActionsController {
     private readonly owner: OwnerClient,
     private readonly actions: ActionRunner,
     private readonly pauses: QueuePauseRepository,
+    private readonly gate: ProtectionGate,
   ) {}
 
   /** What a purge or a delete would remove, counted by the broker now; nothing changes. */
@@ -97,13 +100,16 @@ export class QueueActionsController {
   @Describe(queueAction('Remove every message of a queue, on every live node'))
   @HttpCode(200)
   @Audited('queue.purge')
-  purge(
+  async purge(
     @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
+    @Headers(REASON_HEADER) reason: string | undefined,
+    @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.act(cluster.id, queue, 'purge', false, key, note);
+    const why = await this.gate.takingMessages(cluster, principal, queue, reason, note);
+    return this.act(cluster.id, queue, 'purge', false, key, note, why.reason);
   }
 
   /** A dead-letter or expiry queue's messages back to the queues they came from. */
@@ -128,8 +134,10 @@ export class QueueActionsController {
     @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Headers('idempotency-key') key: string | undefined,
+    @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
+    await this.gate.deleting(cluster, principal, 'queue', queue, note);
     const result = await this.act(cluster.id, queue, 'delete', false, key, note);
     await this.pauses.ended(cluster.id, queue);
     return result;
@@ -142,11 +150,13 @@ export class QueueActionsController {
     persist: boolean,
     key: string | undefined,
     note: AuditNote,
+    reason?: string,
   ): Promise<QueueActionResult> {
     return this.actions.run({
       clusterId: id,
       key,
-      request: { action, queue, ...(action === 'pause' ? { persist } : {}) },
+      // The reason a protected queue's purge was given goes into the audit row with the request.
+      request: { action, queue, ...(action === 'pause' ? { persist } : {}), ...(reason ? { reason } : {}) },
       target: queue,
       note,
       act: () =>

@@ -1,8 +1,22 @@
 import { MessageJobRepository } from '@artemis-studio/db';
-import type { MessageJob } from '@artemis-studio/contracts';
+import type { MessageJob, MessageJobBody } from '@artemis-studio/contracts';
 import { DatabaseService } from '@artemis-studio/platform';
 import { Injectable } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import type { AuditNote } from '../audit/audit-note';
 import { DomainError } from '../domain-error';
+
+/** A job asked to start on a queue, as the controller has it once the request is read. */
+export interface JobStart {
+  id: string;
+  queue: string;
+  body: MessageJobBody;
+  key: string | undefined;
+  principal: Principal;
+  note: AuditNote;
+  /** Why a protected queue's messages are taken, kept in the audit row. */
+  reason?: string;
+}
 
 const jobNotFound = (id: string) =>
   new DomainError('not-found', 'MESSAGE_JOB_NOT_FOUND', `no message job ${id} on this cluster`);

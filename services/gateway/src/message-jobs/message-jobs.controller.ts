@@ -14,6 +14,7 @@ import {
   MessageJobImpactSchema,
   MessageJobListSchema,
   MessageJobSchema,
+  REASON_HEADER,
 } from '@artemis-studio/contracts';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -27,9 +28,10 @@ import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
 import { DomainError } from '../domain-error';
 import { BrokerName as QueueName, Valid, Id } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
-import { MessageJobRequests } from './message-job-requests';
+import { MessageJobRequests, type JobStart } from './message-job-requests';
 import { Describe, messageJob } from '../openapi/operation';
 import { MessageBodyAccess } from '../queue-messages/message-body-access';
+import { ProtectionGate } from '../protections/protection-gate';
 
 /**
  * Moves, copies, retries and deletes of a queue's messages (ADR-0012). Starting one is an action
@@ -43,6 +45,7 @@ export class MessageJobsController {
     private readonly actions: ActionRunner,
     private readonly jobs: MessageJobRequests,
     private readonly bodies: MessageBodyAccess,
+    private readonly gate: ProtectionGate,
   ) {}
 
   /** How many messages a job would touch, counted by the broker now (a lower bound past its browse limit). */
@@ -145,15 +148,17 @@ export class MessageJobsController {
   @HttpCode(202)
   @Access.cluster('operator')
   @Audited('queue.messages.delete')
-  remove(
+  async remove(
     @Cluster() cluster: RegisteredCluster,
     @Param('queue', QueueName) queue: string,
     @Body(new Valid(MessageJobBodySchema, 'delete')) body: MessageJobBody,
     @Headers('idempotency-key') key: string | undefined,
+    @Headers(REASON_HEADER) reason: string | undefined,
     @CurrentPrincipal() principal: Principal,
     @AuditRecord() note: AuditNote,
   ) {
-    return this.start('delete', { id: cluster.id, queue, body, key, principal, note });
+    const why = await this.gate.takingMessages(cluster, principal, queue, reason, note);
+    return this.start('delete', { id: cluster.id, queue, body, key, principal, note, reason: why.reason });
   }
 
   /** The most recent jobs of the cluster (or of one queue), newest first. */
@@ -256,25 +261,15 @@ export class MessageJobsController {
     });
   }
 
-  private async start(
-    kind: MessageJobKind,
-    request: {
-      id: string;
-      queue: string;
-      body: MessageJobBody;
-      key: string | undefined;
-      principal: Principal;
-      note: AuditNote;
-    },
-  ): Promise<MessageJob> {
-    const { id, queue, body, key, principal, note } = request;
+  private async start(kind: MessageJobKind, request: JobStart): Promise<MessageJob> {
+    const { id, queue, body, key, principal, note, reason } = request;
     const problem = selectionProblem({ ...body, kind });
     if (problem) throw new DomainError('invalid', 'INVALID_REQUEST', problem);
     const masking = await this.bodies.forBodyFilter(id, principal, body.bodyFilter);
     return this.actions.run({
       clusterId: id,
       key,
-      request: { kind, ...body },
+      request: { kind, ...body, ...(reason ? { reason } : {}) },
       target: queue,
       note,
       act: () =>

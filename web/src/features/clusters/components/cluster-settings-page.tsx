@@ -10,6 +10,7 @@ import { ClusterForm } from './cluster-form';
 import { confirmRemoveCluster } from './remove-cluster';
 import { MessageAccessCard } from './message-access-card';
 import { ClusterOwnersCard } from './cluster-owners-card';
+import { ProtectionsCard } from './protections-card';
 
 const route = getRouteApi('/clusters/$clusterId');
 
@@ -82,6 +83,7 @@ export function ClusterSettingsPage() {
               refusal={can.refusal(data.name, 'admin')}
               save={(request) => update.mutateAsync(request)}
             />
+            <ProtectionsCard clusterId={clusterId} refusal={can.refusal(data.name, 'admin')} />
             <ClusterOwnersCard owners={data.owners} />
             <Card withBorder>
               <Group justify="space-between">

@@ -1,4 +1,9 @@
-import { QueueActionResultSchema, type QueueAction, type QueueActionResult } from '@artemis-studio/contracts';
+import {
+  QueueActionResultSchema,
+  REASON_HEADER,
+  type QueueAction,
+  type QueueActionResult,
+} from '@artemis-studio/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { getJson, sendJson } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -22,6 +27,8 @@ export interface QueueActionRequest {
   persist?: boolean;
   /** One per confirmation: a retry of the same confirmation sends it again and acts once. */
   idempotencyKey: string;
+  /** Why, for a protected queue's purge: kept in the audit trail. */
+  reason?: string;
 }
 
 function runQueueAction(
@@ -29,7 +36,10 @@ function runQueueAction(
   queue: string,
   request: QueueActionRequest,
 ): Promise<QueueActionResult> {
-  const headers = { 'Idempotency-Key': request.idempotencyKey };
+  const headers = {
+    'Idempotency-Key': request.idempotencyKey,
+    ...(request.reason ? { [REASON_HEADER]: request.reason } : {}),
+  };
   const path = queuePath(clusterId, queue);
   if (request.action === 'delete')
     return sendJson('DELETE', path, undefined, QueueActionResultSchema, fetch, headers);

@@ -12,6 +12,7 @@ import { SendMessageButton } from './send-message-button';
 import { actionRefusal } from '../action-refusal';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { DESTRUCTIVE_WORDS, describeNode, messages, statement, type Destructive } from '../action-text';
+import { useProtectionOf } from '../../../lib/clusters/protections';
 
 interface Props {
   clusterId: string;
@@ -33,6 +34,8 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
   const [confirming, setConfirming] = useState<{ action: Destructive; key: string } | null>(null);
   const [pausing, setPausing] = useState<{ key: string; persist: boolean } | null>(null);
   const [typed, setTyped] = useState('');
+  const [reason, setReason] = useState('');
+  const protection = useProtectionOf(clusterId, queue);
   const refusal = actionRefusal(can, cluster);
   const paused = rows.some((r) => r.paused);
 
@@ -43,6 +46,7 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
   };
   const open = (which: Destructive) => {
     setTyped('');
+    setReason('');
     action.reset();
     setConfirming({ action: which, key: newIdempotencyKey() });
     impact.mutate(which);
@@ -53,6 +57,9 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
   };
   const total = impact.data?.messages ?? 0;
   const mustType = total > TYPED_CONFIRMATION_THRESHOLD;
+  // A protected queue is never deleted, and purged only by an administrator who says why.
+  const blocked =
+    protection !== null && confirming !== null && (confirming.action === 'delete' || !reason.trim());
 
   return (
     <>
@@ -160,6 +167,25 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
               )}
             </>
           )}
+          {confirming && protection && (
+            <Alert
+              color="yellow"
+              title={`Protected by '${protection.pattern}'`}
+              data-testid="protected-queue"
+            >
+              {protection.reason}.{' '}
+              {confirming.action === 'delete'
+                ? "It cannot be deleted until an administrator lifts its protection in the cluster's settings."
+                : 'Only an administrator of the cluster may purge it, saying why.'}
+            </Alert>
+          )}
+          {confirming && protection && confirming.action !== 'delete' && (
+            <TextInput
+              label="Why (kept in the audit trail)"
+              value={reason}
+              onChange={(e) => setReason(e.currentTarget.value)}
+            />
+          )}
           {action.isError && (
             <Alert color="red" role="alert">
               {describeError(action.error)}
@@ -171,12 +197,16 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
             </Button>
             <Button
               color="red"
-              disabled={!impact.data || (mustType && typed !== queue)}
+              disabled={!impact.data || (mustType && typed !== queue) || blocked}
               loading={action.isPending}
               onClick={() =>
                 confirming &&
                 void run(
-                  { action: confirming.action, idempotencyKey: confirming.key },
+                  {
+                    action: confirming.action,
+                    idempotencyKey: confirming.key,
+                    ...(protection ? { reason: reason.trim() } : {}),
+                  },
                   DESTRUCTIVE_WORDS[confirming.action].done,
                 )
                   .then(close)
