@@ -9,6 +9,7 @@ import { formatNumber } from '../../../lib/ui/format';
 import { useQueueAction, useQueueImpact } from '../api/queue-actions';
 import { ImportMessagesButton } from './import-messages-button';
 import { SendMessageButton } from './send-message-button';
+import { ProtectQueueButton } from './protect-queue-button';
 import { actionRefusal } from '../action-refusal';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { DESTRUCTIVE_WORDS, describeNode, messages, statement, type Destructive } from '../action-text';
@@ -97,6 +98,11 @@ export function QueueActions({ clusterId, cluster, queue, rows }: Props) {
         <RefusableButton refusal={refusal} variant="light" color="red" onClick={() => open('delete')}>
           Delete queue…
         </RefusableButton>
+        <ProtectQueueButton
+          clusterId={clusterId}
+          queue={queue}
+          refusal={can.refusal(cluster.name, 'admin')}
+        />
       </Group>
       {action.isError && !confirming && !pausing && (
         <Alert color="red" role="alert" mt="xs" withCloseButton onClose={() => action.reset()}>
