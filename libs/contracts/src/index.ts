@@ -34,6 +34,7 @@ export * from './http/alerts';
 export * from './http/alert-receivers';
 export * from './http/incidents';
 export * from './http/protections';
+export * from './http/unmasked-windows';
 export * from './http/stream';
 export * from './http/metrics';
 export * from './http/access';

@@ -84,6 +84,13 @@ export const SETTINGS = {
     description:
       "How many queues, and how many addresses, of each cluster the scraper's /metrics exports for Prometheus, the deepest and the largest first; the rest are counted in studio_queues_not_exported and studio_addresses_not_exported.",
   },
+  'artemis-studio.messages.unmasked-max-minutes': {
+    schema: z.number().int().min(1).max(1440),
+    default: 60,
+    unit: 'min',
+    description:
+      "The longest an administrator may open one queue's unmasked message bodies for (break-glass access): each message seen meanwhile is audited by id, and the masking returns by itself when it ends.",
+  },
   'artemis-studio.console.poll-floor-millis': {
     schema: millis(1000, 300_000),
     default: 5000,

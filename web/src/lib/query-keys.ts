@@ -61,6 +61,8 @@ export const queryKeys = {
   incident: (clusterId: string, params: object) => ['cluster', clusterId, 'incident', params] as const,
   /** Protected patterns change only by a person's hand: read again after a change, not at a signal. */
   protections: (clusterId: string) => ['cluster', clusterId, 'protections'] as const,
+  /** Break-glass windows: changed by a person's hand, read again then and when one ends. */
+  unmaskedWindows: (clusterId: string) => ['cluster', clusterId, 'unmasked-windows'] as const,
   settings: () => ['settings'] as const,
   /** Who is signed in; refetched when any query is refused as unauthenticated. */
   me: () => ['access', 'me'] as const,

@@ -100,6 +100,11 @@ export const QueueMessagesPageSchema = z.object({
   /** The body filter the page was read with, and what its scan found (`matched` is then its count). */
   bodyFilter: BodyFilterSchema.nullable().default(null),
   bodyScan: BodyScanSchema.nullable().default(null),
+  /**
+   * Set while the reader's break-glass window on this queue is open (unmasked-windows.ts): the
+   * page is not masked, and its messages' ids are audited. When it ends.
+   */
+  unmaskedUntil: Instant.optional(),
 });
 export type QueueMessagesPage = z.infer<typeof QueueMessagesPageSchema>;
 

@@ -33,6 +33,7 @@ import { BodyFilteredMessageJobs1766400000000 } from './1766400000000-body-filte
 import { ReceiverMatchers1766700000000 } from './1766700000000-receiver-matchers';
 import { QueueHours1766800000000 } from './1766800000000-queue-hours';
 import { ProtectedSubjects1766900000000 } from './1766900000000-protected-subjects';
+import { UnmaskedWindows1767000000000 } from './1767000000000-unmasked-windows';
 import { ResumableMessageJobs1766600000000 } from './1766600000000-resumable-message-jobs';
 import { ReceiverTestNotifications1766500000000 } from './1766500000000-receiver-test-notifications';
 
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   ReceiverMatchers1766700000000,
   QueueHours1766800000000,
   ProtectedSubjects1766900000000,
+  UnmaskedWindows1767000000000,
 ];

@@ -219,6 +219,15 @@ export function routeExamples(stack: AccessStack): Examples {
       init: json('POST', {}),
     }),
     'GET /api/v1/clusters/:id/protections': ofCluster('/protections'),
+    'GET /api/v1/clusters/:id/unmasked-windows': ofCluster('/unmasked-windows'),
+    'POST /api/v1/clusters/:id/queues/:queue/unmasked-windows': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/queues/orders/unmasked-windows`,
+      init: json('POST', stack.unmaskedWindow()),
+    }),
+    'POST /api/v1/clusters/:id/unmasked-windows/:windowId/end': async () => ({
+      path: `/api/v1/clusters/${stack.clusterId}/unmasked-windows/${await stack.newUnmaskedWindow()}/end`,
+      init: json('POST', {}),
+    }),
     'POST /api/v1/clusters/:id/protections': async () => ({
       path: `/api/v1/clusters/${stack.clusterId}/protections`,
       init: json('POST', stack.protection()),

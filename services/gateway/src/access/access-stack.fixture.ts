@@ -137,4 +137,6 @@ export class AccessStack {
   readonly newReceiver = () => this.created('alert-receivers', this.receiver());
   readonly protection = () => ({ pattern: `pr-${randomUUID().slice(0, 8)}.*`, reason: 'kept for audits' });
   readonly newProtection = () => this.created('protections', this.protection());
+  readonly unmaskedWindow = () => ({ minutes: 5, reason: 'a customer asked what we received' });
+  readonly newUnmaskedWindow = () => this.created('queues/orders/unmasked-windows', this.unmaskedWindow());
 }

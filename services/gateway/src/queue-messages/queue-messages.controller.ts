@@ -5,7 +5,7 @@ import {
   type QueueMessagesQuery,
   QueueMessagesPageSchema,
 } from '@artemis-studio/contracts';
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import { Access } from '../access/permission';
 import { Cluster, type RegisteredCluster } from '../access/registered-cluster';
 import type { Principal } from '../access/principal';
@@ -16,6 +16,9 @@ import { ACTION_TIMEOUT_MS } from '../broker-actions/action-timeout';
 import { BrokerName as QueueName, Valid } from '../http/validation.pipe';
 import { OwnerClient } from '../owner/owner-client';
 import { Describe } from '../openapi/operation';
+import { draftFor, type AuditedRequest } from '../audit/audit-note';
+import { AuditRepository } from '../audit/audit.repository';
+import { UnmaskedWindowsRepository } from './unmasked-windows.repository';
 
 /**
  * A queue's messages, a page at a time, as the broker shows them. Message contents are often
@@ -29,6 +32,8 @@ export class QueueMessagesController {
   constructor(
     private readonly bodies: MessageBodyAccess,
     private readonly owner: OwnerClient,
+    private readonly windows: UnmaskedWindowsRepository,
+    private readonly audit: AuditRepository,
   ) {}
 
   @Get('messages')
@@ -45,14 +50,25 @@ export class QueueMessagesController {
     @Param('queue', QueueName) queue: string,
     @Query(new Valid(QueueMessagesQuerySchema, 'messages query')) query: QueueMessagesQuery,
     @CurrentPrincipal() principal: Principal,
+    @Req() req: AuditedRequest,
   ): Promise<QueueMessagesPage> {
     const access = await this.bodies.require(cluster.id, principal, 'reading messages');
+    // A break-glass window of this person on this queue: no masking, and each message seen audited.
+    const window = await this.windows.mine(access.id, queue, principal.id);
+    const masking = window ? undefined : access.masking;
     const page = await this.owner.ask(
       ownerRpcs.queueBrowse,
-      { clusterId: access.id, queue, ...query, masking: access.masking },
+      { clusterId: access.id, queue, ...query, masking },
       `browsing ${queue}`,
       ACTION_TIMEOUT_MS,
     );
-    return maskPage(page, access.masking);
+    if (!window) return maskPage(page, access.masking);
+    await this.audit.insert({
+      ...draftFor(req, 'message.view-unmasked', 200),
+      clusterId: access.id,
+      target: queue,
+      detail: { windowId: window.id, node: page.node, messageIds: page.messages.map((m) => m.messageId) },
+    });
+    return { ...page, unmaskedUntil: window.endsAt };
   }
 }

@@ -15,6 +15,7 @@ import { useQueues } from '../api/get-queues';
 import { useCluster } from '../../../lib/clusters/get-cluster';
 import { QueueActions } from './queue-actions';
 import { QueueMessages } from './queue-messages';
+import { UnmaskedWindow } from './unmasked-window';
 import { StrandedMessagesNotice } from './stranded-messages';
 import { actionRefusal } from '../action-refusal';
 import { oldestWaitingText, pauseText } from '../action-text';
@@ -214,6 +215,13 @@ export function QueueDetailPage() {
       />
       {cluster.data && (
         <DeadLetterGroups clusterId={clusterId} queue={queue} refusal={actionRefusal(can, cluster.data)} />
+      )}
+      {cluster.data && (
+        <UnmaskedWindow
+          clusterId={clusterId}
+          queue={queue}
+          refusal={can.refusal(cluster.data.name, 'admin')}
+        />
       )}
       {cluster.data && (
         <QueueMessages
