@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killOnExit } from './children';
+import { reservedPort as freePort } from './ports';
 import { waitFor } from './wait';
 
 /** Debian's package (prometheus-alertmanager), installed by .ci/run when missing. */
@@ -24,16 +24,6 @@ export interface TestAlertmanager {
   alerts(): Promise<AlertmanagerAlert[]>;
   stop(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * A real Alertmanager on a free port, alone (no cluster peers), routing everything to a receiver

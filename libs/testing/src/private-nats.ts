@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canConnect, killOnExit } from './children';
+import { reservedPort as freePort } from './ports';
 import { waitFor } from './wait';
 
 export interface PrivateNats {
@@ -78,7 +78,16 @@ export async function startPrivateNatsCluster(size = 3): Promise<PrivateNatsClus
     ...['--cluster', `nats://127.0.0.1:${n.clusterPort}`, '--routes', routes],
   ];
   const running = new Map<string, Awaited<ReturnType<typeof runNats>>>();
-  await Promise.all(nodes.map(async (n) => running.set(n.name, await runNats(n.port, n.store, args(n)))));
+  const started = await Promise.allSettled(
+    nodes.map(async (n) => running.set(n.name, await runNats(n.port, n.store, args(n)))),
+  );
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    // The nodes that did start would outlive the test (and keep Jest from exiting).
+    await Promise.all([...running.values()].map((r) => r.stop('SIGTERM')));
+    for (const n of nodes) rmSync(n.store, { recursive: true, force: true });
+    throw failed.reason;
+  }
   const node = (name: string) => {
     const n = nodes.find((x) => x.name === name);
     if (!n) throw new Error(`no NATS node ${name}`);
@@ -104,12 +113,16 @@ export async function startPrivateNatsCluster(size = 3): Promise<PrivateNatsClus
 async function runNats(port: number, store: string, extra: string[] = []) {
   const child = killOnExit(
     spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store, ...extra], {
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     }),
   );
+  // Its last words, so a server that exits at start says why (a port taken, a bad flag).
+  let said = '';
+  child.stderr?.on('data', (chunk: Buffer) => (said = `${said}${chunk.toString()}`.slice(-2000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitFor('the private NATS server', async () => {
-    if (child.exitCode !== null) throw new Error(`${NATS_SERVER} exited with ${child.exitCode}`);
+    if (child.exitCode !== null)
+      throw new Error(`${NATS_SERVER} on port ${port} exited with ${child.exitCode}: ${said.trim()}`);
     return canConnect(port);
   });
   return {
@@ -119,15 +132,4 @@ async function runNats(port: number, store: string, extra: string[] = []) {
       await exited;
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
