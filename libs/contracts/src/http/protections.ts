@@ -7,7 +7,7 @@ import { SubjectPattern } from './alert-rules';
  * Protected queues and addresses (issue 62, item 2): name patterns per cluster (`*` is any run of
  * characters). On a queue or address a pattern matches, a destructive action (a purge, deleting
  * messages) needs an administrator of the cluster and a reason, given in the `X-Studio-Reason`
- * header and kept in the audit trail; deleting the queue or address is refused until the
+ * header (percent-encoded UTF-8 where it is not plain ASCII) and kept in the audit trail; deleting the queue or address is refused until the
  * protection is lifted, itself an audited change.
  */
 export const REASON_HEADER = 'x-studio-reason';

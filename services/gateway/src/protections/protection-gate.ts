@@ -70,7 +70,7 @@ export class ProtectionGate {
         'PROTECTED_NEEDS_ADMIN',
         `${covered}: only an administrator of the cluster may take its messages`,
       );
-    const given = reason?.trim() ?? '';
+    const given = headerText(reason ?? '').trim();
     if (!given || given.length > REASON_MAX)
       throw new DomainError(
         'invalid',
@@ -78,5 +78,18 @@ export class ProtectionGate {
         `${covered}: say why in the ${REASON_HEADER} header (at most ${REASON_MAX} characters)`,
       );
     return { reason: given };
+  }
+}
+
+/**
+ * A header carries Latin-1 only, so the console sends the reason percent-encoded (UTF-8): "réinjecté"
+ * would otherwise fail in the browser before it is sent. A reason that is not valid
+ * percent-encoding ("50% replayed", typed with curl) is taken as it came.
+ */
+function headerText(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }

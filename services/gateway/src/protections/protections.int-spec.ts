@@ -71,14 +71,16 @@ describe('protected queues and addresses against the real broker', () => {
     expect(deleteJob.status).toBe(403);
     expect((await stack.onBroker(queue))?.MessageCount).toBe(5);
 
-    const purged = await stack.result(await purge(stack.admin, queue, 'replayed to the test environment'));
+    // As the console sends it: percent-encoded UTF-8, since a header carries Latin-1 only.
+    const why = 'réinjecté en recette, ticket OPS-42';
+    const purged = await stack.result(await purge(stack.admin, queue, encodeURIComponent(why)));
     expect(purged.messages).toBe(5);
     expect((await stack.onBroker(queue))?.MessageCount).toBe(0);
     const [row] = await stack.audited('queue.purge', queue);
     expect(row).toEqual(
       expect.objectContaining({
         outcome: 'success',
-        detail: expect.objectContaining({ reason: 'replayed to the test environment', messages: 5 }),
+        detail: expect.objectContaining({ reason: why, messages: 5 }),
       }),
     );
     const refusals = await stack.audited('queue.purge', queue);

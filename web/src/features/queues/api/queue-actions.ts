@@ -38,7 +38,8 @@ function runQueueAction(
 ): Promise<QueueActionResult> {
   const headers = {
     'Idempotency-Key': request.idempotencyKey,
-    ...(request.reason ? { [REASON_HEADER]: request.reason } : {}),
+    // Percent-encoded: a header carries Latin-1 only, and a reason may say "réinjecté".
+    ...(request.reason ? { [REASON_HEADER]: encodeURIComponent(request.reason) } : {}),
   };
   const path = queuePath(clusterId, queue);
   if (request.action === 'delete')
